@@ -1,0 +1,161 @@
+// napkin/check.hpp — check every CUDA status: the runtime API here, the driver and each library through
+// napkin/check/<library>.hpp, all with the same macros.
+//
+//   NAPKIN_CUDA_CHECK(cudaMalloc(&p, bytes));        // throws napkin::cuda_error on failure
+//   kernel<<<grid, block>>>(p);
+//   NAPKIN_CUDA_CHECK_LAUNCH();                      // the launch's own error (and, when asked, its fault)
+//   NAPKIN_CUDA_LAUNCH(kernel<<<grid, block>>>(p));  // same, and an earlier pending error is named as such
+//   ~buffer() { NAPKIN_CUDA_CHECK_NOTHROW(cudaFree(p)); }  // never throws; quiet at process exit
+//
+// `CUDA_CHECK` is defined as an alias of NAPKIN_CUDA_CHECK unless the program already defines one or
+// defines NAPKIN_NO_SHORT_MACROS.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+
+#include "napkin/check/core.hpp"
+
+namespace napkin {
+
+template <>
+struct status_traits<cudaError_t> {
+  static constexpr const char* library = "CUDA runtime";
+  static constexpr bool failed(cudaError_t e) noexcept { return e != cudaSuccess; }
+  static const char* name(cudaError_t e) noexcept { return cudaGetErrorName(e); }
+  static const char* description(cudaError_t e) noexcept { return cudaGetErrorString(e); }
+  // The errors the runtime documents as leaving the context in an inconsistent state ("the process
+  // must be terminated and relaunched"), from driver_types.h.
+  static constexpr bool sticky(cudaError_t e) noexcept {
+    switch (e) {
+      case cudaErrorContained:
+      case cudaErrorIllegalAddress:
+      case cudaErrorLaunchTimeout:
+      case cudaErrorAssert:
+      case cudaErrorHardwareStackError:
+      case cudaErrorIllegalInstruction:
+      case cudaErrorMisalignedAddress:
+      case cudaErrorInvalidAddressSpace:
+      case cudaErrorInvalidPc:
+      case cudaErrorLaunchFailure:
+      case cudaErrorTensorMemoryLeak:
+      case cudaErrorMpsClientTerminated:
+      case cudaErrorExternalDevice:
+        return true;
+      default:
+        return false;
+    }
+  }
+  static constexpr bool shutting_down(cudaError_t e) noexcept { return e == cudaErrorCudartUnloading; }
+  static constexpr const char* hint(cudaError_t e) noexcept {
+    switch (e) {
+      case cudaErrorInsufficientDriver:
+        return "no CUDA driver, or one older than this runtime: install or update the NVIDIA driver";
+      case cudaErrorNoDevice:
+        return "no CUDA-capable device is visible (check CUDA_VISIBLE_DEVICES and the driver)";
+      case cudaErrorNoKernelImageForDevice:
+        return "the binary holds no code for this GPU: add its architecture to -arch / "
+               "CMAKE_CUDA_ARCHITECTURES";
+      case cudaErrorLaunchOutOfResources:
+        return "too many registers or too much shared memory for this block size: lower the block size "
+               "or the registers (__launch_bounds__, -maxrregcount)";
+      default:
+        return nullptr;
+    }
+  }
+  // Clear the thread's last-error state so this failure is not reported again by a later check;
+  // sticky errors cannot be cleared and keep being returned.
+  static void after_failure(cudaError_t) noexcept { (void)cudaGetLastError(); }
+};
+
+// ---- kernel-launch checks ------------------------------------------------------------------------
+
+// Whether NAPKIN_CUDA_CHECK_LAUNCH synchronizes the device after the launch so that an asynchronous
+// fault is attributed to the launch that caused it. Default: on in debug builds (NDEBUG undefined),
+// off otherwise, or NAPKIN_SYNC_LAUNCHES=0/1 at compile time; the environment variable
+// NAPKIN_SYNC_LAUNCHES=0/1 (read once) overrides that; set_launch_sync() overrides both.
+#ifndef NAPKIN_SYNC_LAUNCHES
+#ifdef NDEBUG
+#define NAPKIN_SYNC_LAUNCHES 0
+#else
+#define NAPKIN_SYNC_LAUNCHES 1
+#endif
+#endif
+
+namespace detail {
+// -1: not decided yet (read the environment on first use); 0 or 1 afterwards.
+inline std::atomic<int> g_launch_sync{-1};
+
+inline int launch_sync_from_environment() noexcept {
+  const char* v = std::getenv("NAPKIN_SYNC_LAUNCHES");  // NOLINT(concurrency-mt-unsafe): read-only use
+  if (v && *v) return std::strcmp(v, "0") != 0 && std::strcmp(v, "false") != 0 && std::strcmp(v, "off") != 0;
+  return NAPKIN_SYNC_LAUNCHES ? 1 : 0;
+}
+}  // namespace detail
+
+inline void set_launch_sync(bool on) noexcept { detail::g_launch_sync.store(on ? 1 : 0); }
+inline bool launch_sync() noexcept {
+  int v = detail::g_launch_sync.load(std::memory_order_relaxed);
+  if (NAPKIN_DETAIL_UNLIKELY(v < 0)) {
+    v = detail::launch_sync_from_environment();
+    int expected = -1;
+    if (!detail::g_launch_sync.compare_exchange_strong(expected, v)) v = expected;
+  }
+  return v != 0;
+}
+
+namespace detail {
+
+constexpr const char* launch_sync_reason =
+    "asynchronous fault in this launch (found by the synchronization after it: NAPKIN_SYNC_LAUNCHES or "
+    "a debug build)";
+
+// After a launch: its configuration error, or a sticky fault of earlier work, and then, when launch
+// synchronization is on, the fault of the kernel itself.
+inline void check_launch(const char* what, source_site site) {
+  const cudaError_t e = cudaGetLastError();
+  if (NAPKIN_DETAIL_UNLIKELY(e != cudaSuccess)) {
+    fail(e, what, site,
+         status_traits<cudaError_t>::sticky(e)
+             ? "reported at this launch, raised by earlier asynchronous work"
+             : "launch configuration error, or an error left pending by an earlier unchecked call "
+               "(NAPKIN_CUDA_LAUNCH tells them apart)");
+    return;
+  }
+  if (NAPKIN_DETAIL_UNLIKELY(launch_sync())) {
+    const cudaError_t f = cudaDeviceSynchronize();
+    if (f != cudaSuccess) fail(f, what, site, launch_sync_reason);
+  }
+}
+
+// Before a launch: an error already pending in this thread belongs to earlier work. Report it as such
+// (and clear it, when it can be cleared) so that it is not blamed on the launch.
+inline void check_nothing_pending(const char* what, source_site site) {
+  const cudaError_t e = cudaGetLastError();
+  if (NAPKIN_DETAIL_UNLIKELY(e != cudaSuccess))
+    fail(e, what, site, "left by an earlier, unchecked call; not produced by this launch", true);
+}
+
+}  // namespace detail
+}  // namespace napkin
+
+// After `kernel<<<...>>>(...)`: reports the launch's error (invalid configuration, too many resources,
+// no image for this GPU); with launch synchronization on, also the kernel's own fault.
+#define NAPKIN_CUDA_CHECK_LAUNCH() \
+  ::napkin::detail::check_launch("kernel launch (cudaGetLastError after it)", NAPKIN_DETAIL_SITE)
+
+// Wraps a launch: an error pending before it is reported as pending (not blamed on the launch), then the
+// launch is made and checked as by NAPKIN_CUDA_CHECK_LAUNCH. Usage: NAPKIN_CUDA_LAUNCH(k<<<g, b>>>(x, y));
+#define NAPKIN_CUDA_LAUNCH(...)                                                \
+  do {                                                                         \
+    ::napkin::detail::check_nothing_pending(#__VA_ARGS__, NAPKIN_DETAIL_SITE); \
+    __VA_ARGS__;                                                               \
+    ::napkin::detail::check_launch(#__VA_ARGS__, NAPKIN_DETAIL_SITE);          \
+  } while (0)
+
+#if !defined(NAPKIN_NO_SHORT_MACROS) && !defined(CUDA_CHECK)
+#define CUDA_CHECK(...) NAPKIN_CUDA_CHECK(__VA_ARGS__)
+#endif

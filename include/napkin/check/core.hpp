@@ -1,0 +1,397 @@
+// napkin/check/core.hpp — the status-checking mechanism shared by every CUDA library.
+//
+// One extensible rule: a status type is checkable once `napkin::status_traits<Status>` is specialized
+// for it. napkin/check.hpp does that for the runtime (cudaError_t); napkin/check/<library>.hpp does it
+// for the driver and each library, and a user can do it for their own status types. Nothing here needs
+// a CUDA header: the mechanism is plain C++17.
+//
+// Global state: the failure policy and handler are two process-wide atomics (per shared object that
+// includes napkin). They are read once per *failure*, never on the success path.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define NAPKIN_DETAIL_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define NAPKIN_DETAIL_COLD __attribute__((cold, noinline))
+#else
+#define NAPKIN_DETAIL_UNLIKELY(x) (x)
+#define NAPKIN_DETAIL_COLD
+#endif
+
+#if defined(__cpp_exceptions) || defined(__EXCEPTIONS) || defined(_CPPUNWIND)
+#define NAPKIN_DETAIL_HAS_EXCEPTIONS 1
+#else
+#define NAPKIN_DETAIL_HAS_EXCEPTIONS 0
+#endif
+
+namespace napkin {
+
+// Where a check was written.
+struct source_site {
+  const char* file;
+  unsigned line;
+  const char* function;
+};
+
+// `status_traits<Status>` — what napkin must know about a status type. A specialization provides:
+//   static constexpr const char* library;          e.g. "cuBLAS"
+//   static bool failed(Status) noexcept;           the success-path test: keep it trivial
+//   static const char* name(Status) noexcept;      "CUBLAS_STATUS_ALLOC_FAILED"; never null
+//   static const char* description(Status) noexcept;  never null, may be ""
+// and optionally:
+//   static bool sticky(Status) noexcept;           the error leaves the CUDA context unusable
+//   static bool shutting_down(Status) noexcept;    the error only says the process is exiting
+//   static const char* hint(Status) noexcept;      what to do about it (null when nothing to say)
+//   static std::string detail(Status);             extra text the library keeps (a last-error log)
+//   static void after_failure(Status) noexcept;    e.g. clear the runtime's last-error state
+template <class Status, class Enable = void>
+struct status_traits;
+
+namespace detail {
+template <class T, class = void>
+struct has_traits : std::false_type {};
+template <class T>
+struct has_traits<T, std::void_t<decltype(status_traits<T>::library)>> : std::true_type {};
+
+template <class T, class = void>
+struct has_sticky : std::false_type {};
+template <class T>
+struct has_sticky<T, std::void_t<decltype(status_traits<T>::sticky(std::declval<T>()))>> : std::true_type {};
+template <class T, class = void>
+struct has_shutting_down : std::false_type {};
+template <class T>
+struct has_shutting_down<T, std::void_t<decltype(status_traits<T>::shutting_down(std::declval<T>()))>>
+    : std::true_type {};
+template <class T, class = void>
+struct has_hint : std::false_type {};
+template <class T>
+struct has_hint<T, std::void_t<decltype(status_traits<T>::hint(std::declval<T>()))>> : std::true_type {};
+template <class T, class = void>
+struct has_detail : std::false_type {};
+template <class T>
+struct has_detail<T, std::void_t<decltype(status_traits<T>::detail(std::declval<T>()))>> : std::true_type {};
+template <class T, class = void>
+struct has_after_failure : std::false_type {};
+template <class T>
+struct has_after_failure<T, std::void_t<decltype(status_traits<T>::after_failure(std::declval<T>()))>>
+    : std::true_type {};
+
+template <class Status>
+constexpr void require_traits() {
+  static_assert(has_traits<Status>::value,
+                "napkin: no napkin::status_traits for this status type. Include the header for its "
+                "library (napkin/check/cublas.hpp, napkin/check/driver.hpp, ...) or specialize "
+                "napkin::status_traits yourself.");
+}
+}  // namespace detail
+
+// Everything known about one failed check. Built only on failure.
+struct error_info {
+  std::string library;      // "CUDA runtime", "CUDA driver", "cuBLAS", ...
+  std::int64_t code = 0;    // the numeric status
+  std::string name;         // "cudaErrorMemoryAllocation"
+  std::string description;  // "out of memory"
+  std::string expression;   // the checked expression as written
+  source_site site{"", 0, ""};
+  bool sticky = false;   // the CUDA context is unusable: only a new process recovers
+  bool pending = false;  // the error was left by earlier work, not produced by `expression`
+  std::string note;      // hints, library detail, attribution
+
+  // One line: "file:line: in function(): <library> call `expr` failed: NAME (code): text; note".
+  std::string message() const {
+    std::string m;
+    m.reserve(160 + expression.size() + note.size());
+    m += site.file;
+    m += ':';
+    m += std::to_string(site.line);
+    m += ": in ";
+    m += site.function;
+    m += "(): ";
+    m += library;
+    m += pending ? " error found pending before `" : " call `";
+    m += expression;
+    m += pending ? "`: " : "` failed: ";
+    m += name;
+    m += " (";
+    m += std::to_string(code);
+    m += ')';
+    if (!description.empty() && description != name) {
+      m += ": ";
+      m += description;
+    }
+    if (!note.empty()) {
+      m += " [";
+      m += note;
+      m += ']';
+    }
+    return m;
+  }
+};
+
+// The exception napkin throws for every library. Copying it never throws (shared, immutable payload).
+class cuda_error : public std::runtime_error {
+ public:
+  explicit cuda_error(error_info info)
+      : cuda_error(std::make_shared<const error_info>(std::move(info))) {}
+
+  const error_info& info() const noexcept { return *info_; }
+  std::int64_t code() const noexcept { return info_->code; }
+  const std::string& library() const noexcept { return info_->library; }
+  const std::string& name() const noexcept { return info_->name; }
+  const std::string& description() const noexcept { return info_->description; }
+  const std::string& expression() const noexcept { return info_->expression; }
+  const char* file() const noexcept { return info_->site.file; }
+  unsigned line() const noexcept { return info_->site.line; }
+  const char* function() const noexcept { return info_->site.function; }
+  // True when the CUDA context is unusable (cudaErrorIllegalAddress and the like): catch, report,
+  // and end the process; retrying cannot succeed.
+  bool is_sticky() const noexcept { return info_->sticky; }
+  // True when the error was pending from earlier work rather than produced by expression().
+  bool is_pending() const noexcept { return info_->pending; }
+
+ private:
+  explicit cuda_error(std::shared_ptr<const error_info> p) : std::runtime_error(p->message()), info_(std::move(p)) {}
+  std::shared_ptr<const error_info> info_;
+};
+
+// What a failed check does.
+enum class failure_policy : int {
+  throw_exception,  // throw napkin::cuda_error (the default)
+  abort_process,    // print the message to stderr and std::abort()
+  call_handler,     // call the handler installed with set_failure_handler; execution continues after it
+};
+using failure_handler = void (*)(const error_info&);
+
+namespace detail {
+inline std::atomic<failure_policy> g_failure_policy{failure_policy::throw_exception};
+inline std::atomic<failure_handler> g_failure_handler{nullptr};
+}  // namespace detail
+
+inline void set_failure_policy(failure_policy p) noexcept { detail::g_failure_policy.store(p); }
+inline failure_policy get_failure_policy() noexcept { return detail::g_failure_policy.load(); }
+// Installs `h` and, when it is not null, selects failure_policy::call_handler (null: throw_exception).
+// Returns the previous handler. The handler may throw its own exception, log, or terminate.
+inline failure_handler set_failure_handler(failure_handler h) noexcept {
+  failure_handler old = detail::g_failure_handler.exchange(h);
+  set_failure_policy(h ? failure_policy::call_handler : failure_policy::throw_exception);
+  return old;
+}
+
+// Sets a policy (and handler) for a scope and restores the previous ones at its end.
+class scoped_failure_policy {
+ public:
+  explicit scoped_failure_policy(failure_policy p, failure_handler h = nullptr) noexcept
+      : old_policy_(get_failure_policy()), old_handler_(detail::g_failure_handler.exchange(h)) {
+    set_failure_policy(p);
+  }
+  ~scoped_failure_policy() {
+    detail::g_failure_handler.store(old_handler_);
+    set_failure_policy(old_policy_);
+  }
+  scoped_failure_policy(const scoped_failure_policy&) = delete;
+  scoped_failure_policy& operator=(const scoped_failure_policy&) = delete;
+
+ private:
+  failure_policy old_policy_;
+  failure_handler old_handler_;
+};
+
+namespace detail {
+
+inline void print_failure(const char* prefix, const error_info& info) noexcept {
+#if NAPKIN_DETAIL_HAS_EXCEPTIONS
+  try {
+#endif
+    std::fprintf(stderr, "%s%s\n", prefix, info.message().c_str());
+#if NAPKIN_DETAIL_HAS_EXCEPTIONS
+  } catch (...) {
+    std::fprintf(stderr, "%s%s error %lld (message unavailable: out of memory)\n", prefix,
+                 info.library.c_str(), static_cast<long long>(info.code));
+  }
+#endif
+}
+
+// Applies the failure policy. Returns only under call_handler when the handler returns.
+NAPKIN_DETAIL_COLD inline void raise(error_info&& info) {
+  switch (get_failure_policy()) {
+    case failure_policy::abort_process:
+      print_failure("napkin: fatal: ", info);
+      std::abort();
+    case failure_policy::call_handler:
+      if (failure_handler h = g_failure_handler.load()) {
+        h(info);
+        return;
+      }
+      [[fallthrough]];  // no handler installed: throw
+    case failure_policy::throw_exception:
+    default:
+#if NAPKIN_DETAIL_HAS_EXCEPTIONS
+      throw cuda_error(std::move(info));
+#else
+      print_failure("napkin: fatal (built without exceptions): ", info);
+      std::abort();
+#endif
+  }
+}
+
+inline void append_note(std::string& note, const char* text) {
+  if (!text || !*text) return;
+  if (!note.empty()) note += "; ";
+  note += text;
+}
+
+constexpr const char* sticky_note =
+    "sticky: the CUDA context is unusable and stays so; such errors come from earlier asynchronous work "
+    "(a faulting kernel), possibly not from this call; only a new process recovers";
+
+template <class Status>
+error_info make_info(Status s, const char* expression, source_site site) {
+  using traits = status_traits<Status>;
+  error_info info;
+  info.library = traits::library;
+  info.code = static_cast<std::int64_t>(s);
+  info.name = traits::name(s);
+  info.description = traits::description(s);
+  info.expression = expression ? expression : "";
+  info.site = site;
+  if constexpr (has_sticky<Status>::value) info.sticky = traits::sticky(s);
+  if (info.sticky) append_note(info.note, sticky_note);
+  if constexpr (has_hint<Status>::value) append_note(info.note, traits::hint(s));
+  if constexpr (has_detail<Status>::value) {
+    const std::string d = traits::detail(s);
+    append_note(info.note, d.c_str());
+  }
+  return info;
+}
+
+template <class Status>
+NAPKIN_DETAIL_COLD void fail(Status s, const char* expression, source_site site, const char* note = nullptr,
+                             bool pending = false) {
+  if constexpr (has_after_failure<Status>::value) status_traits<Status>::after_failure(s);
+  error_info info = make_info(s, expression, site);
+  info.pending = pending;
+  append_note(info.note, note);
+  raise(std::move(info));
+}
+
+// The success path: one predicted-not-taken branch around the status test.
+template <class Status>
+inline Status check(Status s, const char* expression, source_site site) {
+  require_traits<Status>();
+  if (NAPKIN_DETAIL_UNLIKELY(status_traits<Status>::failed(s))) fail(s, expression, site);
+  return s;
+}
+
+// As check(), but statuses equal to `allowed` pass (cudaErrorNotReady from a query, say).
+template <class Status>
+inline Status check_allow(Status s, Status allowed, const char* expression, source_site site) {
+  require_traits<Status>();
+  if (NAPKIN_DETAIL_UNLIKELY(s != allowed && status_traits<Status>::failed(s))) fail(s, expression, site);
+  return s;
+}
+
+template <class Status>
+NAPKIN_DETAIL_COLD bool report_nothrow(Status s, const char* expression, source_site site) noexcept {
+  if constexpr (has_after_failure<Status>::value) status_traits<Status>::after_failure(s);
+#if NAPKIN_DETAIL_HAS_EXCEPTIONS
+  try {
+#endif
+    error_info info = make_info(s, expression, site);
+    switch (get_failure_policy()) {
+      case failure_policy::abort_process:
+        print_failure("napkin: fatal: ", info);
+        std::abort();
+      case failure_policy::call_handler:
+        if (failure_handler h = g_failure_handler.load()) {
+#if NAPKIN_DETAIL_HAS_EXCEPTIONS
+          try {
+            h(info);
+          } catch (...) {
+            print_failure("napkin: (exception from the failure handler swallowed in a no-throw check) ",
+                          info);
+          }
+#else
+          h(info);
+#endif
+          return false;
+        }
+        [[fallthrough]];
+      case failure_policy::throw_exception:
+      default:
+        print_failure("napkin: error (not thrown: no-throw check): ", info);
+    }
+#if NAPKIN_DETAIL_HAS_EXCEPTIONS
+  } catch (...) {
+    std::fprintf(stderr, "napkin: error %lld in `%s` at %s:%u (message unavailable)\n",
+                 static_cast<long long>(s), expression, site.file, site.line);
+  }
+#endif
+  return false;
+}
+
+// For destructors and shutdown: never throws. Returns true on success and when the status only says
+// that the process is exiting (cudaErrorCudartUnloading): nothing is left to clean up then.
+template <class Status>
+inline bool check_nothrow(Status s, const char* expression, source_site site) noexcept {
+  require_traits<Status>();
+  using traits = status_traits<Status>;
+  if (!NAPKIN_DETAIL_UNLIKELY(traits::failed(s))) return true;
+  if constexpr (has_shutting_down<Status>::value) {
+    if (traits::shutting_down(s)) return true;
+  }
+  return report_nothrow(s, expression, site);
+}
+
+}  // namespace detail
+
+// Name and description of any checkable status, for logging without a failure.
+template <class Status>
+std::string status_name(Status s) {
+  detail::require_traits<Status>();
+  return status_traits<Status>::name(s);
+}
+template <class Status>
+std::string status_description(Status s) {
+  detail::require_traits<Status>();
+  return status_traits<Status>::description(s);
+}
+template <class Status>
+bool is_sticky(Status s) noexcept {
+  detail::require_traits<Status>();
+  if constexpr (detail::has_sticky<Status>::value) {
+    return status_traits<Status>::sticky(s);
+  } else {
+    return false;
+  }
+}
+
+}  // namespace napkin
+
+#define NAPKIN_DETAIL_SITE \
+  ::napkin::source_site { __FILE__, static_cast<unsigned>(__LINE__), static_cast<const char*>(__func__) }
+
+// NAPKIN_CUDA_CHECK(expr): evaluates `expr` once; if its status is a failure, applies the failure policy
+// (throws napkin::cuda_error by default). Works for every status type with napkin::status_traits.
+// Yields the status, so `NAPKIN_CUDA_CHECK(f()) == x` is valid.
+#define NAPKIN_CUDA_CHECK(...) ::napkin::detail::check((__VA_ARGS__), #__VA_ARGS__, NAPKIN_DETAIL_SITE)
+
+// NAPKIN_CUDA_CHECK_ALLOW(expr, status): as NAPKIN_CUDA_CHECK, but `status` also passes
+// (e.g. NAPKIN_CUDA_CHECK_ALLOW(cudaStreamQuery(s), cudaErrorNotReady)).
+#define NAPKIN_CUDA_CHECK_ALLOW(expr, allowed) \
+  ::napkin::detail::check_allow((expr), (allowed), #expr, NAPKIN_DETAIL_SITE)
+
+// NAPKIN_CUDA_CHECK_NOTHROW(expr): for destructors and shutdown paths. Never throws; reports a failure
+// (stderr, or the installed handler; failure_policy::abort_process still aborts) and yields false.
+// A status that only says the process is exiting (cudaErrorCudartUnloading) yields true silently.
+#define NAPKIN_CUDA_CHECK_NOTHROW(...) \
+  ::napkin::detail::check_nothrow((__VA_ARGS__), #__VA_ARGS__, NAPKIN_DETAIL_SITE)

@@ -1,0 +1,18 @@
+// napkin/check/cufft.hpp — NAPKIN_CUDA_CHECK for cuFFT (cufftResult). cuFFT has no name getter: names and texts come from a
+// table generated from this toolkit's cufft.h (detail/cufft_names.hpp; CTest checks it against the installed header).
+#pragma once
+
+#include <cufft.h>
+
+#include "napkin/check.hpp"
+#include "napkin/check/detail/cufft_names.hpp"
+
+namespace napkin {
+
+template <>
+struct status_traits<cufftResult> : detail::table_status_names<cufftResult, detail::cufft_status_table> {
+  static constexpr const char* library = "cuFFT";
+  static constexpr bool failed(cufftResult s) noexcept { return s != CUFFT_SUCCESS; }
+};
+
+}  // namespace napkin

@@ -1,0 +1,18 @@
+// napkin/check/cusolver.hpp — NAPKIN_CUDA_CHECK for cuSOLVER (cusolverStatus_t). cuSOLVER has no name getter: names and texts come from a
+// table generated from this toolkit's cusolver_common.h (detail/cusolver_names.hpp; CTest checks it against the installed header).
+#pragma once
+
+#include <cusolver_common.h>
+
+#include "napkin/check.hpp"
+#include "napkin/check/detail/cusolver_names.hpp"
+
+namespace napkin {
+
+template <>
+struct status_traits<cusolverStatus_t> : detail::table_status_names<cusolverStatus_t, detail::cusolver_status_table> {
+  static constexpr const char* library = "cuSOLVER";
+  static constexpr bool failed(cusolverStatus_t s) noexcept { return s != CUSOLVER_STATUS_SUCCESS; }
+};
+
+}  // namespace napkin

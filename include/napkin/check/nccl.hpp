@@ -1,0 +1,37 @@
+// napkin/check/nccl.hpp — NAPKIN_CUDA_CHECK for NCCL (ncclResult_t). Texts from ncclGetErrorString,
+// names from a table generated from nccl.h, and NCCL's own last-error message as detail.
+//
+// ncclInProgress is not a failure: it is how non-blocking communicators report work under way (poll
+// ncclCommGetAsyncError until it changes).
+#pragma once
+
+#include <nccl.h>
+
+#include <string>
+
+#include "napkin/check.hpp"
+#include "napkin/check/detail/nccl_names.hpp"
+
+namespace napkin {
+
+template <>
+struct status_traits<ncclResult_t> {
+  static constexpr const char* library = "NCCL";
+  static constexpr bool failed(ncclResult_t r) noexcept { return r != ncclSuccess && r != ncclInProgress; }
+  static const char* name(ncclResult_t r) noexcept {
+    return detail::status_table_name(detail::nccl_status_table, r, "nccl(unknown result)");
+  }
+  static const char* description(ncclResult_t r) noexcept { return ncclGetErrorString(r); }
+  // The last error message NCCL recorded in this process (any communicator): often the real cause.
+  static std::string detail(ncclResult_t) {
+    const char* s = ncclGetLastError(nullptr);
+    return s && *s ? std::string("NCCL says: ") + s : std::string();
+  }
+  static constexpr const char* hint(ncclResult_t r) noexcept {
+    return r == ncclSystemError || r == ncclInternalError || r == ncclUnhandledCudaError
+               ? "set NCCL_DEBUG=WARN (or INFO) for NCCL's own account"
+               : nullptr;
+  }
+};
+
+}  // namespace napkin
