@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Every public header compiles on its own, warning-free, and the whole library links from two TUs.
+
+For each compiler (g++, clang++) and standard (C++17, C++20):
+  - each header in include/napkin is compiled alone (-fsyntax-only -Wall -Wextra -Wpedantic -Werror),
+    included twice (include guards). Headers that need no CUDA header, directly or through other napkin
+    headers, are compiled WITHOUT the toolkit on the include path: they are plain C++.
+  - two translation units that each include every header are linked into one program (no ODR trouble
+    from header-only definitions), which then runs.
+With nvcc, each CUDA-facing header is compiled as CUDA C++ (-Werror all-warnings).
+
+Usage: header_check.py --include DIR --cuda-include DIR [--cuda-lib DIR] [--cxx g++ --cxx clang++] [--nvcc PATH]
+"""
+import argparse
+import concurrent.futures
+import os
+import pathlib
+import re
+import subprocess
+import sys
+import tempfile
+
+CUDA_INCLUDE = re.compile(r'#\s*include\s*<(cuda|cu[a-z]+|nvtx3|nvrtc|nvJitLink|nvperf|nccl|cudnn|cupti)[^>]*>')
+NAPKIN_INCLUDE = re.compile(r'#\s*include\s*[<"](napkin/[^>"]+)[>"]')
+WARNINGS = ["-Wall", "-Wextra", "-Wpedantic", "-Werror"]
+
+
+def classify(include_dir):
+    headers = sorted(p.relative_to(include_dir).as_posix() for p in include_dir.rglob("*.hpp"))
+    direct = {}
+    for h in headers:
+        text = (include_dir / h).read_text()
+        direct[h] = (bool(CUDA_INCLUDE.search(text)), NAPKIN_INCLUDE.findall(text))
+
+    def needs_cuda(h, seen=()):
+        if h in seen or h not in direct:
+            return False
+        cuda, deps = direct[h]
+        return cuda or any(needs_cuda(d, seen + (h,)) for d in deps)
+
+    return {h: needs_cuda(h) for h in headers}
+
+
+def run(cmd, cwd=None):
+    r = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return r.returncode, r.stdout
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--include", required=True)
+    ap.add_argument("--cuda-include", action="append", default=[])
+    ap.add_argument("--cuda-lib", default="")
+    ap.add_argument("--cxx", action="append", default=[])
+    ap.add_argument("--nvcc", default="")
+    ap.add_argument("--link-lib", action="append", default=[])
+    args = ap.parse_args()
+    include_dir = pathlib.Path(args.include).resolve()
+    headers = classify(include_dir)
+    cuda_flags = [f for d in args.cuda_include for f in ("-isystem", d)]
+    work = pathlib.Path(tempfile.mkdtemp(prefix="napkin_headers_"))
+    jobs, failures = [], []
+
+    for h, cuda in headers.items():
+        tu = work / (h.replace("/", "_") + ".cpp")
+        tu.write_text(f"#include <{h}>\n#include <{h}>\n")
+        for cxx in args.cxx:
+            for std in ("c++17", "c++20"):
+                cmd = [cxx, f"-std={std}", *WARNINGS, "-fsyntax-only", "-I", str(include_dir)]
+                cmd += cuda_flags if cuda else []
+                jobs.append((f"{os.path.basename(cxx)} -std={std} {h}{'' if cuda else ' (no CUDA on the path)'}",
+                             cmd + [str(tu)]))
+        if cuda and args.nvcc:
+            cu = tu.with_suffix(".cu")
+            cu.write_text(tu.read_text())
+            jobs.append((f"nvcc {h}", [args.nvcc, "-std=c++17", "-Werror", "all-warnings",
+                                       "-Xcompiler=-Wall,-Wextra", "-I", str(include_dir), *cuda_flags,
+                                       "-c", str(cu), "-o", str(cu.with_suffix(".o"))]))
+
+    # Two TUs including everything, linked together.
+    all_includes = "".join(f"#include <{h}>\n" for h in headers)
+    (work / "tu_a.cpp").write_text(all_includes + "int napkin_tu_a() { return 1; }\n")
+    (work / "tu_b.cpp").write_text(all_includes + "int napkin_tu_b() { return 2; }\n")
+    (work / "main.cpp").write_text("int napkin_tu_a();\nint napkin_tu_b();\n"
+                                   "int main() { return napkin_tu_a() + napkin_tu_b() == 3 ? 0 : 1; }\n")
+    libs = [f"-L{args.cuda_lib}", f"-Wl,-rpath,{args.cuda_lib}"] if args.cuda_lib else []
+    libs += [f"-l{l}" for l in args.link_lib]
+
+    def two_tu(cxx, std):
+        exe = work / f"two_tu_{os.path.basename(cxx)}_{std}"
+        srcs = [str(work / n) for n in ("tu_a.cpp", "tu_b.cpp", "main.cpp")]
+        code, out = run([cxx, f"-std={std}", *WARNINGS, "-I", str(include_dir), *cuda_flags, *srcs, "-o",
+                         str(exe), *libs])
+        if code == 0:
+            code, out2 = run([str(exe)])
+            out += out2
+        return code, out
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        futures = {pool.submit(run, cmd): name for name, cmd in jobs}
+        futures.update({pool.submit(two_tu, cxx, std): f"{os.path.basename(cxx)} -std={std} two TUs linked"
+                        for cxx in args.cxx for std in ("c++17", "c++20")})
+        for f in concurrent.futures.as_completed(futures):
+            code, out = f.result()
+            name = futures[f]
+            if code != 0:
+                failures.append(name)
+                print(f"FAIL {name}\n{out}")
+    plain = sum(1 for c in headers.values() if not c)
+    print(f"{len(headers)} headers ({plain} plain C++, {len(headers) - plain} CUDA-facing); "
+          f"compilers: {', '.join(args.cxx)}{', nvcc' if args.nvcc else ''}")
+    print(f"{len(futures) - len(failures)} passed, {len(failures)} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
