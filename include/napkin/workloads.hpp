@@ -1,0 +1,405 @@
+// napkin/workloads.hpp — FLOPs, minimum bytes and arithmetic intensity of common GPU kernels.
+//
+// Plain C++17, no CUDA; every function is usable in constant expressions:
+//
+//   constexpr auto w = napkin::gemm(4096, 4096, 4096, napkin::dtype::fp32);
+//   static_assert(w.intensity() > 682 && w.intensity() < 683);   // FLOP per byte
+//
+// Conventions (docs/napkin-math.md has the full text and the sources):
+// * An FMA is 2 FLOPs; exp, division and sqrt count 1 each. `counting` selects other conventions
+//   (MACs, Dongarra's weights); `counting::attention_softmax` adds the softmax to attention.
+// * Bytes are the compulsory DRAM traffic: every input read once, every output written once, no
+//   write-allocate, no index or metadata bytes. Softmax can instead count what a multi-pass algorithm
+//   really reads (`softmax_algorithm`).
+// * Sizes are signed so that a negative size is an error rather than a huge unsigned number. A zero or
+//   negative size, and any count that overflows 64-bit arithmetic, fails to compile in constant
+//   evaluation and throws at run time (see napkin/detail/math_errors.hpp).
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string_view>
+
+#include "napkin/detail/math_errors.hpp"
+
+namespace napkin {
+
+// Element types. tf32 is stored in 4 bytes (it is fp32 in memory; only the tensor core rounds it).
+enum class dtype : unsigned char { fp64, fp32, tf32, fp16, bf16, fp8, int8, int32 };
+
+constexpr std::uint64_t bytes_per_element(dtype t) noexcept {
+  switch (t) {
+    case dtype::fp64: return 8;
+    case dtype::fp32:
+    case dtype::tf32:
+    case dtype::int32: return 4;
+    case dtype::fp16:
+    case dtype::bf16: return 2;
+    case dtype::fp8:
+    case dtype::int8: return 1;
+  }
+  return 0;  // unreachable: every enumerator is handled above
+}
+
+constexpr std::string_view to_string(dtype t) noexcept {
+  switch (t) {
+    case dtype::fp64: return "fp64";
+    case dtype::fp32: return "fp32";
+    case dtype::tf32: return "tf32";
+    case dtype::fp16: return "fp16";
+    case dtype::bf16: return "bf16";
+    case dtype::fp8: return "fp8";
+    case dtype::int8: return "int8";
+    case dtype::int32: return "int32";
+  }
+  return "?";
+}
+
+// Accepts the names above plus common spellings (float, half, double, e4m3, e5m2, ...).
+constexpr dtype parse_dtype(std::string_view s) {
+  if (s == "fp64" || s == "f64" || s == "double") return dtype::fp64;
+  if (s == "fp32" || s == "f32" || s == "float") return dtype::fp32;
+  if (s == "tf32") return dtype::tf32;
+  if (s == "fp16" || s == "f16" || s == "half") return dtype::fp16;
+  if (s == "bf16") return dtype::bf16;
+  if (s == "fp8" || s == "e4m3" || s == "e5m2" || s == "fp8e4m3" || s == "fp8e5m2") return dtype::fp8;
+  if (s == "int8" || s == "i8" || s == "s8") return dtype::int8;
+  if (s == "int32" || s == "i32") return dtype::int32;
+  detail::unknown_name("element type (try fp64, fp32, tf32, fp16, bf16, fp8, int8, int32)", s);
+}
+
+// The accumulator that normally goes with an input type: fp32 for the 16- and 8-bit floats (what
+// cuBLAS, cuDNN and fused kernels use), int32 for int8.
+constexpr dtype default_accumulate(dtype in) noexcept {
+  switch (in) {
+    case dtype::fp64: return dtype::fp64;
+    case dtype::int8:
+    case dtype::int32: return dtype::int32;
+    default: return dtype::fp32;
+  }
+}
+
+// Input, output and accumulate types of a kernel. Only input and output move bytes; the accumulate
+// type picks the math pipe (an fp16 GEMM accumulating in fp32 runs at a different rate on GeForce).
+struct element_types {
+  dtype input = dtype::fp32;
+  dtype output = dtype::fp32;
+  dtype accumulate = dtype::fp32;
+
+  constexpr element_types() noexcept = default;
+  // Implicit on purpose: `gemm(m, n, k, dtype::fp16)` means fp16 in, fp16 out, fp32 accumulate.
+  constexpr element_types(dtype all) noexcept  // NOLINT(google-explicit-constructor)
+      : input(all), output(all), accumulate(default_accumulate(all)) {}
+  constexpr element_types(dtype in, dtype out, dtype acc) noexcept : input(in), output(out), accumulate(acc) {}
+};
+
+// How FLOPs are counted. The default is NVIDIA's GPU Performance Background guide (an FMA is 2 FLOPs,
+// other operations 1) and FlashAttention's matmul-only attention count.
+struct counting {
+  std::uint64_t fma = 2;           // per fused multiply-add; 1 counts MACs (fvcore, THOP, ptflops)
+  std::uint64_t exp = 1;           // per exp / transcendental; Dongarra weights log as 8
+  std::uint64_t div = 1;           // per division or reciprocal; Dongarra: 4
+  std::uint64_t sqrt = 1;          // per sqrt or rsqrt; Dongarra: 4
+  bool attention_softmax = false;  // add the softmax's ops to attention (LLM-Viewer), not just matmuls
+
+  static constexpr counting standard() noexcept { return {}; }
+  static constexpr counting macs() noexcept { return {1, 1, 1, 1, false}; }
+  static constexpr counting dongarra() noexcept { return {2, 8, 4, 4, false}; }
+};
+
+// What a kernel must do at minimum. bytes() = bytes_read + bytes_written.
+struct workload {
+  std::uint64_t flops = 0;
+  std::uint64_t bytes_read = 0;
+  std::uint64_t bytes_written = 0;
+  element_types types{};
+  bool matrix = false;  // a matrix product that tensor cores can run (see napkin::default_pipe)
+
+  constexpr std::uint64_t bytes() const {
+    if (bytes_read > std::numeric_limits<std::uint64_t>::max() - bytes_written)
+      detail::arithmetic_overflows_64_bits("the byte count");
+    return bytes_read + bytes_written;
+  }
+  // FLOP per byte of compulsory DRAM traffic.
+  constexpr double intensity() const {
+    const std::uint64_t b = bytes();
+    if (b == 0) detail::value_out_of_range("a workload that moves no bytes has no arithmetic intensity");
+    return static_cast<double>(flops) / static_cast<double>(b);
+  }
+};
+
+namespace detail {
+
+constexpr std::uint64_t positive(std::int64_t v, const char* what) {
+  if (v <= 0) size_must_be_positive(what);
+  return static_cast<std::uint64_t>(v);
+}
+
+constexpr std::uint64_t non_negative(std::int64_t v, const char* what) {
+  if (v < 0) count_must_not_be_negative(what);
+  return static_cast<std::uint64_t>(v);
+}
+
+constexpr std::uint64_t mul(std::uint64_t a, std::uint64_t b) {
+  if (a != 0 && b > std::numeric_limits<std::uint64_t>::max() / a)
+    arithmetic_overflows_64_bits("a FLOP or byte count");
+  return a * b;
+}
+
+constexpr std::uint64_t mul(std::uint64_t a, std::uint64_t b, std::uint64_t c) { return mul(mul(a, b), c); }
+
+constexpr std::uint64_t add(std::uint64_t a, std::uint64_t b) {
+  if (a > std::numeric_limits<std::uint64_t>::max() - b) arithmetic_overflows_64_bits("a FLOP or byte count");
+  return a + b;
+}
+
+constexpr std::uint64_t bytes_of(std::uint64_t elements, dtype t) { return mul(elements, bytes_per_element(t)); }
+
+// Ops of the mathematical softmax per element: max (compare), subtract, exp, sum, normalize.
+constexpr std::uint64_t softmax_ops_per_element(const counting& c) { return add(add(3, c.exp), c.div); }
+
+}  // namespace detail
+
+// ---------------------------------------------------------------------------------------------------
+// GEMM: C[m×n] = alpha·A[m×k]·B[k×n] (+ beta·C). FLOPs = fma·m·n·k per batch (the alpha/beta scaling,
+// m·n operations, is not counted, as in NVIDIA's guide). Bytes: A and B read once, C written once, and
+// C read once more when beta ≠ 0 (read_c).
+struct gemm_options {
+  std::int64_t batch = 1;  // strided-batched GEMM: `batch` independent products
+  bool read_c = false;     // beta ≠ 0
+};
+
+constexpr workload gemm(std::int64_t m, std::int64_t n, std::int64_t k, element_types t = {},
+                        gemm_options o = {}, counting c = {}) {
+  using namespace detail;
+  const std::uint64_t M = positive(m, "GEMM M"), N = positive(n, "GEMM N"), K = positive(k, "GEMM K");
+  const std::uint64_t batch = positive(o.batch, "GEMM batch");
+  const std::uint64_t c_elements = mul(M, N);
+  std::uint64_t read = add(bytes_of(mul(M, K), t.input), bytes_of(mul(K, N), t.input));
+  if (o.read_c) read = add(read, bytes_of(c_elements, t.output));
+  workload w;
+  w.flops = mul(mul(c.fma, c_elements), mul(K, batch));
+  w.bytes_read = mul(read, batch);
+  w.bytes_written = mul(bytes_of(c_elements, t.output), batch);
+  w.types = t;
+  w.matrix = true;
+  return w;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Reduction: n elements summed into `outputs` results (1: a full sum; r: r row sums). One add per
+// element read, as the seeds count it (the exact minimum is n − outputs adds; the difference is
+// invisible at napkin precision).
+constexpr workload reduction(std::int64_t n, element_types t = {}, std::int64_t outputs = 1) {
+  using namespace detail;
+  const std::uint64_t N = positive(n, "reduction size");
+  const std::uint64_t out = positive(outputs, "reduction outputs");
+  if (out > N) value_out_of_range("a reduction cannot have more outputs than inputs");
+  workload w;
+  w.flops = N;
+  w.bytes_read = bytes_of(N, t.input);
+  w.bytes_written = bytes_of(out, t.output);
+  w.types = t;
+  return w;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Softmax over each row of a rows×cols matrix. FLOPs count the mathematical softmax (3 + exp + div
+// per element: max, subtract, exp, sum, normalize), whatever the algorithm. Bytes depend on how many
+// times the algorithm reads the input; every algorithm writes the output once:
+enum class softmax_algorithm : unsigned char {
+  fused,       // 1 read: the row stays on chip (registers/shared memory). The compulsory minimum.
+  online,      // 2 reads: online max+sum pass, then normalize (Milakov & Gimelshein 2018)
+  three_pass,  // 3 reads: max pass, sum-of-exp pass, normalize pass ("safe" softmax)
+};
+
+constexpr std::uint64_t input_reads(softmax_algorithm a) noexcept {
+  switch (a) {
+    case softmax_algorithm::fused: return 1;
+    case softmax_algorithm::online: return 2;
+    case softmax_algorithm::three_pass: return 3;
+  }
+  return 1;
+}
+
+constexpr workload softmax(std::int64_t rows, std::int64_t cols, element_types t = {},
+                           softmax_algorithm a = softmax_algorithm::fused, counting c = {}) {
+  using namespace detail;
+  const std::uint64_t elements = mul(positive(rows, "softmax rows"), positive(cols, "softmax columns"));
+  workload w;
+  w.flops = mul(elements, softmax_ops_per_element(c));
+  w.bytes_read = mul(bytes_of(elements, t.input), input_reads(a));
+  w.bytes_written = bytes_of(elements, t.output);
+  w.types = t;
+  return w;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Elementwise: n elements, each reading `inputs` input values and writing `outputs` values, with
+// `ops_per_element` operations. ReLU is (n, 1, 1, 1); a copy is (n, 1, 1, 0); AXPY is (n, 2, 1, 2).
+constexpr workload elementwise(std::int64_t n, std::int64_t inputs = 1, std::int64_t outputs = 1,
+                               std::int64_t ops_per_element = 1, element_types t = {}) {
+  using namespace detail;
+  const std::uint64_t N = positive(n, "elementwise size");
+  const std::uint64_t in = non_negative(inputs, "elementwise input count");
+  const std::uint64_t out = non_negative(outputs, "elementwise output count");
+  if (in == 0 && out == 0) value_out_of_range("an elementwise kernel needs at least one input or output");
+  workload w;
+  w.flops = mul(N, non_negative(ops_per_element, "elementwise ops per element"));
+  w.bytes_read = bytes_of(mul(N, in), t.input);
+  w.bytes_written = bytes_of(mul(N, out), t.output);
+  w.types = t;
+  return w;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Layer norm and RMS norm over each row of rows×cols, with a per-column scale gamma (and shift beta for
+// layer norm) read once in the input type. Per element, layer norm: sum, subtract mean, square-accumulate
+// (FMA), multiply by rstd, gamma·x̂ + beta (FMA) = 3 + 2·fma (7 by default, as LLM-Viewer counts).
+// RMS norm: square-accumulate (FMA), multiply by rstd, multiply by gamma = 2 + fma (4).
+// Per row: layer norm divides twice (mean, variance), RMS norm once; both add eps and take one rsqrt.
+constexpr workload layer_norm(std::int64_t rows, std::int64_t cols, element_types t = {}, counting c = {}) {
+  using namespace detail;
+  const std::uint64_t R = positive(rows, "layer norm rows"), C = positive(cols, "layer norm columns");
+  const std::uint64_t per_element = add(3, mul(2, c.fma));
+  const std::uint64_t per_row = add(add(mul(2, c.div), c.sqrt), 1);
+  workload w;
+  w.flops = add(mul(mul(R, C), per_element), mul(R, per_row));
+  w.bytes_read = add(bytes_of(mul(R, C), t.input), bytes_of(mul(2, C), t.input));  // x, gamma, beta
+  w.bytes_written = bytes_of(mul(R, C), t.output);
+  w.types = t;
+  return w;
+}
+
+constexpr workload rms_norm(std::int64_t rows, std::int64_t cols, element_types t = {}, counting c = {}) {
+  using namespace detail;
+  const std::uint64_t R = positive(rows, "RMS norm rows"), C = positive(cols, "RMS norm columns");
+  const std::uint64_t per_element = add(2, c.fma);
+  const std::uint64_t per_row = add(add(c.div, c.sqrt), 1);
+  workload w;
+  w.flops = add(mul(mul(R, C), per_element), mul(R, per_row));
+  w.bytes_read = add(bytes_of(mul(R, C), t.input), bytes_of(C, t.input));  // x, gamma
+  w.bytes_written = bytes_of(mul(R, C), t.output);
+  w.types = t;
+  return w;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Attention, FlashAttention's convention (flops() in flash-attention's benchmarks): forward =
+// 2 matmuls = 2·fma·b·h·Nq·Nk·d (4·b·h·Nq·Nk·d), halved when causal; backward = 2.5 × forward
+// (5 matmuls, recomputing S); forward+backward = 3.5 × forward. Softmax ops are not counted unless
+// counting::attention_softmax is set (then 3 + exp + div per score element, before the causal halving).
+// Bytes are the fused (FlashAttention) minimum in the input/output types:
+//   forward:  read Q, K, V; write O.
+//   backward: read Q, K, V, O, dO and the fp32 log-sum-exp; write dQ, dK, dV.
+//   forward+backward: both, plus the forward's fp32 log-sum-exp write.
+// kv_heads < heads is grouped-query attention (0 means kv_heads = heads).
+enum class pass : unsigned char { forward, backward, forward_backward };
+
+struct attention_shape {
+  std::int64_t batch = 1;
+  std::int64_t heads = 1;
+  std::int64_t seqlen_q = 1;
+  std::int64_t seqlen_k = 1;
+  std::int64_t head_dim = 1;
+  std::int64_t kv_heads = 0;  // 0: same as heads
+  bool causal = false;
+};
+
+constexpr workload attention(const attention_shape& s, element_types t = dtype::fp16, pass p = pass::forward,
+                             counting c = {}) {
+  using namespace detail;
+  const std::uint64_t B = positive(s.batch, "attention batch"), H = positive(s.heads, "attention heads");
+  const std::uint64_t Nq = positive(s.seqlen_q, "attention query length");
+  const std::uint64_t Nk = positive(s.seqlen_k, "attention key length");
+  const std::uint64_t D = positive(s.head_dim, "attention head dimension");
+  const std::uint64_t Hkv = s.kv_heads == 0 ? H : positive(s.kv_heads, "attention kv heads");
+  if (Hkv > H || H % Hkv != 0) value_out_of_range("attention heads must be a multiple of kv_heads");
+
+  const std::uint64_t scores = mul(mul(B, H), mul(Nq, Nk));
+  std::uint64_t forward = mul(mul(2, c.fma), mul(scores, D));
+  if (c.attention_softmax) forward = add(forward, mul(scores, softmax_ops_per_element(c)));
+  if (s.causal) forward /= 2;
+
+  const std::uint64_t q = bytes_of(mul(mul(B, H), mul(Nq, D)), t.input);     // Q, dO (input type)
+  const std::uint64_t kv = bytes_of(mul(mul(B, Hkv), mul(Nk, D)), t.input);  // K or V
+  const std::uint64_t o = bytes_of(mul(mul(B, H), mul(Nq, D)), t.output);     // O, dQ
+  const std::uint64_t kv_out = bytes_of(mul(mul(B, Hkv), mul(Nk, D)), t.output);  // dK or dV
+  const std::uint64_t lse = bytes_of(mul(B, mul(H, Nq)), dtype::fp32);
+
+  const std::uint64_t fwd_read = add(q, mul(2, kv)), fwd_written = o;
+  const std::uint64_t bwd_read = add(add(mul(2, q), mul(2, kv)), add(o, lse));  // Q, dO, K, V, O, LSE
+  const std::uint64_t bwd_written = add(o, mul(2, kv_out));                     // dQ, dK, dV
+
+  workload w;
+  w.types = t;
+  w.matrix = true;
+  switch (p) {
+    case pass::forward:
+      w.flops = forward;
+      w.bytes_read = fwd_read;
+      w.bytes_written = fwd_written;
+      break;
+    case pass::backward:
+      w.flops = mul(forward, 5) / 2;
+      w.bytes_read = bwd_read;
+      w.bytes_written = bwd_written;
+      break;
+    case pass::forward_backward:
+      w.flops = mul(forward, 7) / 2;
+      w.bytes_read = add(fwd_read, bwd_read);
+      w.bytes_written = add(add(fwd_written, lse), bwd_written);
+      break;
+  }
+  return w;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// 2-D convolution, NCHW input, K filters of (C/groups)×R×S, output N×K×P×Q with
+//   P = (H + 2·padding − dilation·(R − 1) − 1) / stride + 1   (Q likewise with W and S).
+// FLOPs = fma·N·K·P·Q·(C/groups)·R·S (the implicit GEMM M = N·P·Q, N = K, K = C·R·S / groups).
+// Bytes: input, filters and output once each (bias not counted).
+struct conv2d_shape {
+  std::int64_t n = 1, c = 1, h = 1, w = 1;  // input batch, channels, height, width
+  std::int64_t k = 1, r = 1, s = 1;         // filters, filter height, filter width
+  std::int64_t stride = 1, padding = 0, dilation = 1, groups = 1;
+};
+
+constexpr std::int64_t conv_output_size(std::int64_t input, std::int64_t filter, std::int64_t stride,
+                                        std::int64_t padding, std::int64_t dilation) {
+  detail::positive(input, "convolution input size");
+  detail::positive(filter, "convolution filter size");
+  detail::positive(stride, "convolution stride");
+  detail::positive(dilation, "convolution dilation");
+  detail::non_negative(padding, "convolution padding");
+  const std::uint64_t extent = detail::add(detail::mul(static_cast<std::uint64_t>(dilation),
+                                                       static_cast<std::uint64_t>(filter - 1)), 1);
+  const std::uint64_t padded = detail::add(static_cast<std::uint64_t>(input),
+                                           detail::mul(2, static_cast<std::uint64_t>(padding)));
+  if (extent > padded) detail::value_out_of_range("the convolution filter is larger than the padded input");
+  return static_cast<std::int64_t>((padded - extent) / static_cast<std::uint64_t>(stride) + 1);
+}
+
+constexpr workload conv2d(const conv2d_shape& s, element_types t = {}, counting c = {}) {
+  using namespace detail;
+  const std::uint64_t N = positive(s.n, "convolution batch"), C = positive(s.c, "convolution channels");
+  const std::uint64_t H = positive(s.h, "convolution input height");
+  const std::uint64_t W = positive(s.w, "convolution input width");
+  const std::uint64_t K = positive(s.k, "convolution filters"), G = positive(s.groups, "convolution groups");
+  const std::uint64_t R = positive(s.r, "convolution filter height");
+  const std::uint64_t S = positive(s.s, "convolution filter width");
+  if (C % G != 0 || K % G != 0) value_out_of_range("convolution channels and filters must be multiples of groups");
+  const auto P = static_cast<std::uint64_t>(conv_output_size(s.h, s.r, s.stride, s.padding, s.dilation));
+  const auto Q = static_cast<std::uint64_t>(conv_output_size(s.w, s.s, s.stride, s.padding, s.dilation));
+  const std::uint64_t outputs = mul(mul(N, K), mul(P, Q));
+  const std::uint64_t filter = mul(C / G, mul(R, S));  // multiply-adds per output element
+  workload w;
+  w.flops = mul(mul(c.fma, outputs), filter);
+  w.bytes_read = add(bytes_of(mul(mul(N, C), mul(H, W)), t.input), bytes_of(mul(K, filter), t.input));
+  w.bytes_written = bytes_of(outputs, t.output);
+  w.types = t;
+  w.matrix = true;
+  return w;
+}
+
+}  // namespace napkin
