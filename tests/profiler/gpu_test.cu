@@ -1,0 +1,207 @@
+// The profiler on a GPU: every way to measure, a CUDA graph, and the failures a GPU can produce.
+// Expected traffic comes from hand arithmetic on the kernels below (bytes each must move).
+#include <doctest/doctest.h>
+
+#include <cuda_runtime.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "napkin/profiler.hpp"
+
+namespace {
+
+__global__ void copy_kernel(const float* in, float* out, std::size_t n) {
+  for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+    out[i] = in[i];
+}
+__global__ void add_one_kernel(float* data, std::size_t n) {
+  for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+    data[i] += 1.0f;
+}
+
+constexpr std::size_t n = std::size_t(1) << 26;  // 64 Mi floats = 256 MiB per buffer, >> 50 MB of L2
+constexpr double buffer_bytes = double(n) * sizeof(float);
+
+struct buffers {
+  float* a = nullptr;
+  float* b = nullptr;
+  buffers() {
+    REQUIRE(cudaMalloc(&a, n * sizeof(float)) == cudaSuccess);
+    REQUIRE(cudaMalloc(&b, n * sizeof(float)) == cudaSuccess);
+    REQUIRE(cudaMemset(a, 0, n * sizeof(float)) == cudaSuccess);
+    REQUIRE(cudaMemset(b, 0, n * sizeof(float)) == cudaSuccess);
+  }
+  ~buffers() {
+    cudaFree(a);
+    cudaFree(b);
+  }
+  void copy() const { copy_kernel<<<1024, 256>>>(a, b, n); }
+  void add_one() const { add_one_kernel<<<1024, 256>>>(a, n); }
+  float first_of_a() const {
+    float v = -1;
+    REQUIRE(cudaMemcpy(&v, a, sizeof v, cudaMemcpyDeviceToHost) == cudaSuccess);
+    return v;
+  }
+};
+
+void check_percentages(const napkin::sol_report& r) {
+  for (auto v : {r.sm_pct(), r.memory_pct(), r.dram_pct(), r.l1tex_pct(), r.l2_pct()}) {
+    REQUIRE(v.has_value());
+    CHECK(*v >= 0.0);
+    CHECK(*v <= 100.5);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("measure(): a copy with the SOL set") {
+  buffers buf;
+  napkin::profiler prof;
+  MESSAGE("chip ", prof.chip(), ", SOL set: ", prof.passes(), " passes");
+  const napkin::sol_report r = prof.measure("copy", [&] { buf.copy(); });
+  MESSAGE(napkin::to_text(r));
+  CHECK(r.passes == prof.passes());
+  CHECK(r.how == napkin::measured_by::user_range);
+  check_percentages(r);
+  REQUIRE(r.duration_ns());
+  CHECK(*r.duration_ns() > 0);
+  // A copy moves one buffer in and one out: 2 x 256 MiB, within 10% (L2 flushed before each pass).
+  REQUIRE(r.dram_bytes());
+  CHECK(*r.dram_bytes() == doctest::Approx(2 * buffer_bytes).epsilon(0.10));
+  CHECK(*r.sm_hz() > 0.5e9);
+  // A grid-stride copy saturates DRAM: the seeds call it DRAM-bound.
+  CHECK(r.seeds().kind == napkin::regime::memory_bound_dram);
+}
+
+TEST_CASE("measure(): the reset callback runs between passes and keeps the result of one run") {
+  buffers buf;
+  napkin::profiler prof;
+  int resets = 0;
+  const auto r = prof.measure("add one", [&] { buf.add_one(); },
+                              [&] {
+                                ++resets;
+                                REQUIRE(cudaMemset(buf.a, 0, n * sizeof(float)) == cudaSuccess);
+                              });
+  CHECK(resets == static_cast<int>(prof.passes()) - 1);
+  CHECK(buf.first_of_a() == 1.0f);  // reset before every pass but the first: one increment survives
+  CHECK(*r.dram_bytes() == doctest::Approx(2 * buffer_bytes).epsilon(0.10));  // read + write a
+}
+
+TEST_CASE("per_kernel(): kernel replay names each kernel and restores memory") {
+  buffers buf;
+  napkin::profiler prof;
+  const auto out = prof.per_kernel([&] {
+    buf.copy();
+    buf.add_one();
+  });
+  REQUIRE(out.kernels.size() == 2);
+  CHECK(out.dropped == 0);
+  CHECK(out.kernels[0].name.find("copy_kernel") != std::string::npos);
+  CHECK(out.kernels[1].name.find("add_one_kernel") != std::string::npos);
+  CHECK(out.kernels[0].how == napkin::measured_by::kernel_replay);
+  CHECK(*out.kernels[0].dram_bytes() == doctest::Approx(2 * buffer_bytes).epsilon(0.10));
+  check_percentages(out.kernels[1]);
+  // CUPTI replayed add_one once per pass, restoring memory in between: a single increment is visible.
+  CHECK(buf.first_of_a() == 1.0f);
+}
+
+TEST_CASE("per_kernel(): more kernels than the image holds are counted as dropped") {
+  buffers buf;
+  napkin::profiler_options options;
+  options.max_kernels = 2;
+  napkin::profiler prof(napkin::metric_sets::one_pass(), options);
+  const auto out = prof.per_kernel([&] {
+    for (int i = 0; i < 5; ++i) buf.copy();
+  });
+  MESSAGE("kept ", out.kernels.size(), ", dropped ", out.dropped);
+  CHECK(out.kernels.size() == 2);
+  CHECK(out.dropped == 3);
+}
+
+TEST_CASE("a CUDA graph: one range with measure(), each kernel node with per_kernel()") {
+  buffers buf;
+  cudaStream_t s;
+  REQUIRE(cudaStreamCreate(&s) == cudaSuccess);
+  cudaGraph_t graph;
+  REQUIRE(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal) == cudaSuccess);
+  copy_kernel<<<1024, 256, 0, s>>>(buf.a, buf.b, n);
+  copy_kernel<<<1024, 256, 0, s>>>(buf.b, buf.a, n);
+  REQUIRE(cudaStreamEndCapture(s, &graph) == cudaSuccess);
+  cudaGraphExec_t exec;
+  REQUIRE(cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
+  {
+    napkin::profiler prof;
+    const auto whole = prof.measure("graph", [&] { REQUIRE(cudaGraphLaunch(exec, s) == cudaSuccess); });
+    CHECK(*whole.dram_bytes() == doctest::Approx(4 * buffer_bytes).epsilon(0.10));  // two copies
+    const auto nodes = prof.per_kernel([&] { REQUIRE(cudaGraphLaunch(exec, s) == cudaSuccess); });
+    REQUIRE(nodes.kernels.size() == 2);
+    CHECK(nodes.kernels[0].name.find("in a graph") != std::string::npos);
+    CHECK(*nodes.kernels[1].dram_bytes() == doctest::Approx(2 * buffer_bytes).epsilon(0.10));
+  }
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+  cudaStreamDestroy(s);
+}
+
+TEST_CASE("scope: one range, one pass, RAII") {
+  buffers buf;
+  napkin::profiler prof(napkin::metric_sets::one_pass());
+  REQUIRE(prof.passes() == 1);
+  auto s = prof.open_scope("copy scope");
+  CHECK_THROWS_AS(prof.open_scope("nested"), napkin::profiler_error);  // one range at a time
+  buf.copy();
+  const napkin::sol_report r = s.stop();
+  CHECK(r.how == napkin::measured_by::scope);
+  CHECK(*r.dram_bytes() == doctest::Approx(2 * buffer_bytes).epsilon(0.10));
+  CHECK(r.seeds().kind == napkin::regime::not_measured);  // no SM % in the one-pass set
+  CHECK_THROWS_AS(s.stop(), napkin::profiler_error);      // already stopped
+  {
+    auto dropped = prof.open_scope("abandoned");  // destroyed without stop(): range closed, result dropped
+  }
+  const auto again = prof.open_scope("after").stop();
+  CHECK(again.duration_ns());
+}
+
+TEST_CASE("scope refuses multi-pass sets") {
+  napkin::profiler prof;  // SOL: several passes
+  try {
+    (void)prof.open_scope("x");
+    FAIL("expected profiler_error");
+  } catch (const napkin::profiler_error& e) {
+    CHECK(std::string(e.what()).find("passes") != std::string::npos);
+  }
+}
+
+TEST_CASE("an invalid metric is refused when the profiler is built") {
+  try {
+    napkin::profiler prof(napkin::metric_sets::custom("bad", {napkin::metric::duration_ns, "breakdown:sm__throughput.avg.pct_of_peak_sustained_elapsed"}));
+    FAIL("expected profiler_error");
+  } catch (const napkin::profiler_error& e) {
+    CHECK(e.status() == CUPTI_ERROR_INVALID_METRIC_NAME);
+  }
+}
+
+TEST_CASE("an exception inside fn propagates and leaves the profiler usable") {
+  buffers buf;
+  napkin::profiler prof;
+  CHECK_THROWS_WITH_AS(prof.measure("throws", [&] {
+    buf.copy();
+    throw std::runtime_error("user error");
+  }),
+                       "user error", std::runtime_error);
+  CHECK(prof.usable());
+  const auto r = prof.measure("after", [&] { buf.copy(); });
+  CHECK(*r.dram_bytes() == doctest::Approx(2 * buffer_bytes).epsilon(0.10));
+  const auto k = prof.per_kernel([&] { buf.copy(); });
+  CHECK(k.kernels.size() == 1);
+}
+
+TEST_CASE("fn that launches nothing gives a report, not a crash") {
+  napkin::profiler prof(napkin::metric_sets::one_pass());
+  const auto r = prof.measure("empty", [] {});
+  CHECK(r.passes == 1);
+  const auto k = prof.per_kernel([] {});
+  CHECK(k.kernels.empty());
+}

@@ -1,0 +1,145 @@
+// Report arithmetic and verdicts: plain C++, no CUPTI. Expected values are the seeds' table rows, ncu's
+// SOLBottleneck thresholds (sections/SpeedOfLight.py) and hand arithmetic written out below.
+#include <doctest/doctest.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "napkin/profiler/report.hpp"
+
+using namespace napkin;
+
+TEST_CASE("seeds' Step 1 table: one case per row") {
+  CHECK(classify_by_seeds(75, 40, 20).kind == regime::compute_bound);        // SM > 60, Mem < 60
+  CHECK(classify_by_seeds(30, 85, 80).kind == regime::memory_bound_dram);    // Mem > 60, DRAM > 60
+  CHECK(classify_by_seeds(30, 85, 12).kind == regime::internal_congestion);  // Mem > 60, DRAM < 30
+  CHECK(classify_by_seeds(70, 72, 50).kind == regime::balanced);             // both > 60
+  CHECK(classify_by_seeds(15, 22, 10).kind == regime::latency_bound);        // both < 40
+}
+
+TEST_CASE("seeds' table: gaps between rows are named, not guessed") {
+  const auto mid = classify_by_seeds(30, 85, 45);  // DRAM between 30 and 60
+  CHECK(mid.kind == regime::unclassified);
+  CHECK(mid.reason.find("between 30% and 60%") != std::string::npos);
+  CHECK(classify_by_seeds(50, 45, 20).kind == regime::unclassified);  // both below 60, one above 40
+  CHECK(classify_by_seeds(30, 85, std::nullopt).kind == regime::unclassified);
+  // Boundaries: 60 counts as high, 40 is not latency-bound.
+  CHECK(classify_by_seeds(60, 10, 5).kind == regime::compute_bound);
+  CHECK(classify_by_seeds(39.9, 39.9, 5).kind == regime::latency_bound);
+  CHECK(classify_by_seeds(40, 39, 5).kind == regime::unclassified);
+}
+
+TEST_CASE("verdict inputs must be percentages") {
+  CHECK_THROWS_AS(classify_by_seeds(-1, 10, 5), std::invalid_argument);
+  CHECK_THROWS_AS(classify_by_seeds(10, std::nan(""), 5), std::invalid_argument);
+  CHECK_THROWS_AS(classify_by_ncu_rule(10, std::numeric_limits<double>::infinity()), std::invalid_argument);
+}
+
+TEST_CASE("ncu's SOLBottleneck rule: 80 / 60 / 10-point thresholds") {
+  CHECK(classify_by_ncu_rule(85, 20).kind == ncu_bottleneck::high_throughput);
+  CHECK(classify_by_ncu_rule(20, 80).kind == ncu_bottleneck::high_throughput);  // >= 80
+  CHECK(classify_by_ncu_rule(59.9, 59.9).kind == ncu_bottleneck::latency_issue);
+  CHECK(classify_by_ncu_rule(70, 55).kind == ncu_bottleneck::compute_dominant);
+  CHECK(classify_by_ncu_rule(50, 60).kind == ncu_bottleneck::memory_dominant);  // |diff| >= 10
+  CHECK(classify_by_ncu_rule(65, 70).kind == ncu_bottleneck::balanced);
+  const auto mem = classify_by_ncu_rule(30, 92, {90.0, 40.0, 60.0});
+  CHECK(mem.reason.find("DRAM") != std::string::npos);  // the busiest memory unit measured
+}
+
+namespace {
+metric_set sol_like() { return metric_sets::sol(); }
+}  // namespace
+
+TEST_CASE("report from values: accessors, bandwidth and FLOP arithmetic") {
+  metric_set set = metric_sets::roofline();
+  std::vector<double> values(set.metrics.size(), 0.0);
+  auto put = [&](const char* name, double v) {
+    for (std::size_t i = 0; i < set.metrics.size(); ++i)
+      if (set.metrics[i] == name) values[i] = v;
+  };
+  put(metric::duration_ns, 2'000'000);  // 2 ms
+  put(metric::dram_bytes, 6e9);         // 6 GB in 2 ms = 3e12 B/s
+  put(metric::sm_throughput_pct, 20);
+  put(metric::memory_throughput_pct, 90);
+  put(metric::dram_throughput_pct, 88);
+  put(metric::fadd, 100);
+  put(metric::fmul, 10);
+  put(metric::ffma, 1000);  // 100 + 10 + 2*1000 = 2110 FP32 FLOP
+  put(metric::dfma, 5);     // 2*5 = 10 FP64 FLOP
+  const sol_report r = make_report("k", set, values);
+  CHECK(*r.duration_ns() == doctest::Approx(2e6));
+  CHECK(*r.dram_bytes_per_s() == doctest::Approx(3e12));
+  CHECK(*r.flop_fp32() == doctest::Approx(2110));
+  CHECK(*r.flop_fp64() == doctest::Approx(10));
+  CHECK(*r.flop() == doctest::Approx(2120));
+  CHECK(r.seeds().kind == regime::memory_bound_dram);
+  CHECK(r.ncu_rule()->kind == ncu_bottleneck::high_throughput);
+  CHECK_THROWS_AS(make_report("k", set, {1.0}), std::invalid_argument);
+}
+
+TEST_CASE("DRAM bytes from read + write when only those were collected") {
+  sol_report r;
+  r.values[metric::dram_bytes_read] = 300;
+  r.values[metric::dram_bytes_write] = 200;
+  CHECK(*r.dram_bytes() == doctest::Approx(500));
+  CHECK_FALSE(r.sm_pct());
+  CHECK(r.seeds().kind == regime::not_measured);
+  CHECK_FALSE(r.ncu_rule());
+}
+
+TEST_CASE("napkin comparison: a float reduction on an H100 SXM") {
+  // Seeds: reduction of N floats, FLOP = N, bytes = 4N, intensity 0.25. H100 SXM datasheet: 67 TFLOP/s
+  // FP32, 3.35 TB/s HBM3 -> ridge 67e12 / 3.35e12 = 20 FLOP/B.
+  const double n = 1 << 28;
+  const workload_model w{"reduce", n, 4 * n, 67e12, 3.35e12};
+  sol_report r = make_report("reduce", sol_like(), std::vector<double>(sol_like().metrics.size(), 0.0));
+  r.values[metric::duration_ns] = 400'000;        // 0.4 ms
+  r.values[metric::dram_bytes] = 4 * n * 1.05;    // 5% over the minimum
+  r.values[metric::sm_throughput_pct] = 25;
+  r.values[metric::memory_throughput_pct] = 92;
+  r.values[metric::dram_throughput_pct] = 91;
+  const workload_comparison c = compare(r, w);
+  CHECK(c.intensity == doctest::Approx(0.25));
+  CHECK(c.ridge == doctest::Approx(20));
+  CHECK_FALSE(c.expect_compute_bound);
+  // Bound: max(n / 67e12, 4n / 3.35e12) s = 4 * 268435456 / 3.35e12 s = 320.5 us.
+  CHECK(c.bound_ns == doctest::Approx(4.0 * n / 3.35e12 * 1e9));
+  CHECK(*c.time_over_bound == doctest::Approx(400'000 / (4.0 * n / 3.35e12 * 1e9)));
+  CHECK(*c.traffic_overhead == doctest::Approx(1.05));
+  // Bandwidth: 4n * 1.05 bytes in 0.4 ms, over 3.35e12.
+  CHECK(*c.bandwidth_of_peak == doctest::Approx(4 * n * 1.05 / 4e-4 / 3.35e12));
+  CHECK(c.expectation.find("Consistent") != std::string::npos);
+}
+
+TEST_CASE("napkin comparison: the seeds' two inconsistencies and the traffic reading") {
+  // GEMM 4096^3 FP32: intensity 682 (seeds) >> ridge 20: expected compute-bound.
+  const double m = 4096;
+  const workload_model gemm{"gemm", 2 * m * m * m, 3 * m * m * 4, 67e12, 3.35e12};
+  sol_report r;
+  r.metric_set = "sol";
+  r.values[metric::duration_ns] = 5e6;
+  r.values[metric::sm_throughput_pct] = 30;
+  r.values[metric::memory_throughput_pct] = 85;
+  r.values[metric::dram_throughput_pct] = 80;
+  r.values[metric::dram_bytes] = 3 * m * m * 4 * 10;  // 10x the minimum
+  const auto c = compare(r, gemm);
+  CHECK(c.intensity == doctest::Approx(2 * m * m * m / (3 * m * m * 4)));  // 682.7
+  CHECK(c.expect_compute_bound);
+  CHECK(c.expectation.find("moves far more data") != std::string::npos);
+  CHECK(*c.traffic_overhead == doctest::Approx(10));
+  CHECK(c.traffic_reading.find("re-reads") != std::string::npos);
+  CHECK_THROWS_AS(compare(r, workload_model{"bad", 1, 0, 1, 1}), std::invalid_argument);
+}
+
+TEST_CASE("text and key=value renderings carry the numbers") {
+  sol_report r = make_report("my kernel", sol_like(), std::vector<double>(sol_like().metrics.size(), 50.0));
+  r.chip = "GH100";
+  r.passes = 9;
+  const std::string text = to_text(r);
+  CHECK(text.find("Compute (SM) Throughput") != std::string::npos);
+  CHECK(text.find("9 passes") != std::string::npos);
+  CHECK(text.find("Verdict (ncu's rule):   latency issue") != std::string::npos);
+  const std::string kv = to_key_values(r);
+  CHECK(kv.rfind("NAPKIN_SOL name=my_kernel chip=GH100 set=sol passes=9", 0) == 0);
+  CHECK(kv.find("gpu__time_duration.sum=50") != std::string::npos);
+}
