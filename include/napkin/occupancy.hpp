@@ -380,8 +380,10 @@ constexpr launch_error check_launch(const sm_limits& l, int threads, const kerne
 }
 
 namespace detail {
-[[noreturn]] inline void raise(launch_error e, const sm_limits& l, int threads, const kernel_resources& k, int dyn) {
+// Constexpr, so that in constant evaluation the compiler stops at (and names) the specific check.
+constexpr void require_valid(launch_error e, const sm_limits& l, int threads, const kernel_resources& k, int dyn) {
   switch (e) {
+    case launch_error::none: return;
     case launch_error::threads_below_1: threads_per_block_must_be_at_least_1(threads);
     case launch_error::threads_above_device_limit: threads_per_block_above_the_device_limit(threads, l.max_threads_per_block);
     case launch_error::threads_above_kernel_limit: threads_per_block_above_the_kernel_limit(threads, k.max_threads_per_block);
@@ -400,9 +402,7 @@ namespace detail {
     case launch_error::negative_resource_count:
       resource_count_must_not_be_negative(k.block_barriers < 0 ? "block_barriers" : "virtual_resources",
                                           k.block_barriers < 0 ? k.block_barriers : k.virtual_resources);
-    case launch_error::none: break;
   }
-  throw std::logic_error("napkin::occupancy: raise() called for a valid launch");
 }
 }  // namespace detail
 
@@ -587,8 +587,7 @@ constexpr occupancy_result try_occupancy(const sm_limits& l, int threads, const 
 // std::invalid_argument at run time.
 constexpr occupancy_result occupancy(const sm_limits& l, int threads, const kernel_resources& k,
                                      int dynamic_smem = 0) {
-  const launch_error e = check_launch(l, threads, k, dynamic_smem);
-  if (e != launch_error::none) detail::raise(e, l, threads, k, dynamic_smem);
+  detail::require_valid(check_launch(l, threads, k, dynamic_smem), l, threads, k, dynamic_smem);
   return try_occupancy(l, threads, k, dynamic_smem);
 }
 

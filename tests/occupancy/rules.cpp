@@ -1,0 +1,248 @@
+// Golden occupancy cases, pinned at compile time, and the run-time behaviour around them.
+// Expected values are hand arithmetic written out next to each case, or the worked examples of
+// docs/occupancy.md that were produced by the toolkit's cuda_occupancy.h (CUDA 13.0).
+#include <doctest/doctest.h>
+
+#include <napkin/occupancy.hpp>
+
+#include <stdexcept>
+#include <string>
+
+namespace {
+using napkin::compute_capability;
+using napkin::kernel_resources;
+using napkin::limiter;
+using napkin::occupancy;
+
+constexpr compute_capability sm_75{7, 5}, sm_80{8, 0}, sm_86{8, 6}, sm_90{9, 0}, sm_120{12, 0};
+constexpr int KiB = 1024;
+
+constexpr unsigned bits(limiter a) { return static_cast<unsigned>(a); }
+constexpr unsigned bits(limiter a, limiter b) { return static_cast<unsigned>(a) | static_cast<unsigned>(b); }
+
+// --- The golden case: H100, 256 threads, 32 registers, 8 KiB -> 8 blocks, 100%. ------------------
+// Registers: 32 x 32 = 1024 per warp; 16384 / 1024 = 16 warps per sub-partition, x4 = 64 warps = 8 blocks.
+// Shared memory: 8192 + 1024 reserved = 9216 B per block; 233472 / 9216 = 25 blocks.
+// Warps: 64 / 8 = 8 blocks. Minimum 8: warps and registers tie.
+constexpr auto golden = occupancy(sm_90, 256, 32, 8 * KiB);
+static_assert(golden.blocks_per_sm == 8);
+static_assert(golden.active_warps() == 64 && golden.occupancy() == 1.0);
+static_assert(golden.blocks_by_registers == 8 && golden.blocks_by_shared_memory == 25 && golden.blocks_by_warps == 8);
+static_assert(golden.smem_per_block == 9216 && golden.registers_per_block == 8192);
+static_assert(golden.limiters.bits == bits(limiter::warps, limiter::registers));
+
+// --- Registers (sub-partition rule, 256-register allocation unit per warp) ----------------------------------
+// 128 regs: 4096/warp, 4 warps/sub-partition, 16 warps, 2 blocks of 8 warps: 25% (the seeds' example).
+static_assert(occupancy(sm_90, 256, 128).blocks_per_sm == 2 && occupancy(sm_90, 256, 128).active_warps() == 16);
+static_assert(occupancy(sm_90, 256, 128).limiters.bits == bits(limiter::registers));
+// 255 regs count as 256: 8192/warp, 2 warps/sub-partition, 8 warps: 1 block.
+static_assert(occupancy(sm_90, 256, 255).blocks_per_sm == 1);
+// 1024 threads x 64 regs = 65536 = the per-block limit: 1 block, 32 warps, 50%.
+static_assert(occupancy(sm_90, 1024, 64).blocks_per_sm == 1 && occupancy(sm_90, 1024, 64).occupancy() == 0.5);
+// 65 regs count as 72: 32 warps x 2304 = 73728 > 65536 registers per block: cannot launch.
+static_assert(occupancy(sm_90, 1024, 65).blocks_per_sm == 0);
+static_assert(occupancy(sm_90, 1024, 65).limiters.bits == bits(limiter::registers));
+// 33 regs count as 40: 1280/warp, floor(16384/1280) = 12 warps/sub-partition, 48 warps: 6 blocks of 8 (75%).
+static_assert(occupancy(sm_90, 256, 33).blocks_per_sm == 6 && occupancy(sm_90, 256, 33).occupancy() == 0.75);
+static_assert(occupancy(sm_90, 64, 33).blocks_per_sm == 24);   // 48 warps / 2
+static_assert(occupancy(sm_90, 64, 40).blocks_per_sm == 24);   // 12.8 -> 12 warps/sub-partition
+static_assert(occupancy(sm_90, 96, 40).blocks_per_sm == 16);   // 48 / 3
+// The kokkos #5739 case: 92 regs -> 96, 3072/warp, 5 warps/sub-partition, 20 warps, blocks of 7 warps: 2.
+static_assert(occupancy(sm_90, 224, 92).blocks_per_sm == 2 && occupancy(sm_80, 224, 92).blocks_per_sm == 2);
+// 80 regs: 2560/warp, 6 warps/sub-partition, 24 warps: 3 blocks of 7.
+static_assert(occupancy(sm_90, 224, 80).blocks_per_sm == 3);
+// 72 regs: 2304/warp, 7 warps/sub-partition, 28 warps, blocks of 3 warps: 9 blocks, 27 warps.
+static_assert(occupancy(sm_90, 96, 72).blocks_per_sm == 9 && occupancy(sm_90, 96, 72).active_warps() == 27);
+
+// --- Shared memory (1 KiB reserve per block on CC >= 8.0, 128-byte unit, carveout steps) ---------------
+// 12 KiB + 1 KiB = 13312 B; 233472 / 13312 = 17 (not 228/12 = 19).
+static_assert(occupancy(sm_90, 32, 8, 12 * KiB).blocks_per_sm == 17);
+static_assert(occupancy(sm_90, 32, 8, 12 * KiB).limiters.bits == bits(limiter::shared_memory));
+// 32 KiB + 1 KiB = 33792 B; 233472 / 33792 = 6.9 -> 6 blocks, 48 warps, 75%.
+static_assert(occupancy(sm_90, 256, 32, 32 * KiB).blocks_per_sm == 6);
+// 32256 + 1024 = 33280 = 233472 / 7 rounded down to 128: exactly 7 blocks.
+static_assert(occupancy(sm_90, 256, 32, 32256).blocks_per_sm == 7);
+// A100: 167936 / 33792 = 4.97 -> 4. RTX 30xx (8.6): 102400 / 33792 = 3.03 -> 3 blocks = 24 of 48 warps.
+static_assert(occupancy(sm_80, 256, 32, 32 * KiB).blocks_per_sm == 4);
+static_assert(occupancy(sm_86, 256, 32, 32 * KiB).blocks_per_sm == 3 && occupancy(sm_86, 256, 32, 32 * KiB).occupancy() == 0.5);
+// No shared memory still allocates the reserve: 233472 / 1024 = 228 blocks by shared memory.
+static_assert(occupancy(sm_90, 256, 32).blocks_by_shared_memory == 228);
+
+// --- Block limits and warp slots per architecture ------------------------------------------------------
+static_assert(occupancy(sm_86, 32, 16).blocks_per_sm == 16);  // 16 blocks/SM on 8.6: 16 of 48 warps
+static_assert(occupancy(sm_86, 32, 16).limiters.bits == bits(limiter::blocks));
+// 12.0: 24 blocks/SM; the 24 block-barrier slots with 1 barrier per block tie (as in cuda_occupancy.h).
+static_assert(occupancy(sm_120, 32, 16).blocks_per_sm == 24);
+static_assert(occupancy(sm_120, 32, 16).limiters.bits == bits(limiter::blocks, limiter::barriers));
+// The denominator is per architecture: 128 regs, 256 threads = 16 warps is 16/48 on 8.6 and 16/32 on 7.5.
+static_assert(occupancy(sm_86, 256, 128).active_warps() == 16 && occupancy(sm_86, 256, 128).max_warps_per_sm == 48);
+static_assert(occupancy(sm_75, 256, 128).occupancy() == 0.5);
+// 1024-thread blocks on 8.6: 48 warp slots hold one 32-warp block: 66.7%.
+static_assert(occupancy(sm_86, 1024, 32).blocks_per_sm == 1 && occupancy(sm_86, 1024, 32).active_warps() == 32);
+
+// Every known CC reaches 100% with 256 threads, 32 registers and no shared memory.
+constexpr bool every_cc_reaches_full_occupancy() {
+  for (const auto cc : napkin::known_compute_capabilities)
+    if (occupancy(cc, 256, 32).occupancy() != 1.0) return false;
+  return true;
+}
+static_assert(every_cc_reaches_full_occupancy());
+
+// --- Legacy quirks --------------------------------------------------------------------------------------
+// GP100 (6.0) has 2 sub-partitions: 40 regs -> 1280/warp, 32768/1280 = 25 warps per half, 50 warps, 25
+// blocks of 2; on 6.1 (4 sub-partitions) 16384/1280 = 12, 48 warps, 24 blocks.
+static_assert(occupancy(compute_capability{6, 0}, 64, 40).blocks_per_sm == 25);
+static_assert(occupancy(compute_capability{6, 1}, 64, 40).blocks_per_sm == 24);
+// 6.2 has 32 K registers per block; 800 threads = 25 warps, 40 regs = 1280/warp: 32000 fits, but the
+// hardware check rounds warps to 28: 35840 > 32768, so the block cannot launch.
+static_assert(occupancy(compute_capability{6, 2}, 800, 40).blocks_per_sm == 0);
+
+// --- Carveout ----------------------------------------------------------------------------------------------
+constexpr int blocks_with_carveout(int percent) {
+  kernel_resources k{32};
+  k.carveout_percent = percent;
+  return occupancy(napkin::limits_of(sm_90), 256, k, 32 * KiB).blocks_per_sm;
+}
+// 33792-byte blocks. -1/100: 228 KiB -> 6. 75%: 171 KiB -> snapped up to 196 KiB = 200704 -> 5.
+// 50%: 114 KiB -> 132 KiB = 135168 -> 4. 25%: 57 KiB -> 64 KiB -> 1. 0%: 0 -> raised to 64 KiB for one block.
+static_assert(blocks_with_carveout(-1) == 6 && blocks_with_carveout(100) == 6 && blocks_with_carveout(75) == 5);
+static_assert(blocks_with_carveout(50) == 4 && blocks_with_carveout(25) == 1 && blocks_with_carveout(0) == 1);
+
+// --- 48 KiB and opt-in limits ---------------------------------------------------------------------------
+constexpr int blocks_not_opted_in(int dynamic) {
+  kernel_resources k{32};
+  k.max_dynamic_smem = 48 * KiB;  // the default cudaFuncAttributeMaxDynamicSharedMemorySize
+  return occupancy(napkin::limits_of(sm_90), 256, k, dynamic).blocks_per_sm;
+}
+static_assert(blocks_not_opted_in(48 * KiB) == 4);  // 49152 + 1024 = 50176; 233472 / 50176 = 4
+static_assert(occupancy(sm_90, 256, 32, 227 * KiB).blocks_per_sm == 1);  // the opt-in limit: 228 KiB with reserve
+
+// --- The next step ------------------------------------------------------------------------------------------
+// 224 threads, 92 regs: 2 blocks (14 warps). 3 blocks need 21 warps: 4 x floor(16384 / rw) >= 21, so
+// floor(16384 / rw) >= 6, rw <= 2730, i.e. 2560 (a multiple of 256) = 80 registers.
+constexpr auto advice_regs = napkin::next_step(napkin::limits_of(sm_90), 224, kernel_resources{92});
+static_assert(advice_regs.registers.value == 80 && advice_regs.registers.active_warps == 21);
+// 32 KiB per block: 7 blocks need 33280 B allocated (233472 / 7 rounded down to 128), minus 1024 reserved.
+constexpr auto advice_smem = napkin::next_step(napkin::limits_of(sm_90), 256, kernel_resources{32}, 32 * KiB);
+static_assert(advice_smem.shared_memory.value == 32256 && advice_smem.shared_memory.active_warps == 56);
+// Carveout 25% holds one 33792-byte block. Two need 67584 B: more than the 64 KiB step, so the 100 KiB step;
+// p x 233472 / 100 > 65536 first at p = 29, and 102400 / 33792 = 3 blocks = 24 warps.
+constexpr auto advice_carveout = [] {
+  kernel_resources k{32};
+  k.carveout_percent = 25;
+  return napkin::next_step(napkin::limits_of(sm_90), 256, k, 32 * KiB);
+}();
+static_assert(advice_carveout.carveout.value == 29 && advice_carveout.carveout.active_warps == 24);
+// 1024 threads on 8.6 (32 of 48 warps): the nearest block size with more warps is 768 (2 blocks, 48 warps).
+constexpr auto advice_block = napkin::next_step(napkin::limits_of(sm_86), 1024, kernel_resources{32});
+static_assert(advice_block.block_size.value == 768 && advice_block.block_size.active_warps == 48);
+static_assert(napkin::next_step(napkin::limits_of(sm_90), 256, kernel_resources{32}).at_maximum());
+
+// --- Best block size ----------------------------------------------------------------------------------------
+// H100, 32 regs, 8 KiB per block: 1024 threads already give 64 warps (2 blocks x 32), so the search stops
+// at its first try; 132 SMs x 2 blocks = 264.
+constexpr auto best = napkin::best_block_size(napkin::limits_of(sm_90), kernel_resources{32}, 8 * KiB);
+static_assert(best.block_size == 1024 && best.blocks_per_sm == 2 && best.min_grid_size(132) == 264);
+// 128 regs on H100: any block size gets at most 16 warps (4 per sub-partition); 512 threads = 16 warps fits
+// as 1 block; 1024 = 32 warps does not fit (65536 x 2 > 65536 per block): the largest tie is 512.
+static_assert(napkin::best_block_size(napkin::limits_of(sm_90), kernel_resources{128}).block_size == 512);
+// Shared memory growing with the block: 64 B per thread.
+static_assert(napkin::best_block_size(napkin::limits_of(sm_86), kernel_resources{32},
+                                      [](int threads) { return 64 * threads; }).active_warps == 48);
+
+// --- Shared memory for N blocks (correct, unlike cudaOccAvailableDynamicSMemPerBlock on CC >= 8) -----------
+// 2 blocks: 233472 / 2 = 116736 allocated each, minus the 1024 reserve = 115712 dynamic.
+static_assert(napkin::max_dynamic_smem_for(napkin::limits_of(sm_90), 256, kernel_resources{32}, 2) == 115712);
+static_assert(napkin::max_dynamic_smem_for(napkin::limits_of(sm_90), 256, kernel_resources{32}, 9) == -1);
+
+// --- The three graphs ---------------------------------------------------------------------------------------
+constexpr auto g_block = napkin::graph_block_size(napkin::limits_of(sm_90), 256, kernel_resources{32});
+static_assert(g_block.size == 32 && g_block.points[7].x == 256 && g_block.points[7].active_warps == 64);
+constexpr auto g_regs = napkin::graph_registers(napkin::limits_of(sm_90), 256, kernel_resources{32});
+static_assert(g_regs.size == 256 && g_regs.points[128].active_warps == 16 && g_regs.current.active_warps == 64);
+constexpr auto g_smem = napkin::graph_shared_memory(napkin::limits_of(sm_90), 256, kernel_resources{32});
+// 0 .. 232448 B in 128-byte steps = 1817 points; at 32 KiB: 6 blocks = 48 warps.
+static_assert(g_smem.size == 1817 && g_smem.points[256].x == 32 * KiB && g_smem.points[256].active_warps == 48);
+}  // namespace
+
+TEST_CASE("invalid launches are rejected at run time with the numbers in the message") {
+  const auto h100 = napkin::limits_of(sm_90);
+  CHECK_THROWS_WITH_AS(occupancy(sm_90, 0, 32), doctest::Contains("threads per block is 0"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(occupancy(sm_90, 1025, 32), doctest::Contains("1025 threads per block is above the device limit of 1024"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(occupancy(sm_90, 256, 256), doctest::Contains("256 registers per thread is outside 0..255"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(occupancy(sm_90, 256, -1), doctest::Contains("outside 0..255"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(occupancy(sm_90, 256, 32, 227 * KiB + 1),
+                       doctest::Contains("above the opt-in limit of 232448 B"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(occupancy(sm_86, 256, 32, 99 * KiB + 1), doctest::Contains("101377 B dynamic shared memory per block is above the opt-in limit of 101376 B"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(occupancy(h100, 256, kernel_resources{32, 48 * KiB + 1}),
+                       doctest::Contains("static shared memory is above the 49152-byte limit"), std::invalid_argument);
+  kernel_resources not_opted_in{32};
+  not_opted_in.max_dynamic_smem = 48 * KiB;
+  CHECK_THROWS_WITH_AS(occupancy(h100, 256, not_opted_in, 48 * KiB + 1),
+                       doctest::Contains("cudaFuncAttributeMaxDynamicSharedMemorySize"), std::invalid_argument);
+  kernel_resources bounded{32};
+  bounded.max_threads_per_block = 128;
+  CHECK_THROWS_WITH_AS(occupancy(h100, 256, bounded), doctest::Contains("above this kernel's limit of 128"),
+                       std::invalid_argument);
+  kernel_resources bad_carveout{32};
+  bad_carveout.carveout_percent = 101;
+  CHECK_THROWS_AS(occupancy(h100, 256, bad_carveout), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(napkin::limits_of({13, 0}), doctest::Contains("unknown compute capability 13.0"),
+                       std::invalid_argument);
+  CHECK_THROWS_AS(napkin::max_dynamic_smem_for(h100, 256, kernel_resources{32}, 0), std::invalid_argument);
+  // try_occupancy reports instead of throwing.
+  CHECK(napkin::try_occupancy(h100, 2048, kernel_resources{32}).error == napkin::launch_error::threads_above_device_limit);
+  CHECK(napkin::try_occupancy(h100, 2048, kernel_resources{32}).blocks_per_sm == 0);
+}
+
+TEST_CASE("the limits table: every entry has a source; unverified ones say so") {
+  for (const auto cc : napkin::known_compute_capabilities) {
+    const auto l = napkin::limits_of(cc);
+    CAPTURE(cc.number());
+    CHECK(std::string(l.source).size() > 20);
+    CHECK(l.cc == cc);
+    // CC >= 8.0: opt-in = shared memory per SM - the 1 KiB reserve (Fuser #4465 tests the same identity).
+    if (cc.major >= 8) CHECK(l.smem_per_block_optin == l.smem_per_sm - l.smem_reserved_per_block);
+    if (l.carveout_count > 0) CHECK(l.carveout_bytes(l.carveout_count - 1) == l.smem_per_sm);
+  }
+  CHECK_FALSE(napkin::limits_of({8, 8}).verified);
+  CHECK(napkin::limits_of({9, 0}).verified);
+}
+
+// The seeds' register formula: max_warps_per_sub = 16384 / (registers x 32), warps per SM = 4 x that.
+// It is the exact rule without the 256-register allocation unit and without whole blocks.
+TEST_CASE("the seeds' sub-partition formula against the exact rule") {
+  const auto seed_warps = [](int registers) { return 4 * (16384 / (registers * 32)); };
+  const auto exact_warps = [](int threads, int registers) { return occupancy(sm_90, threads, registers).active_warps(); };
+  // Agrees: 128 registers (a multiple of 8) and 256-thread blocks: 16 warps, 25%.
+  CHECK(seed_warps(128) == 16);
+  CHECK(exact_warps(256, 128) == 16);
+  // Differs: 33 registers are allocated as 40. Seed: 16384/1056 = 15 -> 60 warps (93.75%), 7 blocks of 8 if
+  // rounded to whole blocks (87.5%). Exact: 16384/1280 = 12 -> 48 warps, 6 blocks (75%).
+  CHECK(seed_warps(33) == 60);
+  CHECK(exact_warps(256, 33) == 48);
+  // Differs: a multiple of 8 but blocks that do not divide the warps. 40 registers: 12 warps per
+  // sub-partition = 48 warps; 224-thread blocks (7 warps) -> 6 blocks = 42 warps.
+  CHECK(seed_warps(40) == 48);
+  CHECK(exact_warps(224, 40) == 42);
+}
+
+TEST_CASE("explain() names the limiter and the next step") {
+  const auto h100 = napkin::limits_of(sm_90);
+  const std::string regs = napkin::explain(h100, 224, kernel_resources{92});
+  CHECK(regs.find("Limited by registers") != std::string::npos);
+  CHECK(regs.find("3072 registers") != std::string::npos);  // 92 -> 96 per thread x 32
+  CHECK(regs.find("use at most 80 registers per thread") != std::string::npos);
+  const std::string smem = napkin::explain(h100, 256, kernel_resources{32}, 32 * KiB);
+  CHECK(smem.find("Limited by shared memory") != std::string::npos);
+  CHECK(smem.find("33792 B") != std::string::npos);
+  CHECK(smem.find("at most 32256 B") != std::string::npos);
+  const std::string full = napkin::explain(h100, 256, kernel_resources{32}, 8 * KiB);
+  CHECK(full.find("occupancy 100%") != std::string::npos);
+  CHECK(full.find("at its maximum") != std::string::npos);
+  const std::string cannot = napkin::explain(h100, 1024, kernel_resources{65});
+  CHECK(cannot.find("cannot launch") != std::string::npos);
+}
