@@ -1,0 +1,100 @@
+// Pure parts of napkin/nvtx.hpp: function-name cleanup, colors, name formatting. No tool needed.
+#include <napkin/nvtx.hpp>
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+using napkin::detail::readable_function_name;
+
+TEST_CASE("readable names from GCC's __PRETTY_FUNCTION__") {
+  // Inputs copied from what GCC 12 prints (see docs/nvtx.md); outputs written by hand.
+  CHECK(readable_function_name("int main()", 9) == "main");
+  CHECK(readable_function_name("void ns::f(int, void (*)(int))", 9) == "ns::f");
+  CHECK(readable_function_name("void ns::S<T>::operator()() [with T = float]", 9) == "ns::S<T>::operator()");
+  CHECK(readable_function_name("static int* ns::S<T>::g() [with T = float]", 9) == "ns::S<T>::g");
+  CHECK(readable_function_name("void ns::{anonymous}::anon()", 9) == "ns::{anonymous}::anon");
+  CHECK(readable_function_name("void ns::tf(T) [with T = double]", 9) == "ns::tf");
+  CHECK(readable_function_name("Conv::operator int() const", 9) == "Conv::operator int");
+  CHECK(readable_function_name("bool Conv::operator<(Conv) const", 9) == "Conv::operator<");
+  CHECK(readable_function_name("std::vector<int, std::allocator<int> > ns::make(std::size_t)", 9) == "ns::make");
+  CHECK(readable_function_name("main()::<lambda(int)>", 42) == "main::lambda@42");
+  CHECK(readable_function_name("main()::<lambda(int)>::<lambda()>", 42) == "main::lambda::lambda@42");
+  CHECK(readable_function_name("ns::tf<double>(double)::<lambda(auto:1)> [with auto:1 = int]", 7) ==
+        "ns::tf<double>::lambda@7");
+}
+
+TEST_CASE("readable names from Clang's __PRETTY_FUNCTION__") {
+  // Inputs copied from what Clang 14 prints; outputs written by hand.
+  CHECK(readable_function_name("auto main()::(anonymous class)::operator()(int) const", 42) == "main::lambda@42");
+  CHECK(readable_function_name(
+            "auto main()::(anonymous class)::operator()(int)::(anonymous class)::operator()() const", 42) ==
+        "main::lambda::lambda@42");
+  CHECK(readable_function_name("void ns::S<float>::operator()() [T = float]", 9) == "ns::S<float>::operator()");
+  CHECK(readable_function_name("static int *ns::S<float>::g() [T = float]", 9) == "ns::S<float>::g");
+  CHECK(readable_function_name("void ns::(anonymous namespace)::anon()", 9) == "ns::(anonymous namespace)::anon");
+  CHECK(readable_function_name("auto ns::tf(double)::(anonymous class)::operator()(auto) const [x:auto = int]", 7) ==
+        "ns::tf::lambda@7");
+  CHECK(readable_function_name("int Conv::operator int() const", 9) == "Conv::operator int");
+}
+
+TEST_CASE("readable names never lose a name they cannot parse") {
+  CHECK(readable_function_name("f", 1) == "f");
+  CHECK(readable_function_name("", 1) == "");
+  CHECK(readable_function_name("weird)(", 1) == "weird)(");
+}
+
+TEST_CASE("readable names from this compiler, end to end") {
+  struct local {
+    static std::string name() { return readable_function_name(NAPKIN_DETAIL_PRETTY_FUNCTION, 1); }
+  };
+  std::string const n = local::name();
+  CHECK(n.size() > 13);
+  CHECK(n.compare(n.size() - 13, 13, "::local::name") == 0);
+  auto lambda = [] { return readable_function_name(NAPKIN_DETAIL_PRETTY_FUNCTION, 5); };
+  std::string const l = lambda();
+  CHECK(l.compare(l.size() - 9, 9, "::lambda@5") == 0);
+}
+
+TEST_CASE("FNV-1a matches the published test vectors") {
+  // From the FNV reference test suite (draft-eastlake-fnv, 32-bit FNV-1a).
+  static_assert(napkin::detail::fnv1a("") == 0x811c9dc5u);
+  static_assert(napkin::detail::fnv1a("a") == 0xe40c292cu);
+  static_assert(napkin::detail::fnv1a("foobar") == 0xbf9cf968u);
+  CHECK(napkin::detail::fnv1a(std::string{"foobar"}) == 0xbf9cf968u);
+}
+
+TEST_CASE("HSV to RGB matches Python's colorsys") {
+  // python3: colorsys.hsv_to_rgb(h/360, s, v), each channel rounded as int(x*255 + 0.5).
+  static_assert(napkin::color_from_hsv(0, 1.0, 1.0).get_value() == 0xFFFF0000u);
+  static_assert(napkin::color_from_hsv(120, 1.0, 1.0).get_value() == 0xFF00FF00u);
+  static_assert(napkin::color_from_hsv(240, 1.0, 1.0).get_value() == 0xFF0000FFu);
+  static_assert(napkin::color_from_hsv(30, 0.5, 0.8).get_value() == 0xFFCC9966u);
+  static_assert(napkin::color_from_hsv(200, 0.75, 0.9).get_value() == 0xFF39ACE6u);
+  static_assert(napkin::color_from_hsv(359, 0.75, 0.9).get_value() == 0xFFE6393Cu);
+  static_assert(napkin::color_from_hsv(60, 0.0, 0.5).get_value() == 0xFF808080u);
+  CHECK_THROWS_AS(napkin::color_from_hsv(360, 0.5, 0.5), std::invalid_argument);
+  CHECK_THROWS_AS(napkin::color_from_hsv(10, 1.5, 0.5), std::invalid_argument);
+  CHECK_THROWS_AS(napkin::color_from_hsv(10, 0.5, -0.1), std::invalid_argument);
+}
+
+TEST_CASE("a name's default color is a compile-time constant") {
+  // Python: FNV-1a("gemm") % 360 = 251 -> hsv(251, 0.75, 0.9) = 0xFF5939E6.
+  static_assert(napkin::color_of("gemm").get_value() == 0xFF5939E6u);
+  static_assert(napkin::color_of("static-init").get_value() == 0xFFE67E39u);
+  CHECK(napkin::color_of(std::string{"gemm"}).get_value() == 0xFF5939E6u);
+}
+
+#if !NAPKIN_NVTX_HAS_STD_FORMAT
+TEST_CASE("the C++17 formatter: {} in order, {{ and }} escapes, mismatches throw") {
+  using napkin::detail::format_name;
+  CHECK(format_name<int>("layer {}", 3) == "layer 3");
+  CHECK(format_name<char const*, int, double>("{}/{}: {}", "a", 2, 0.5) == "a/2: 0.5");
+  CHECK(format_name<int>("{{{}}}", 1) == "{1}");
+  CHECK(format_name<std::string>("[{}]", std::string{"s"}) == "[s]");
+  CHECK_THROWS_AS(format_name<int>("{} {}", 1), std::invalid_argument);
+  CHECK_THROWS_AS((format_name<int, int>("{}", 1, 2)), std::invalid_argument);
+  CHECK_THROWS_AS(format_name<int>("{0}", 1), std::invalid_argument);
+  CHECK_THROWS_AS(format_name<int>("}{}", 1), std::invalid_argument);
+}
+#endif

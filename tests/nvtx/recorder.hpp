@@ -1,0 +1,58 @@
+// Reads what tests/nvtx/nvtx_recorder.cpp (the NVTX tool this test runs under) has recorded.
+#pragma once
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nvtx3/nvToolsExt.h>
+
+namespace napkin_test {
+
+/// The recorder's exported function `symbol`; null when no tool is loaded in this process.
+inline char const* (*recorder_function(char const* symbol))() {
+  char const* path = std::getenv("NVTX_INJECTION64_PATH");
+  if (path == nullptr) return nullptr;
+  void* lib = ::dlopen(path, RTLD_NOW | RTLD_NOLOAD);  // only if NVTX already loaded it
+  if (lib == nullptr) return nullptr;
+  auto* fn = reinterpret_cast<char const* (*)()>(::dlsym(lib, symbol));
+  ::dlclose(lib);  // NVTX keeps its own reference
+  return fn;
+}
+inline bool recorder_loaded() { return recorder_function("napkin_test_nvtx_take") != nullptr; }
+
+inline std::vector<std::string> split_lines(char const* text) {
+  std::vector<std::string> lines;
+  std::istringstream in{text == nullptr ? "" : text};
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+/// The events recorded since the previous call; throws if the recorder is not loaded.
+inline std::vector<std::string> take() {
+  auto* fn = recorder_function("napkin_test_nvtx_take");
+  if (fn == nullptr) throw std::runtime_error("the NVTX recorder is not loaded (NVTX_INJECTION64_PATH unset?)");
+  return split_lines(fn());
+}
+inline std::vector<std::string> history() {
+  auto* fn = recorder_function("napkin_test_nvtx_history");
+  if (fn == nullptr) throw std::runtime_error("the NVTX recorder is not loaded");
+  return split_lines(fn());
+}
+
+/// Drops " tid=<n>" so that sequences can be compared across threads and runs.
+inline std::vector<std::string> without_tids(std::vector<std::string> lines) {
+  for (auto& l : lines) {
+    auto at = l.find(" tid=");
+    if (at == std::string::npos) continue;
+    auto end = l.find(' ', at + 1);
+    l.erase(at, end == std::string::npos ? std::string::npos : end - at);
+  }
+  return lines;
+}
+inline std::vector<std::string> take_without_tids() { return without_tids(take()); }
+
+}  // namespace napkin_test
