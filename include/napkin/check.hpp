@@ -115,7 +115,8 @@ constexpr const char* launch_sync_reason =
 
 // After a launch: its configuration error, or a sticky fault of earlier work, and then, when launch
 // synchronization is on, the fault of the kernel itself.
-inline void check_launch(const char* what, source_site site) {
+inline void check_launch(const char* what, const char* file, unsigned line, const char* function) {
+  const source_site site{file, line, function};
   const cudaError_t e = cudaGetLastError();
   if (NAPKIN_DETAIL_UNLIKELY(e != cudaSuccess)) {
     fail(e, what, site,
@@ -133,7 +134,8 @@ inline void check_launch(const char* what, source_site site) {
 
 // Before a launch: an error already pending in this thread belongs to earlier work. Report it as such
 // (and clear it, when it can be cleared) so that it is not blamed on the launch.
-inline void check_nothing_pending(const char* what, source_site site) {
+inline void check_nothing_pending(const char* what, const char* file, unsigned line, const char* function) {
+  const source_site site{file, line, function};
   const cudaError_t e = cudaGetLastError();
   if (NAPKIN_DETAIL_UNLIKELY(e != cudaSuccess))
     fail(e, what, site, "left by an earlier, unchecked call; not produced by this launch", true);
@@ -145,15 +147,15 @@ inline void check_nothing_pending(const char* what, source_site site) {
 // After `kernel<<<...>>>(...)`: reports the launch's error (invalid configuration, too many resources,
 // no image for this GPU); with launch synchronization on, also the kernel's own fault.
 #define NAPKIN_CUDA_CHECK_LAUNCH() \
-  ::napkin::detail::check_launch("kernel launch (cudaGetLastError after it)", NAPKIN_DETAIL_SITE)
+  ::napkin::detail::check_launch("kernel launch (cudaGetLastError after it)", NAPKIN_DETAIL_SITE_ARGS)
 
 // Wraps a launch: an error pending before it is reported as pending (not blamed on the launch), then the
 // launch is made and checked as by NAPKIN_CUDA_CHECK_LAUNCH. Usage: NAPKIN_CUDA_LAUNCH(k<<<g, b>>>(x, y));
 #define NAPKIN_CUDA_LAUNCH(...)                                                \
   do {                                                                         \
-    ::napkin::detail::check_nothing_pending(#__VA_ARGS__, NAPKIN_DETAIL_SITE); \
+    ::napkin::detail::check_nothing_pending(#__VA_ARGS__, NAPKIN_DETAIL_SITE_ARGS); \
     __VA_ARGS__;                                                               \
-    ::napkin::detail::check_launch(#__VA_ARGS__, NAPKIN_DETAIL_SITE);          \
+    ::napkin::detail::check_launch(#__VA_ARGS__, NAPKIN_DETAIL_SITE_ARGS);          \
   } while (0)
 
 #if !defined(NAPKIN_NO_SHORT_MACROS) && !defined(CUDA_CHECK)

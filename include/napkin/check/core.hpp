@@ -284,19 +284,22 @@ NAPKIN_DETAIL_COLD void fail(Status s, const char* expression, source_site site,
   raise(std::move(info));
 }
 
-// The success path: one predicted-not-taken branch around the status test.
+// The success path: one predicted-not-taken branch around the status test. The location travels as
+// scalars (not a source_site) so that nothing is stored for it unless the check fails.
 template <class Status>
-inline Status check(Status s, const char* expression, source_site site) {
+inline Status check(Status s, const char* expression, const char* file, unsigned line, const char* function) {
   require_traits<Status>();
-  if (NAPKIN_DETAIL_UNLIKELY(status_traits<Status>::failed(s))) fail(s, expression, site);
+  if (NAPKIN_DETAIL_UNLIKELY(status_traits<Status>::failed(s))) fail(s, expression, {file, line, function});
   return s;
 }
 
 // As check(), but statuses equal to `allowed` pass (cudaErrorNotReady from a query, say).
 template <class Status>
-inline Status check_allow(Status s, Status allowed, const char* expression, source_site site) {
+inline Status check_allow(Status s, Status allowed, const char* expression, const char* file, unsigned line,
+                          const char* function) {
   require_traits<Status>();
-  if (NAPKIN_DETAIL_UNLIKELY(s != allowed && status_traits<Status>::failed(s))) fail(s, expression, site);
+  if (NAPKIN_DETAIL_UNLIKELY(s != allowed && status_traits<Status>::failed(s)))
+    fail(s, expression, {file, line, function});
   return s;
 }
 
@@ -342,14 +345,15 @@ NAPKIN_DETAIL_COLD bool report_nothrow(Status s, const char* expression, source_
 // For destructors and shutdown: never throws. Returns true on success and when the status only says
 // that the process is exiting (cudaErrorCudartUnloading): nothing is left to clean up then.
 template <class Status>
-inline bool check_nothrow(Status s, const char* expression, source_site site) noexcept {
+inline bool check_nothrow(Status s, const char* expression, const char* file, unsigned line,
+                          const char* function) noexcept {
   require_traits<Status>();
   using traits = status_traits<Status>;
   if (!NAPKIN_DETAIL_UNLIKELY(traits::failed(s))) return true;
   if constexpr (has_shutting_down<Status>::value) {
     if (traits::shutting_down(s)) return true;
   }
-  return report_nothrow(s, expression, site);
+  return report_nothrow(s, expression, {file, line, function});
 }
 
 }  // namespace detail
@@ -377,21 +381,21 @@ bool is_sticky(Status s) noexcept {
 
 }  // namespace napkin
 
-#define NAPKIN_DETAIL_SITE \
-  ::napkin::source_site { __FILE__, static_cast<unsigned>(__LINE__), static_cast<const char*>(__func__) }
+// The location of a check, as the three scalar arguments check functions take.
+#define NAPKIN_DETAIL_SITE_ARGS __FILE__, static_cast<unsigned>(__LINE__), static_cast<const char*>(__func__)
 
 // NAPKIN_CUDA_CHECK(expr): evaluates `expr` once; if its status is a failure, applies the failure policy
 // (throws napkin::cuda_error by default). Works for every status type with napkin::status_traits.
 // Yields the status, so `NAPKIN_CUDA_CHECK(f()) == x` is valid.
-#define NAPKIN_CUDA_CHECK(...) ::napkin::detail::check((__VA_ARGS__), #__VA_ARGS__, NAPKIN_DETAIL_SITE)
+#define NAPKIN_CUDA_CHECK(...) ::napkin::detail::check((__VA_ARGS__), #__VA_ARGS__, NAPKIN_DETAIL_SITE_ARGS)
 
 // NAPKIN_CUDA_CHECK_ALLOW(expr, status): as NAPKIN_CUDA_CHECK, but `status` also passes
 // (e.g. NAPKIN_CUDA_CHECK_ALLOW(cudaStreamQuery(s), cudaErrorNotReady)).
 #define NAPKIN_CUDA_CHECK_ALLOW(expr, allowed) \
-  ::napkin::detail::check_allow((expr), (allowed), #expr, NAPKIN_DETAIL_SITE)
+  ::napkin::detail::check_allow((expr), (allowed), #expr, NAPKIN_DETAIL_SITE_ARGS)
 
 // NAPKIN_CUDA_CHECK_NOTHROW(expr): for destructors and shutdown paths. Never throws; reports a failure
 // (stderr, or the installed handler; failure_policy::abort_process still aborts) and yields false.
 // A status that only says the process is exiting (cudaErrorCudartUnloading) yields true silently.
 #define NAPKIN_CUDA_CHECK_NOTHROW(...) \
-  ::napkin::detail::check_nothrow((__VA_ARGS__), #__VA_ARGS__, NAPKIN_DETAIL_SITE)
+  ::napkin::detail::check_nothrow((__VA_ARGS__), #__VA_ARGS__, NAPKIN_DETAIL_SITE_ARGS)
