@@ -80,9 +80,9 @@ constexpr std::string_view describe(pipe p) noexcept {
 constexpr pipe parse_pipe(std::string_view s) {
   for (pipe p : all_pipes)
     if (to_string(p) == s) return p;
-  detail::unknown_name("pipe (try fp64, fp32, fp16, bf16, fp64-tc, tf32-tc, fp16-tc, fp16-tc-f16acc, bf16-tc, "
-                       "fp8-tc, fp8-tc-f16acc, int8-tc)",
-                       s);
+  detail::unknown_name("pipe", s,
+                       "try fp64, fp32, fp16, bf16, fp64-tc, tf32-tc, fp16-tc, fp16-tc-f16acc, bf16-tc, fp8-tc, "
+                       "fp8-tc-f16acc, int8-tc");
 }
 
 // The tensor pipe for (input, accumulate), e.g. (fp16, fp32) → fp16_tensor.

@@ -65,7 +65,7 @@ constexpr dtype parse_dtype(std::string_view s) {
   if (s == "fp8" || s == "e4m3" || s == "e5m2" || s == "fp8e4m3" || s == "fp8e5m2") return dtype::fp8;
   if (s == "int8" || s == "i8" || s == "s8") return dtype::int8;
   if (s == "int32" || s == "i32") return dtype::int32;
-  detail::unknown_name("element type (try fp64, fp32, tf32, fp16, bf16, fp8, int8, int32)", s);
+  detail::unknown_name("element type", s, "try fp64, fp32, tf32, fp16, bf16, fp8, int8, int32");
 }
 
 // The accumulator that normally goes with an input type: fp32 for the 16- and 8-bit floats (what

@@ -34,8 +34,9 @@ namespace napkin::detail {
                               "' (napkin::gpu_table lists the known keys; `napkin gpus` prints them)");
 }
 
-[[noreturn]] inline void unknown_name(const char* kind, std::string_view name) {
-  throw std::invalid_argument(std::string("napkin: unknown ") + kind + " '" + std::string(name) + "'");
+[[noreturn]] inline void unknown_name(const char* kind, std::string_view name, const char* choices) {
+  throw std::invalid_argument(std::string("napkin: unknown ") + kind + " '" + std::string(name) + "' (" + choices +
+                              ")");
 }
 
 [[noreturn]] inline void pipe_not_available_on_this_gpu(std::string_view gpu, std::string_view pipe) {
