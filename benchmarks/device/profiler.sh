@@ -36,7 +36,7 @@ for k in $kernels; do
   passes=$(ncu --clock-control none --section SpeedOfLight -k "$filter" "$bin" plain --only "$k" 2>&1 |
            grep -o '[0-9]* passes' | head -1 | cut -d' ' -f1)
   t2=$(now)
-  echo "NCU_COST name=$k plain_s=$(echo "$t1 - $t0" | bc) ncu_s=$(echo "$t2 - $t1" | bc) ncu_passes=${passes:-?}" >> "$out/cost.txt"
+  echo "NCU_COST name=$k plain_s=$(awk "BEGIN{print $t1 - $t0}") ncu_s=$(awk "BEGIN{print $t2 - $t1}") ncu_passes=${passes:-?}" >> "$out/cost.txt"
 done
 
 python3 - "$out" > "$out/tables.md" <<'PY'
@@ -110,7 +110,8 @@ for c in cases:
     if c not in cost: continue
     k = cost[c]; n = ncost.get(c, {})
     kms, p, ms = float(k["kernel_ms"]), int(k["passes"]), float(k["measure_s"])
-    ncu_s = float(n["ncu_s"]) - float(n["plain_s"]) if n else float("nan")
+    try: ncu_s = float(n["ncu_s"]) - float(n["plain_s"])
+    except (KeyError, ValueError): ncu_s = float("nan")
     print(f"| {c} | {kms:.3f} | {p} | {n.get('ncu_passes', '?')} | {ms:.4f} | {float(k['per_kernel_s']):.4f} | {ncu_s:.2f} | {ncu_s / ms:.0f}x | {ms / (p * kms / 1e3):.1f} | {(ms - p * kms / 1e3) * 1e3:.1f} |")
 PY
 echo "tables: $out/tables.md"

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -104,6 +105,15 @@ class kernel_name_recorder {
     return out;
   }
   const std::string& unavailable_reason() const noexcept { return unavailable_; }
+
+  // Kernels launched, when known: none if names are unavailable or a graph hid its kernels.
+  std::optional<std::size_t> kernel_launches() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (subscriber_ == nullptr) return std::nullopt;
+    for (const auto& l : launches_)
+      if (l == graph_marker) return std::nullopt;
+    return launches_.size();
+  }
 
  private:
   static void CUPTIAPI on_callback(void* self, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void* data) {

@@ -19,6 +19,7 @@
 #include <cupti_range_profiler.h>
 #include <cupti_target.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <exception>
@@ -90,7 +91,12 @@ class enabled_range_profiler {
   enabled_range_profiler(const enabled_range_profiler&) = delete;
   enabled_range_profiler& operator=(const enabled_range_profiler&) = delete;
   ~enabled_range_profiler() {
-    if (started_) (void)stop();
+    if (started_) {
+      try {
+        (void)stop();
+      } catch (...) {  // a destructor must not throw; the failure that got us here is already in flight
+      }
+    }
     auto p = NAPKIN_CUPTI_PARAMS(CUpti_RangeProfiler_Disable_Params);
     p.pRangeProfilerObject = object_;
     (void)cuptiRangeProfilerDisable(&p);
@@ -290,8 +296,14 @@ class profiler {
         unwind(rp);
         throw;
       }
-      rp.pop();
-      done = rp.stop();
+      try {
+        rp.pop();
+        done = rp.stop();
+      } catch (const profiler_error&) {
+        // After a fault inside fn CUPTI fails too (CUPTI_ERROR_UNKNOWN): report the CUDA error first.
+        sync(("inside measure(\"" + name + "\")").c_str());
+        throw;
+      }
       sync(("inside measure(\"" + name + "\")").c_str());
     }
     const std::size_t dropped = rp.decode();
@@ -301,7 +313,7 @@ class profiler {
   // Every kernel fn launches, each as its own range, replayed by CUPTI (kernel replay saves and restores
   // the memory a kernel writes, so fn runs once and need not be idempotent). Launches are serialized and
   // synchronized one by one: kernels that wait on each other (or on the host) must not be measured so.
-  // Kernels inside CUDA graphs are measured one by one too; their names are not visible ("kernel #i").
+  // A CUDA graph launch is one range (measured on H100 with CUPTI 13.0), named "kernel #i (in a graph)".
   template <class Fn>
   kernel_reports per_kernel(Fn&& fn) {
     ensure_usable();
@@ -317,11 +329,19 @@ class profiler {
       unwind(rp);
       throw;
     }
-    rp.stop();
+    try {
+      rp.stop();
+    } catch (const profiler_error&) {
+      sync("inside per_kernel()");
+      throw;
+    }
     sync("inside per_kernel()");
     kernel_reports out;
     out.dropped = rp.decode();
     const std::size_t ranges = metric_config::range_count(data);
+    // Kernel replay does not count what did not fit: the launch count does (when no graph hides it).
+    if (const auto launches = names.kernel_launches(); launches && *launches > ranges)
+      out.dropped = std::max(out.dropped, *launches - ranges);
     const std::vector<std::string> kernel_names = names.names_for(ranges);
     for (std::size_t i = 0; i < ranges; ++i) {
       sol_report r = make_report(kernel_names[i], config_->set(), config_->evaluate(data, i));
@@ -360,8 +380,14 @@ class profiler {
       prof_ = nullptr;
       prof.scope_open_ = false;
       std::unique_ptr<detail::enabled_range_profiler> rp = std::move(rp_);
-      rp->pop();
-      const bool complete = rp->stop();
+      bool complete = false;
+      try {
+        rp->pop();
+        complete = rp->stop();
+      } catch (const profiler_error&) {
+        prof.sync(("inside scope \"" + name_ + "\"").c_str());
+        throw;
+      }
       prof.sync(("inside scope \"" + name_ + "\"").c_str());
       if (!complete)
         throw profiler_error("napkin: scope \"" + name_ + "\" needed more than one pass");
