@@ -72,10 +72,12 @@
 
 #if defined(__GNUC__) || defined(__clang__)
 #define NAPKIN_DETAIL_LIKELY(x) __builtin_expect(!!(x), 1)
+#define NAPKIN_DETAIL_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define NAPKIN_DETAIL_NOINLINE __attribute__((noinline, cold))
 #define NAPKIN_DETAIL_PRETTY_FUNCTION __PRETTY_FUNCTION__
 #else
 #define NAPKIN_DETAIL_LIKELY(x) (x)
+#define NAPKIN_DETAIL_UNLIKELY(x) (x)
 #define NAPKIN_DETAIL_NOINLINE
 #define NAPKIN_DETAIL_PRETTY_FUNCTION __FUNCTION__
 #endif
@@ -519,24 +521,24 @@ class [[nodiscard]] range_in {
   /// range_in r{"name", napkin::payload{n}, napkin::rgb{..}, napkin::category{2}} — attributes optional.
   template <class Name, class... Attributes, detail::if_attributes<Attributes...> = 0>
   explicit range_in(Name const& name, Attributes const&... attributes) {
-    if (detail::should_push()) push(name, attributes...);
+    if (NAPKIN_DETAIL_UNLIKELY(detail::should_push())) pushed_ = push(name, attributes...);
   }
   /// range_in r{"layer {} of {}", i, n} — formatted only when a tool listens.
   template <class... Args, detail::if_format_arguments<Args...> = 0>
   explicit range_in(format_string<Args...> fmt, Args const&... args) {
-    if (detail::should_push()) push(lazy_format<Args...>{fmt, args...});
+    if (NAPKIN_DETAIL_UNLIKELY(detail::should_push())) pushed_ = push(lazy_format<Args...>{fmt, args...});
   }
   /// For NAPKIN_FUNC_RANGE and NAPKIN_RANGE (which passes its literal again): one registration per site.
   template <class... Attributes, detail::if_attributes<Attributes...> = 0>
   range_in(detail::call_site<D>& site, Attributes const&... attributes) noexcept {
-    if (detail::should_push()) push(&site, attributes...);
+    if (NAPKIN_DETAIL_UNLIKELY(detail::should_push())) pushed_ = push(&site, attributes...);
   }
   template <std::size_t N, class... Attributes, detail::if_attributes<Attributes...> = 0>
   range_in(detail::call_site<D>& site, char const (&)[N], Attributes const&... attributes) noexcept {
-    if (detail::should_push()) push(&site, attributes...);
+    if (NAPKIN_DETAIL_UNLIKELY(detail::should_push())) pushed_ = push(&site, attributes...);
   }
   ~range_in() {
-    if (pushed_) nvtxDomainRangePop(nvtx3::v1::domain::get<D>());
+    if (NAPKIN_DETAIL_UNLIKELY(pushed_)) nvtxDomainRangePop(nvtx3::v1::domain::get<D>());
   }
   range_in(range_in const&) = delete;
   range_in& operator=(range_in const&) = delete;
@@ -547,11 +549,11 @@ class [[nodiscard]] range_in {
 
  private:
   template <class Name, class... Attributes>
-  void push(Name const& name, Attributes const&... attributes) {
+  NAPKIN_DETAIL_NOINLINE static bool push(Name const& name, Attributes const&... attributes) {
     nvtxDomainHandle_t const domain = nvtx3::v1::domain::get<D>();
     detail::with_attributes<D>(
         name, [domain](nvtxEventAttributes_t const* a) { nvtxDomainRangePushEx(domain, a); }, attributes...);
-    pushed_ = true;
+    return true;
   }
   bool pushed_ = false;
 };
@@ -564,11 +566,11 @@ class [[nodiscard]] unique_range_in {
  public:
   template <class Name, class... Attributes, detail::if_attributes<Attributes...> = 0>
   explicit unique_range_in(Name const& name, Attributes const&... attributes) {
-    if (detail::should_start()) start(name, attributes...);
+    if (NAPKIN_DETAIL_UNLIKELY(detail::should_start())) start(name, attributes...);
   }
   template <class... Args, detail::if_format_arguments<Args...> = 0>
   explicit unique_range_in(format_string<Args...> fmt, Args const&... args) {
-    if (detail::should_start()) start(lazy_format<Args...>{fmt, args...});
+    if (NAPKIN_DETAIL_UNLIKELY(detail::should_start())) start(lazy_format<Args...>{fmt, args...});
   }
   unique_range_in(unique_range_in&& other) noexcept
       : id_{other.id_}, started_{std::exchange(other.started_, false)} {}
@@ -593,7 +595,7 @@ class [[nodiscard]] unique_range_in {
 
  private:
   template <class Name, class... Attributes>
-  void start(Name const& name, Attributes const&... attributes) {
+  NAPKIN_DETAIL_NOINLINE void start(Name const& name, Attributes const&... attributes) {
     nvtxDomainHandle_t const domain = nvtx3::v1::domain::get<D>();
     detail::with_attributes<D>(
         name, [this, domain](nvtxEventAttributes_t const* a) { id_ = nvtxDomainRangeStartEx(domain, a); },
@@ -608,14 +610,14 @@ using unique_range = unique_range_in<>;
 /// An instant event on the timeline.
 template <class D = default_domain, class Name, class... Attributes, detail::if_attributes<Attributes...> = 0>
 void mark_in(Name const& name, Attributes const&... attributes) {
-  if (!detail::should_mark()) return;
+  if (NAPKIN_DETAIL_LIKELY(!detail::should_mark())) return;
   nvtxDomainHandle_t const domain = nvtx3::v1::domain::get<D>();
   detail::with_attributes<D>(
       name, [domain](nvtxEventAttributes_t const* a) { nvtxDomainMarkEx(domain, a); }, attributes...);
 }
 template <class D = default_domain, class... Args, detail::if_format_arguments<Args...> = 0>
 void mark_in(format_string<Args...> fmt, Args const&... args) {
-  if (detail::should_mark()) mark_in<D>(lazy_format<Args...>{fmt, args...});
+  if (NAPKIN_DETAIL_UNLIKELY(detail::should_mark())) mark_in<D>(lazy_format<Args...>{fmt, args...});
 }
 template <class Name, class... Attributes, detail::if_attributes<Attributes...> = 0>
 void mark(Name const& name, Attributes const&... attributes) {
@@ -623,7 +625,7 @@ void mark(Name const& name, Attributes const&... attributes) {
 }
 template <class... Args, detail::if_format_arguments<Args...> = 0>
 void mark(format_string<Args...> fmt, Args const&... args) {
-  if (detail::should_mark()) mark_in<default_domain>(lazy_format<Args...>{fmt, args...});
+  if (NAPKIN_DETAIL_UNLIKELY(detail::should_mark())) mark_in<default_domain>(lazy_format<Args...>{fmt, args...});
 }
 
 // ---- Names for categories, threads, streams, devices, events ---------------------------------------
