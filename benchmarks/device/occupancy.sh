@@ -18,7 +18,7 @@ diff=$build/tests/occupancy/occupancy_differential
 } > "$out/device.txt" 2>&1
 cat "$out/device.txt"
 rc=0
-"$gpu" --success > "$out/gpu_test.txt" 2>&1 || rc=$?
+"$gpu" > "$out/gpu_test.txt" 2>&1 || rc=$?
 cat "$out/gpu_test.txt"
 if [ -x "$diff" ]; then
   "$diff" > "$out/differential.txt" 2>&1 || rc=$((rc ? rc : $?))

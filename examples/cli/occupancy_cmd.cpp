@@ -1,0 +1,153 @@
+// napkin occupancy: theoretical occupancy of a launch, what limits it, and what would raise it.
+//   napkin occupancy --cc 9.0 --threads 256 --regs 32 --smem 8K
+//   napkin occupancy --gpu h100-sxm --threads 224 --regs 92 --graphs
+#include <climits>
+#include <cstdio>
+#include <string>
+
+#include "cli.hpp"
+#include "napkin/occupancy.hpp"
+
+namespace {
+
+using namespace napkin::cli;
+
+int parse_int(const std::string& text, const char* what, bool allow_zero = true) {
+  const std::int64_t v = allow_zero ? parse_count(text, what) : parse_size(text, what);
+  if (v > INT_MAX) throw usage_error(std::string(what) + " is too large: '" + text + "'");
+  return static_cast<int>(v);
+}
+
+// "9.0", "12.1", "90", "sm_90".
+napkin::compute_capability parse_cc(std::string text) {
+  if (text.rfind("sm_", 0) == 0) text = text.substr(3);
+  const auto digits = [](const std::string& s) {
+    return !s.empty() && s.size() <= 3 && s.find_first_not_of("0123456789") == std::string::npos;
+  };
+  const std::size_t dot = text.find('.');
+  if (dot != std::string::npos && digits(text.substr(0, dot)) && digits(text.substr(dot + 1)) && dot + 2 == text.size())
+    return {std::stoi(text.substr(0, dot)), std::stoi(text.substr(dot + 1))};
+  if (dot == std::string::npos && digits(text) && text.size() >= 2)
+    return {std::stoi(text.substr(0, text.size() - 1)), text.back() - '0'};
+  throw usage_error("not a compute capability: '" + text + "' (e.g. 9.0, 12.1 or sm_90)");
+}
+
+std::string blocks_text(int blocks) { return blocks == napkin::unlimited ? "-" : std::to_string(blocks); }
+
+// A graph as the ranges of x over which the active warps stay the same.
+template <std::size_t N>
+void print_graph(std::ostream& out, const char* title, const napkin::occupancy_graph<N>& g) {
+  out << title << " (" << g.x_label << " -> active warps of " << g.max_warps_per_sm << "; this launch: "
+      << g.current.x << " -> " << g.current.active_warps << ")\n ";
+  std::size_t i = 0;
+  int column = 1;
+  while (i < g.size) {
+    std::size_t j = i;
+    while (j + 1 < g.size && g.points[j + 1].active_warps == g.points[i].active_warps) ++j;
+    const std::string x = g.points[i].x == g.points[j].x
+                              ? std::to_string(g.points[i].x)
+                              : std::to_string(g.points[i].x) + "-" + std::to_string(g.points[j].x);
+    const std::string item = " " + x + ":" + std::to_string(g.points[i].active_warps);
+    if (column + item.size() > 100) {
+      out << "\n ";
+      column = 1;
+    }
+    out << item;
+    column += static_cast<int>(item.size());
+    i = j + 1;
+  }
+  out << "\n";
+}
+
+int run_occupancy(arguments& args, std::ostream& out) {
+  const auto cc_arg = args.option("cc");
+  const auto gpu_arg = args.option("gpu");
+  const auto threads_arg = args.option("threads");
+  const auto regs_arg = args.option("regs");
+  const std::string smem_arg = args.option_or("smem", "0");
+  const std::string static_arg = args.option_or("static-smem", "0");
+  const std::string carveout_arg = args.option_or("carveout", "default");
+  const bool graphs = args.flag("graphs");
+  args.finish();
+  if (!args.positional().empty()) throw usage_error("occupancy takes no positional arguments");
+  if (cc_arg && gpu_arg) throw usage_error("give --cc or --gpu, not both");
+  if (!threads_arg) throw usage_error("--threads is required");
+  if (!regs_arg) throw usage_error("--regs is required (registers per thread: ptxas -v, cuobjdump -res-usage or ncu)");
+
+  napkin::compute_capability cc{};
+  int sm_count = 0;
+  std::string where;
+  if (cc_arg) {
+    cc = parse_cc(*cc_arg);
+  } else {
+    const napkin::gpu_spec& g = lookup_gpu(gpu_arg.value_or("h100-sxm"));
+    cc = {g.cc_major, g.cc_minor};
+    sm_count = g.sm_count;
+    where = ", " + std::string(g.key) + " (" + std::string(g.name) + ")";
+  }
+  napkin::sm_limits limits = napkin::limits_of(cc);
+  limits.sm_count = sm_count;
+
+  const int threads = parse_int(*threads_arg, "threads per block");
+  napkin::kernel_resources k{};
+  k.registers_per_thread = parse_int(*regs_arg, "registers per thread");
+  k.static_smem = parse_int(static_arg, "static shared memory");
+  if (carveout_arg != "default") k.carveout_percent = parse_int(carveout_arg, "carveout percent");
+  const int dynamic_smem = parse_int(smem_arg, "shared memory");
+
+  const napkin::occupancy_result r = napkin::occupancy(limits, threads, k, dynamic_smem);
+  const napkin::block_size_choice best = napkin::best_block_size(limits, k, dynamic_smem);
+
+  const auto line = [&out](const char* label, const std::string& value) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "  %-16s", label);
+    out << buf << value << "\n";
+  };
+  out << "occupancy on CC " << cc.major << "." << cc.minor << " (" << limits.architecture << ")" << where << "\n";
+  line("launch", std::to_string(threads) + " threads, " + std::to_string(k.registers_per_thread) +
+                     " registers/thread, " + std::to_string(dynamic_smem) + " B dynamic + " +
+                     std::to_string(k.static_smem) + " B static shared memory");
+  line("per block", std::to_string(r.warps_per_block) + " warps, " + std::to_string(r.registers_per_block) +
+                        " registers, " + std::to_string(r.smem_per_block) + " B shared memory (" +
+                        std::to_string(limits.smem_reserved_per_block) + " B reserve, " +
+                        std::to_string(limits.smem_allocation_unit) + " B units)");
+  std::string by = "registers " + blocks_text(r.blocks_by_registers) + ", shared memory " +
+                   blocks_text(r.blocks_by_shared_memory) + " (of a " + std::to_string(r.smem_per_sm) +
+                   " B carveout), warps " + blocks_text(r.blocks_by_warps) + ", block limit " +
+                   blocks_text(r.blocks_by_sm_limit);
+  if (r.blocks_by_barriers != napkin::unlimited) by += ", barriers " + blocks_text(r.blocks_by_barriers);
+  line("blocks/SM by", by);
+  char occ[64];
+  std::snprintf(occ, sizeof occ, "%.1f%%", 100.0 * r.occupancy());
+  line("result", std::to_string(r.blocks_per_sm) + " blocks/SM, " + std::to_string(r.active_warps()) + " of " +
+                     std::to_string(r.max_warps_per_sm) + " warps, occupancy " + occ);
+  std::string best_text = std::to_string(best.block_size) + " threads (" + std::to_string(best.blocks_per_sm) +
+                          " blocks/SM, " + std::to_string(best.active_warps) + " warps)";
+  if (sm_count > 0)
+    best_text += "; min grid " + std::to_string(best.min_grid_size(sm_count)) + " on " + std::to_string(sm_count) + " SMs";
+  line("best block size", best_text);
+  out << napkin::explain(limits, threads, k, dynamic_smem) << "\n";
+  if (graphs) {
+    print_graph(out, "Impact of varying block size", napkin::graph_block_size(limits, threads, k, dynamic_smem));
+    print_graph(out, "Impact of varying registers per thread", napkin::graph_registers(limits, threads, k, dynamic_smem));
+    print_graph(out, "Impact of varying shared memory per block",
+                napkin::graph_shared_memory(limits, threads, k, dynamic_smem));
+  }
+  return 0;
+}
+
+const registrar occupancy{
+    {"occupancy", "theoretical occupancy of a launch: limiter, next step, best block size (--graphs)",
+     "napkin occupancy (--cc X.Y | --gpu KEY) --threads N --regs N [--smem SIZE] [--static-smem SIZE]\n"
+     "                 [--carveout PCT] [--graphs]\n"
+     "  --cc X.Y           compute capability (5.0 .. 12.1), or --gpu KEY from `napkin gpus` (default h100-sxm)\n"
+     "  --threads N        threads per block\n"
+     "  --regs N           registers per thread\n"
+     "  --smem SIZE        dynamic shared memory per block (8K = 8192 B; default 0)\n"
+     "  --static-smem SIZE static shared memory per block (default 0)\n"
+     "  --carveout PCT     cudaFuncAttributePreferredSharedMemoryCarveout, 0..100 (default: the driver's)\n"
+     "  --graphs           Nsight Compute's three occupancy graphs, as ranges x:warps",
+     {"graphs"},
+     run_occupancy}};
+
+}  // namespace
