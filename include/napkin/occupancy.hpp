@@ -19,6 +19,7 @@
 
 #include <array>
 #include <climits>
+#include <cmath>
 #include <cstddef>
 #include <stdexcept>
 #include <string>
@@ -173,7 +174,7 @@ inline constexpr const char* legacy_tables =
     "occupancy spreadsheet's GPU data); allocation units and block limits: CUDA 13.0 cuda_occupancy.h";
 
 template <std::size_t N>
-constexpr void set_carveouts(sm_limits& l, const int (&kib)[N]) {
+constexpr void set_carveouts(sm_limits& l, const int (&kib)[N]) {  // NOLINT(*-avoid-c-arrays): a braced list
   static_assert(N <= 10, "at most 10 carveout sizes");
   for (std::size_t i = 0; i < N; ++i) l.carveouts_kib[i] = kib[i];
   l.carveout_count = static_cast<int>(N);
@@ -818,8 +819,8 @@ constexpr occupancy_graph<2048> graph_shared_memory(const sm_limits& l, int thre
 
 namespace detail {
 inline std::string percent_text(double fraction) {
-  const long tenths = static_cast<long>(fraction * 1000.0 + 0.5);
-  return std::to_string(tenths / 10) + (tenths % 10 ? "." + std::to_string(tenths % 10) : std::string()) + "%";
+  const long tenths = std::lround(fraction * 1000.0);
+  return std::to_string(tenths / 10) + (tenths % 10 != 0 ? "." + std::to_string(tenths % 10) : std::string()) + "%";
 }
 inline std::string warps_text(const sm_limits& l, int warps) {
   return std::to_string(warps) + " warps (" + percent_text(static_cast<double>(warps) / l.max_warps_per_sm()) + ")";

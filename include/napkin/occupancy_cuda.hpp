@@ -100,7 +100,8 @@ inline kernel_resources resources_of_entry(const void* kernel) {
 
 template <class... Args>
 kernel_resources resources_of(void (*kernel)(Args...)) {
-  return resources_of_entry(reinterpret_cast<const void*>(kernel));
+  // The runtime identifies a kernel by its host stub's address, as const void*.
+  return resources_of_entry(reinterpret_cast<const void*>(kernel));  // NOLINT(*-reinterpret-cast)
 }
 
 // Occupancy of launching `kernel` with `threads` per block and `dynamic_smem` bytes, on the current device.
