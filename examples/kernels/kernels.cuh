@@ -1,0 +1,220 @@
+// Small reference kernels with known napkin math, and their launchers: a copy, a reduction, a naive
+// (three-pass) and an online (two-pass) softmax, a strided read and an FMA-bound loop. The roofline
+// validation (roofline_validation.cu) times them against napkin's lower bounds; the profiler's tests can
+// reuse them as kernels whose verdict is known in advance. cuBLAS GEMMs are in gemm_cublas.cuh.
+//
+// All launchers take a stream and return the launch status (cudaGetLastError after the launch); none
+// synchronizes. Buffers come from cudaMalloc (256-byte aligned, so float4 access is legal).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cfloat>
+#include <cstddef>
+
+namespace napkin_kernels {
+
+inline unsigned blocks_for(std::size_t work_items, unsigned threads, unsigned max_blocks = 65535u * 8u) {
+  const std::size_t b = (work_items + threads - 1) / threads;
+  return static_cast<unsigned>(b < 1 ? 1 : (b > max_blocks ? max_blocks : b));
+}
+
+// ---- fill -------------------------------------------------------------------------------------------
+__global__ void fill_kernel(float* __restrict__ p, std::size_t n, float value) {
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::size_t{gridDim.x} * blockDim.x)
+    p[i] = value;
+}
+
+// p[i] = a small deterministic pattern in [-2, 2), for softmax inputs.
+__global__ void fill_pattern_kernel(float* __restrict__ p, std::size_t n) {
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::size_t{gridDim.x} * blockDim.x)
+    p[i] = static_cast<float>(static_cast<int>(i % 1021u)) * (4.0f / 1021.0f) - 2.0f;
+}
+
+inline cudaError_t fill(float* p, std::size_t n, float value, cudaStream_t s = nullptr) {
+  fill_kernel<<<blocks_for(n, 256), 256, 0, s>>>(p, n, value);
+  return cudaGetLastError();
+}
+
+inline cudaError_t fill_pattern(float* p, std::size_t n, cudaStream_t s = nullptr) {
+  fill_pattern_kernel<<<blocks_for(n, 256), 256, 0, s>>>(p, n);
+  return cudaGetLastError();
+}
+
+// ---- copy: out[i] = in[i]; napkin: elementwise(n, 1 input, 1 output, 0 ops) -------------------------
+__global__ void copy_kernel(const float* __restrict__ in, float* __restrict__ out, std::size_t n) {
+  const std::size_t n4 = n / 4;
+  const auto* in4 = reinterpret_cast<const float4*>(in);
+  auto* out4 = reinterpret_cast<float4*>(out);
+  const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
+  const std::size_t first = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  for (std::size_t i = first; i < n4; i += stride) out4[i] = in4[i];
+  for (std::size_t i = 4 * n4 + first; i < n; i += stride) out[i] = in[i];  // the tail
+}
+
+inline cudaError_t copy(const float* in, float* out, std::size_t n, cudaStream_t s = nullptr) {
+  copy_kernel<<<blocks_for(n / 4 + 1, 256), 256, 0, s>>>(in, out, n);
+  return cudaGetLastError();
+}
+
+// ---- reduction: *out = sum(in); napkin: reduction(n) ----------------------------------------------------
+__device__ inline float warp_sum(float v) {
+  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
+  return v;
+}
+
+// Each block sums a grid-stride slice with float4 loads, reduces through shared memory, and adds its
+// partial to *out with one atomic. *out must be zero before the launch (the launcher clears it).
+__global__ void sum_kernel(const float* __restrict__ in, std::size_t n, float* __restrict__ out) {
+  __shared__ float partial[32];
+  const std::size_t n4 = n / 4;
+  const auto* in4 = reinterpret_cast<const float4*>(in);
+  const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
+  const std::size_t first = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  float acc = 0.0f;
+  for (std::size_t i = first; i < n4; i += stride) {
+    const float4 v = in4[i];
+    acc += (v.x + v.y) + (v.z + v.w);
+  }
+  for (std::size_t i = 4 * n4 + first; i < n; i += stride) acc += in[i];
+  acc = warp_sum(acc);
+  if (threadIdx.x % 32 == 0) partial[threadIdx.x / 32] = acc;
+  __syncthreads();
+  if (threadIdx.x < 32) {
+    float v = threadIdx.x < blockDim.x / 32 ? partial[threadIdx.x] : 0.0f;
+    v = warp_sum(v);
+    if (threadIdx.x == 0) atomicAdd(out, v);
+  }
+}
+
+// `blocks`: enough to fill the GPU (e.g. SMs x 8 for 256 threads); more only adds atomics.
+inline cudaError_t sum(const float* in, std::size_t n, float* out, unsigned blocks, cudaStream_t s = nullptr) {
+  const cudaError_t e = cudaMemsetAsync(out, 0, sizeof(float), s);
+  if (e != cudaSuccess) return e;
+  sum_kernel<<<blocks, 256, 0, s>>>(in, n, out);
+  return cudaGetLastError();
+}
+
+// ---- softmax over rows: one block per row ---------------------------------------------------------------
+// Block-wide reductions for blockDim.x a multiple of 32, at most 1024.
+__device__ inline float block_max(float v, float* scratch) {
+  for (int offset = 16; offset > 0; offset /= 2) v = fmaxf(v, __shfl_down_sync(0xffffffffu, v, offset));
+  if (threadIdx.x % 32 == 0) scratch[threadIdx.x / 32] = v;
+  __syncthreads();
+  if (threadIdx.x < 32) {
+    v = threadIdx.x < blockDim.x / 32 ? scratch[threadIdx.x] : -FLT_MAX;
+    for (int offset = 16; offset > 0; offset /= 2) v = fmaxf(v, __shfl_down_sync(0xffffffffu, v, offset));
+    if (threadIdx.x == 0) scratch[0] = v;
+  }
+  __syncthreads();
+  v = scratch[0];
+  __syncthreads();  // scratch is reused by the next reduction
+  return v;
+}
+
+__device__ inline float block_sum(float v, float* scratch) {
+  v = warp_sum(v);
+  if (threadIdx.x % 32 == 0) scratch[threadIdx.x / 32] = v;
+  __syncthreads();
+  if (threadIdx.x < 32) {
+    v = threadIdx.x < blockDim.x / 32 ? scratch[threadIdx.x] : 0.0f;
+    v = warp_sum(v);
+    if (threadIdx.x == 0) scratch[0] = v;
+  }
+  __syncthreads();
+  v = scratch[0];
+  __syncthreads();
+  return v;
+}
+
+// Naive "safe" softmax: three passes over the row in global memory (max; sum of exp; normalize and
+// write). napkin: softmax(rows, cols, fp32, softmax_algorithm::three_pass) bytes when the row is not in L2.
+__global__ void softmax_three_pass_kernel(const float* __restrict__ in, float* __restrict__ out, int cols) {
+  __shared__ float scratch[32];
+  const float* row = in + static_cast<std::size_t>(blockIdx.x) * cols;
+  float* out_row = out + static_cast<std::size_t>(blockIdx.x) * cols;
+  float m = -FLT_MAX;
+  for (int i = threadIdx.x; i < cols; i += blockDim.x) m = fmaxf(m, row[i]);
+  m = block_max(m, scratch);
+  float d = 0.0f;
+  for (int i = threadIdx.x; i < cols; i += blockDim.x) d += __expf(row[i] - m);
+  d = block_sum(d, scratch);
+  const float inv = 1.0f / d;
+  for (int i = threadIdx.x; i < cols; i += blockDim.x) out_row[i] = __expf(row[i] - m) * inv;
+}
+
+// Online softmax (Milakov & Gimelshein 2018): one pass computes the max and the rescaled sum together,
+// a second pass normalizes. napkin: softmax_algorithm::online; when the second read hits L2, DRAM sees
+// the fused minimum (one read, one write).
+__global__ void softmax_online_kernel(const float* __restrict__ in, float* __restrict__ out, int cols) {
+  __shared__ float scratch[32];
+  const float* row = in + static_cast<std::size_t>(blockIdx.x) * cols;
+  float* out_row = out + static_cast<std::size_t>(blockIdx.x) * cols;
+  float m = -FLT_MAX, d = 0.0f;
+  for (int i = threadIdx.x; i < cols; i += blockDim.x) {
+    const float x = row[i];
+    const float m_new = fmaxf(m, x);
+    d = d * __expf(m - m_new) + __expf(x - m_new);
+    m = m_new;
+  }
+  const float row_max = block_max(m, scratch);
+  d = block_sum(d * __expf(m - row_max), scratch);  // rescale each thread's sum to the row max
+  const float inv = 1.0f / d;
+  for (int i = threadIdx.x; i < cols; i += blockDim.x) out_row[i] = __expf(row[i] - row_max) * inv;
+}
+
+inline cudaError_t softmax_three_pass(const float* in, float* out, int rows, int cols, cudaStream_t s = nullptr) {
+  softmax_three_pass_kernel<<<rows, 1024, 0, s>>>(in, out, cols);
+  return cudaGetLastError();
+}
+
+inline cudaError_t softmax_online(const float* in, float* out, int rows, int cols, cudaStream_t s = nullptr) {
+  softmax_online_kernel<<<rows, 1024, 0, s>>>(in, out, cols);
+  return cudaGetLastError();
+}
+
+// ---- strided read: out[t] = sum of in[(t + k·threads)·stride] ------------------------------------------
+// Each warp load touches 32 different sectors once stride·4 B >= 32 B: 8x the sectors of a coalesced read
+// at stride 8 (Sectors/Req 32 instead of 4). napkin's minimum bytes count only the floats used.
+__global__ void strided_read_kernel(const float* __restrict__ in, std::size_t n, int stride, float* __restrict__ out) {
+  const std::size_t threads = std::size_t{gridDim.x} * blockDim.x;
+  const std::size_t t = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  float acc = 0.0f;
+  for (std::size_t i = t * stride; i < n; i += threads * stride) acc += in[i];
+  out[t] = acc;
+}
+
+inline cudaError_t strided_read(const float* in, std::size_t n, int stride, float* out, unsigned blocks,
+                                cudaStream_t s = nullptr) {
+  strided_read_kernel<<<blocks, 256, 0, s>>>(in, n, stride, out);
+  return cudaGetLastError();
+}
+
+// ---- FMA-bound loop: 8 independent FMA chains per thread, `iterations` times --------------------------
+// FLOPs = threads x iterations x 8 chains x 2. Bytes: one float written per thread. The result is stored
+// only when it equals `never` (a value it cannot take), so the compiler keeps the math but the store
+// costs nothing.
+__global__ void fma_loop_kernel(float* __restrict__ out, int iterations, float a, float b, float never) {
+  float x[8];
+  for (int c = 0; c < 8; ++c) x[c] = static_cast<float>(threadIdx.x + c);
+  for (int i = 0; i < iterations; ++i) {
+#pragma unroll
+    for (int c = 0; c < 8; ++c) x[c] = fmaf(x[c], a, b);
+  }
+  float r = 0.0f;
+  for (int c = 0; c < 8; ++c) r += x[c];
+  if (r == never) out[blockIdx.x * blockDim.x + threadIdx.x] = r;
+}
+
+inline constexpr int fma_chains = 8;
+
+inline cudaError_t fma_loop(float* out, unsigned blocks, unsigned threads, int iterations, cudaStream_t s = nullptr) {
+  // a = 1 - 2^-20 and b = 2^-20 keep x bounded; never = -1 is unreachable from positive starts.
+  fma_loop_kernel<<<blocks, threads, 0, s>>>(out, iterations, 1.0f - 9.5367431640625e-07f, 9.5367431640625e-07f,
+                                             -1.0f);
+  return cudaGetLastError();
+}
+
+}  // namespace napkin_kernels
