@@ -125,6 +125,24 @@ def render(key, header, status_type, entries):
     return "\n".join(lines)
 
 
+def check_sticky_list(inc, check_hpp):
+    """napkin's sticky runtime errors must be exactly those driver_types.h describes as leaving the
+    context inconsistent ("the process must be terminated and relaunched")."""
+    header = (inc / "driver_types.h").read_text(errors="replace")
+    body = re.search(r"enum\s+__device_builtin__\s+cudaError\s*\{(.*?)\};", header, re.S).group(1)
+    documented = {name for comment, name in re.findall(r"/\*\*(.*?)\*/\s*(cudaError\w+)\s*=", body, re.S)
+                  if "relaunch" in comment or "inconsistent state" in comment}
+    source = check_hpp.read_text()
+    sticky_fn = re.search(r"static constexpr bool sticky\(cudaError_t e\).*?return true;", source, re.S).group(0)
+    ours = set(re.findall(r"case (cudaError\w+):", sticky_fn))
+    for name in sorted(documented - ours):
+        print(f"driver_types.h documents {name} as sticky; napkin/check.hpp does not")
+    for name in sorted(ours - documented):
+        print(f"napkin/check.hpp calls {name} sticky; driver_types.h does not")
+    print(f"driver_types.h: {len(documented)} sticky runtime errors, napkin/check.hpp: {len(ours)}")
+    return len(documented ^ ours)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cuda-include", default="/usr/local/cuda/include")
@@ -135,6 +153,9 @@ def main():
     inc, out = pathlib.Path(args.cuda_include), pathlib.Path(args.out)
     problems = 0
     for key, header, enum_name, status_type in LIBRARIES:
+        if not (inc / header).exists():
+            print(f"{header}: not installed with this toolkit; its table is not checked")
+            continue
         src = (inc / header).read_text(errors="replace")
         entries = parse_enum(src, enum_name)
         target = out / f"{key}_names.hpp"
@@ -149,8 +170,10 @@ def main():
         else:
             target.write_text(render(key, header, status_type, entries))
             print(f"wrote {target} ({len(entries)} entries)")
+    if args.check:
+        problems += check_sticky_list(inc, pathlib.Path(args.out).parent.parent / "check.hpp")
     if problems:
-        print(f"{problems} stale entries: run python3 cmake/gen_status_names.py")
+        print(f"{problems} problems: regenerate with python3 cmake/gen_status_names.py, or fix check.hpp")
         return 1
     return 0
 
