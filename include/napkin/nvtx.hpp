@@ -115,7 +115,10 @@ constexpr std::uint32_t fnv1a(std::string_view s) noexcept {
   }
   return h;
 }
-constexpr std::uint8_t to_byte(double unit) noexcept { return static_cast<std::uint8_t>(unit * 255.0 + 0.5); }
+// unit is in [0, 1], so adding 0.5 and truncating rounds half up (what Python's int(x * 255 + 0.5) does).
+constexpr std::uint8_t to_byte(double unit) noexcept {
+  return static_cast<std::uint8_t>(unit * 255.0 + 0.5);  // NOLINT(bugprone-incorrect-roundings)
+}
 }  // namespace detail
 
 /// HSV (hue in degrees [0, 360), saturation and value in [0, 1]) to an opaque NVTX color.
@@ -141,8 +144,8 @@ constexpr color color_from_hsv(unsigned hue_degrees, double saturation, double v
 }
 
 /// The color napkin gives a range that names none: the name's FNV-1a hash picks the hue; saturation
-/// and value are fixed (0.75, 0.9) so every range is readable on Nsight's timeline. constexpr, so a
-/// literal's color is a compile-time constant (NAPKIN_RANGE and NAPKIN_FUNC_RANGE guarantee it).
+/// and value are fixed (0.75, 0.9) so every range is readable on Nsight's timeline. constexpr: NAPKIN_RANGE
+/// makes a literal's color a compile-time constant; napkin::range computes it only when a tool listens.
 constexpr color color_of(std::string_view name) {
   return color_from_hsv(detail::fnv1a(name) % 360u, 0.75, 0.9);
 }
@@ -310,7 +313,8 @@ std::string format_name(format_string<Args...> const& fmt, Args const&... args) 
 template <class... Args>
 struct basic_format_string {
   template <class S, std::enable_if_t<std::is_convertible_v<S const&, std::string_view>, int> = 0>
-  constexpr basic_format_string(S const& s) noexcept : text{s} {}  // NOLINT: implicit, like std::format_string
+  // cppcheck-suppress noExplicitConstructor ; implicit, like std::format_string
+  constexpr basic_format_string(S const& s) noexcept : text{s} {}  // NOLINT(google-explicit-constructor)
   std::string_view text;
 };
 template <class... Args>
@@ -375,11 +379,11 @@ template <class... Args>
 class lazy_format {
  public:
   explicit lazy_format(format_string<Args...> fmt, Args const&... args) noexcept : fmt_{fmt}, args_{&args...} {}
-  std::string operator()() const { return call(std::index_sequence_for<Args...>{}); }
+  [[nodiscard]] std::string operator()() const { return call(std::index_sequence_for<Args...>{}); }
 
  private:
   template <std::size_t... I>
-  std::string call(std::index_sequence<I...>) const {
+  [[nodiscard]] std::string call(std::index_sequence<I...>) const {
     return detail::format_name<Args...>(fmt_, *std::get<I>(args_)...);
   }
   format_string<Args...> fmt_;
@@ -407,7 +411,7 @@ class call_site {
     if (handle_ != nullptr) return nvtx3::v1::message{handle_};
     return nvtx3::v1::message{name_ != nullptr ? name_ : source_};
   }
-  color default_color() const noexcept { return color_; }
+  [[nodiscard]] color default_color() const noexcept { return color_; }
 
  private:
   void register_name() noexcept {
@@ -550,7 +554,7 @@ class [[nodiscard]] range_in {
  private:
   template <class Name, class... Attributes>
   NAPKIN_DETAIL_NOINLINE static bool push(Name const& name, Attributes const&... attributes) {
-    nvtxDomainHandle_t const domain = nvtx3::v1::domain::get<D>();
+    nvtxDomainHandle_t domain = nvtx3::v1::domain::get<D>();
     detail::with_attributes<D>(
         name, [domain](nvtxEventAttributes_t const* a) { nvtxDomainRangePushEx(domain, a); }, attributes...);
     return true;
@@ -596,7 +600,7 @@ class [[nodiscard]] unique_range_in {
  private:
   template <class Name, class... Attributes>
   NAPKIN_DETAIL_NOINLINE void start(Name const& name, Attributes const&... attributes) {
-    nvtxDomainHandle_t const domain = nvtx3::v1::domain::get<D>();
+    nvtxDomainHandle_t domain = nvtx3::v1::domain::get<D>();
     detail::with_attributes<D>(
         name, [this, domain](nvtxEventAttributes_t const* a) { id_ = nvtxDomainRangeStartEx(domain, a); },
         attributes...);
@@ -611,7 +615,7 @@ using unique_range = unique_range_in<>;
 template <class D = default_domain, class Name, class... Attributes, detail::if_attributes<Attributes...> = 0>
 void mark_in(Name const& name, Attributes const&... attributes) {
   if (NAPKIN_DETAIL_LIKELY(!detail::should_mark())) return;
-  nvtxDomainHandle_t const domain = nvtx3::v1::domain::get<D>();
+  nvtxDomainHandle_t domain = nvtx3::v1::domain::get<D>();
   detail::with_attributes<D>(
       name, [domain](nvtxEventAttributes_t const* a) { nvtxDomainMarkEx(domain, a); }, attributes...);
 }
