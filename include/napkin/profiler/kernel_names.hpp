@@ -106,6 +106,13 @@ class kernel_name_recorder {
   }
   const std::string& unavailable_reason() const noexcept { return unavailable_; }
 
+  bool saw_graph() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const auto& l : launches_)
+      if (l == graph_marker) return true;
+    return false;
+  }
+
   // Kernels launched, when known: none if names are unavailable or a graph hid its kernels.
   std::optional<std::size_t> kernel_launches() const {
     std::lock_guard<std::mutex> lock(mutex_);

@@ -273,7 +273,39 @@ class profiler {
   sol_report measure(const std::string& name, Fn&& fn, Reset&& reset) {
     ensure_usable();
     sync("before measure()");
-    detail::enabled_range_profiler rp(ctx_);
+    try {
+      return measure_once(name, fn, reset, enabled());
+    } catch (...) {
+      enabled_.reset();  // disable CUPTI's range profiler: the next measurement starts clean
+      throw;
+    }
+  }
+
+  // Every kernel fn launches, each as its own range, replayed by CUPTI (kernel replay saves and restores
+  // the memory a kernel writes, so fn runs once and need not be idempotent). Launches are serialized and
+  // synchronized one by one: kernels that wait on each other (or on the host) must not be measured so.
+  // CUDA graphs are refused: CUPTI 13.0 records only the first kernel node of a graph launch in this mode
+  // (measured on H100); measure() covers a whole graph as one range.
+  template <class Fn>
+  kernel_reports per_kernel(Fn&& fn) {
+    ensure_usable();
+    sync("before per_kernel()");
+    try {
+      return per_kernel_once(fn, enabled());
+    } catch (...) {
+      enabled_.reset();
+      throw;
+    }
+  }
+
+ private:
+  detail::enabled_range_profiler& enabled() {
+    if (!enabled_) enabled_ = std::make_unique<detail::enabled_range_profiler>(ctx_);
+    return *enabled_;
+  }
+
+  template <class Fn, class Reset>
+  sol_report measure_once(const std::string& name, Fn& fn, Reset& reset, detail::enabled_range_profiler& rp) {
     std::vector<std::uint8_t> data = rp.counter_data(config_->set(), 1);
     rp.set_config(*config_, data, CUPTI_UserRange, CUPTI_UserReplay, 1);
     const std::size_t limit = config_->passes() + options_.extra_pass_limit;
@@ -310,15 +342,8 @@ class profiler {
     return finish(name, data, measured_by::user_range, dropped, pass);
   }
 
-  // Every kernel fn launches, each as its own range, replayed by CUPTI (kernel replay saves and restores
-  // the memory a kernel writes, so fn runs once and need not be idempotent). Launches are serialized and
-  // synchronized one by one: kernels that wait on each other (or on the host) must not be measured so.
-  // A CUDA graph launch is one range (measured on H100 with CUPTI 13.0), named "kernel #i (in a graph)".
   template <class Fn>
-  kernel_reports per_kernel(Fn&& fn) {
-    ensure_usable();
-    sync("before per_kernel()");
-    detail::enabled_range_profiler rp(ctx_);
+  kernel_reports per_kernel_once(Fn& fn, detail::enabled_range_profiler& rp) {
     std::vector<std::uint8_t> data = rp.counter_data(config_->set(), options_.max_kernels);
     rp.set_config(*config_, data, CUPTI_AutoRange, CUPTI_KernelReplay, options_.max_kernels);
     detail::kernel_name_recorder names;
@@ -336,6 +361,9 @@ class profiler {
       throw;
     }
     sync("inside per_kernel()");
+    if (names.saw_graph())
+      throw profiler_error("napkin: per_kernel() cannot measure kernels inside a CUDA graph (CUPTI's auto range "
+                           "records only the graph's first kernel); use measure(), which covers the whole graph");
     kernel_reports out;
     out.dropped = rp.decode();
     const std::size_t ranges = metric_config::range_count(data);
@@ -353,8 +381,9 @@ class profiler {
     return out;
   }
 
+ public:
   // One range around a scope's work, without replay: only for sets that fit one pass.
-  //   { auto s = prof.scope("step"); step(); sol_report r = s.stop(); }
+  //   { auto s = prof.open_scope("step"); step(); sol_report r = s.stop(); }
   // A scope destroyed without stop() (an exception unwinding) ends the range and drops its result.
   class scope {
    public:
@@ -414,6 +443,7 @@ class profiler {
       throw profiler_error("napkin: scope \"" + name + "\" opened while another scope of this profiler is open "
                            "(napkin measures one range at a time)");
     sync("before a scope");
+    enabled_.reset();  // the scope enables its own range profiler
     scope s(*this, name);
     s.rp_ = std::make_unique<detail::enabled_range_profiler>(ctx_);
     s.data_ = s.rp_->counter_data(config_->set(), 1);
@@ -502,6 +532,7 @@ class profiler {
   std::optional<detail::cupti_profiler_initialized> cupti_;  // first member made, last destroyed
   bool scope_open_ = false;
   std::unique_ptr<metric_config> config_;
+  std::unique_ptr<detail::enabled_range_profiler> enabled_;  // kept between measurements (Enable is slow)
   std::unique_ptr<void, detail::device_buffer_deleter> flush_buffer_;
   std::size_t flush_bytes_ = 0;
   unsigned flush_value_ = 0;
