@@ -99,9 +99,9 @@ struct default_domain {
 using global_domain = nvtx3::v1::domain::global;
 
 /// NAPKIN_DOMAIN(my_lib, "my-lib"); declares a domain tag type for range_in<my_lib>, mark_in<my_lib>...
-#define NAPKIN_DOMAIN(tag, domain_name)               \
-  struct tag {                                        \
-    static constexpr char const* name{domain_name};  \
+#define NAPKIN_DOMAIN(tag, domain_name)                                  \
+  struct tag {                                                           \
+    [[maybe_unused]] static constexpr char const* name{domain_name};     \
   }
 
 // ---- Deterministic colors -------------------------------------------------------------------------
