@@ -102,19 +102,20 @@ class arguments {
         positional_.push_back(a);
         continue;
       }
-      std::string name = a.substr(2), value;
-      const std::size_t eq = name.find('=');
-      const bool is_flag = std::find(cmd.flags.begin(), cmd.flags.end(), name) != cmd.flags.end() ||
-                           std::find(std::begin(workload_flags), std::end(workload_flags), name) !=
+      std::string key = a.substr(2);
+      std::string value;
+      const std::size_t eq = key.find('=');
+      const bool is_flag = std::find(cmd.flags.begin(), cmd.flags.end(), key) != cmd.flags.end() ||
+                           std::find(std::begin(workload_flags), std::end(workload_flags), key) !=
                                std::end(workload_flags);
       if (eq != std::string::npos) {
-        value = name.substr(eq + 1);
-        name.resize(eq);
+        value = key.substr(eq + 1);
+        key.resize(eq);
       } else if (!is_flag) {
-        if (i + 1 >= argv.size()) throw usage_error("option '--" + name + "' needs a value");
+        if (i + 1 >= argv.size()) throw usage_error("option '--" + key + "' needs a value");
         value = argv[++i];
       }
-      options_.push_back({name, value, is_flag && eq == std::string::npos, false});
+      options_.push_back({key, value, is_flag && eq == std::string::npos, false});
     }
   }
 

@@ -361,11 +361,13 @@ inline constexpr std::array<per_sm_rates, 7> per_sm_rate_table{{
      "B200 (HGX figures, 148 SMs; secondary): FP32 75 TFLOPS implies 1.98 GHz, FP16 TC 2,250 implies 1.86 GHz"},
 }};
 
-// Per-SM rates for a compute capability; nullptr when napkin does not know it.
-constexpr const per_sm_rates* find_per_sm_rates(int cc_major, int cc_minor) noexcept {
-  for (const per_sm_rates& r : per_sm_rate_table)
-    if (r.cc_major == cc_major && r.cc_minor == cc_minor) return &r;
-  return nullptr;
+// Per-SM rates for a compute capability: the index in per_sm_rate_table, or per_sm_rate_table.size() when
+// napkin does not know it. (An index rather than a pointer: some compilers cannot compare element
+// addresses with nullptr in constant evaluation under sanitizers.)
+constexpr std::size_t find_per_sm_rates(int cc_major, int cc_minor) noexcept {
+  for (std::size_t i = 0; i < per_sm_rate_table.size(); ++i)
+    if (per_sm_rate_table[i].cc_major == cc_major && per_sm_rate_table[i].cc_minor == cc_minor) return i;
+  return per_sm_rate_table.size();
 }
 
 // DRAM bandwidth in B/s from the memory clock (kHz) and bus width (bits), double data rate. For HBM the
@@ -393,9 +395,10 @@ constexpr gpu_spec derive_gpu_spec(const device_facts& f) {
   g.l2_bytes = f.l2_bytes;
   g.source = "derived: SMs x per-SM FLOP/clock (napkin::per_sm_rate_table) x max SM clock; "
              "bandwidth = 2 x memory clock x bus width / 8";
-  if (const per_sm_rates* r = find_per_sm_rates(f.cc_major, f.cc_minor)) {
+  const std::size_t r = find_per_sm_rates(f.cc_major, f.cc_minor);
+  if (r < per_sm_rate_table.size()) {
     for (std::size_t i = 0; i < pipe_count; ++i)
-      g.peaks[i] = r->flops_per_clock[i] * static_cast<double>(f.sm_count) * f.sm_clock_khz * 1e3;
+      g.peaks[i] = per_sm_rate_table[r].flops_per_clock[i] * static_cast<double>(f.sm_count) * f.sm_clock_khz * 1e3;
   }
   return g;
 }

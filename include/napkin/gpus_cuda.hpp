@@ -12,6 +12,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -45,7 +46,7 @@ inline device_facts query_device_facts(int device, std::string* name = nullptr) 
                         "cudaDeviceGetAttribute(cudaDevAttrClockRate)");
   detail::cuda_or_throw(cudaDeviceGetAttribute(&mem_clock_khz, cudaDevAttrMemoryClockRate, device),
                         "cudaDeviceGetAttribute(cudaDevAttrMemoryClockRate)");
-  if (name != nullptr) *name = prop.name;
+  if (name != nullptr) name->assign(prop.name, strnlen(prop.name, sizeof prop.name));
   device_facts f;
   f.cc_major = prop.major;
   f.cc_minor = prop.minor;
