@@ -53,7 +53,8 @@ TEST_CASE("readable names from this compiler, end to end") {
   CHECK(n.compare(n.size() - 13, 13, "::local::name") == 0);
   auto lambda = [] { return readable_function_name(NAPKIN_DETAIL_PRETTY_FUNCTION, 5); };
   std::string const l = lambda();
-  CHECK(l.compare(l.size() - 9, 9, "::lambda@5") == 0);
+  REQUIRE(l.size() > 10);
+  CHECK(l.substr(l.size() - 10) == "::lambda@5");
 }
 
 TEST_CASE("FNV-1a matches the published test vectors") {
