@@ -274,7 +274,7 @@ class profiler {
     ensure_usable();
     sync("before measure()");
     try {
-      return measure_once(name, fn, reset, enabled());
+      return measure_once(name, fn, reset, enabled(CUPTI_UserRange));
     } catch (...) {
       enabled_.reset();  // disable CUPTI's range profiler: the next measurement starts clean
       throw;
@@ -291,7 +291,7 @@ class profiler {
     ensure_usable();
     sync("before per_kernel()");
     try {
-      return per_kernel_once(fn, enabled());
+      return per_kernel_once(fn, enabled(CUPTI_AutoRange));
     } catch (...) {
       enabled_.reset();
       throw;
@@ -299,8 +299,13 @@ class profiler {
   }
 
  private:
-  detail::enabled_range_profiler& enabled() {
+  // The enabled range profiler, kept between measurements of the same kind (Enable costs ~0.3 s on H100).
+  // Switching between user and auto range re-enables it: reconfiguring one object across the two modes
+  // crashed inside CUPTI 13.0 (H100, driver 580).
+  detail::enabled_range_profiler& enabled(CUpti_ProfilerRange range) {
+    if (enabled_ && enabled_range_ != range) enabled_.reset();
     if (!enabled_) enabled_ = std::make_unique<detail::enabled_range_profiler>(ctx_);
+    enabled_range_ = range;
     return *enabled_;
   }
 
@@ -533,6 +538,7 @@ class profiler {
   bool scope_open_ = false;
   std::unique_ptr<metric_config> config_;
   std::unique_ptr<detail::enabled_range_profiler> enabled_;  // kept between measurements (Enable is slow)
+  CUpti_ProfilerRange enabled_range_ = CUPTI_UserRange;
   std::unique_ptr<void, detail::device_buffer_deleter> flush_buffer_;
   std::size_t flush_bytes_ = 0;
   unsigned flush_value_ = 0;
