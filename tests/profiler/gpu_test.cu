@@ -102,7 +102,7 @@ TEST_CASE("per_kernel(): kernel replay names each kernel and restores memory") {
   CHECK(*out.kernels[0].dram_bytes() == doctest::Approx(2 * buffer_bytes).epsilon(0.10));
   check_percentages(out.kernels[1]);
   // A grid-stride copy keeps DRAM busy, SM idle: the seeds' DRAM-bound row (ncu: DRAM 72%, SM 16% on H100).
-  CHECK(out.kernels[0].seeds().kind == napkin::regime::memory_bound_dram);
+  CHECK(out.kernels[0].seeds().kind == napkin::bottleneck::memory_bound_dram);
   // CUPTI replayed add_one once per pass, restoring memory in between: a single increment is visible.
   CHECK(buf.first_of_a() == 1.0f);
 }
@@ -156,7 +156,7 @@ TEST_CASE("scope: one range, one pass, RAII") {
   const napkin::sol_report r = s.stop();
   CHECK(r.how == napkin::measured_by::scope);
   CHECK(*r.dram_bytes() == doctest::Approx(2 * buffer_bytes).epsilon(0.10));
-  CHECK(r.seeds().kind == napkin::regime::not_measured);  // no SM % in the one-pass set
+  CHECK(r.seeds().kind == napkin::bottleneck::not_measured);  // no SM % in the one-pass set
   CHECK_THROWS_AS(s.stop(), napkin::profiler_error);      // already stopped
   {
     auto dropped = prof.open_scope("abandoned");  // destroyed without stop(): range closed, result dropped

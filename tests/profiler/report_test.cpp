@@ -10,23 +10,23 @@
 using namespace napkin;
 
 TEST_CASE("seeds' Step 1 table: one case per row") {
-  CHECK(classify_by_seeds(75, 40, 20).kind == regime::compute_bound);        // SM > 60, Mem < 60
-  CHECK(classify_by_seeds(30, 85, 80).kind == regime::memory_bound_dram);    // Mem > 60, DRAM > 60
-  CHECK(classify_by_seeds(30, 85, 12).kind == regime::internal_congestion);  // Mem > 60, DRAM < 30
-  CHECK(classify_by_seeds(70, 72, 50).kind == regime::balanced);             // both > 60
-  CHECK(classify_by_seeds(15, 22, 10).kind == regime::latency_bound);        // both < 40
+  CHECK(classify_by_seeds(75, 40, 20).kind == bottleneck::compute_bound);        // SM > 60, Mem < 60
+  CHECK(classify_by_seeds(30, 85, 80).kind == bottleneck::memory_bound_dram);    // Mem > 60, DRAM > 60
+  CHECK(classify_by_seeds(30, 85, 12).kind == bottleneck::internal_congestion);  // Mem > 60, DRAM < 30
+  CHECK(classify_by_seeds(70, 72, 50).kind == bottleneck::balanced);             // both > 60
+  CHECK(classify_by_seeds(15, 22, 10).kind == bottleneck::latency_bound);        // both < 40
 }
 
 TEST_CASE("seeds' table: gaps between rows are named, not guessed") {
   const auto mid = classify_by_seeds(30, 85, 45);  // DRAM between 30 and 60
-  CHECK(mid.kind == regime::unclassified);
+  CHECK(mid.kind == bottleneck::unclassified);
   CHECK(mid.reason.find("between 30% and 60%") != std::string::npos);
-  CHECK(classify_by_seeds(50, 45, 20).kind == regime::unclassified);  // both below 60, one above 40
-  CHECK(classify_by_seeds(30, 85, std::nullopt).kind == regime::unclassified);
+  CHECK(classify_by_seeds(50, 45, 20).kind == bottleneck::unclassified);  // both below 60, one above 40
+  CHECK(classify_by_seeds(30, 85, std::nullopt).kind == bottleneck::unclassified);
   // Boundaries: 60 counts as high, 40 is not latency-bound.
-  CHECK(classify_by_seeds(60, 10, 5).kind == regime::compute_bound);
-  CHECK(classify_by_seeds(39.9, 39.9, 5).kind == regime::latency_bound);
-  CHECK(classify_by_seeds(40, 39, 5).kind == regime::unclassified);
+  CHECK(classify_by_seeds(60, 10, 5).kind == bottleneck::compute_bound);
+  CHECK(classify_by_seeds(39.9, 39.9, 5).kind == bottleneck::latency_bound);
+  CHECK(classify_by_seeds(40, 39, 5).kind == bottleneck::unclassified);
 }
 
 TEST_CASE("verdict inputs must be percentages") {
@@ -72,7 +72,7 @@ TEST_CASE("report from values: accessors, bandwidth and FLOP arithmetic") {
   CHECK(*r.flop_fp32() == doctest::Approx(2110));
   CHECK(*r.flop_fp64() == doctest::Approx(10));
   CHECK(*r.flop() == doctest::Approx(2120));
-  CHECK(r.seeds().kind == regime::memory_bound_dram);
+  CHECK(r.seeds().kind == bottleneck::memory_bound_dram);
   CHECK(r.ncu_rule()->kind == ncu_bottleneck::high_throughput);
   CHECK_THROWS_AS(make_report("k", set, {1.0}), std::invalid_argument);
 }
@@ -83,7 +83,7 @@ TEST_CASE("DRAM bytes from read + write when only those were collected") {
   r.values[metric::dram_bytes_write] = 200;
   CHECK(*r.dram_bytes() == doctest::Approx(500));
   CHECK_FALSE(r.sm_pct());
-  CHECK(r.seeds().kind == regime::not_measured);
+  CHECK(r.seeds().kind == bottleneck::not_measured);
   CHECK_FALSE(r.ncu_rule());
 }
 

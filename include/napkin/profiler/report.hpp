@@ -41,7 +41,7 @@ inline const char* to_string(measured_by m) {
 
 // The seeds' Step 1 table (SM %, Memory %, DRAM %). "High" is >= 60, "low" < 60; DRAM high >= 60,
 // low < 30; latency-bound needs both below 40. Combinations the table has no row for stay unclassified.
-enum class regime {
+enum class bottleneck {
   compute_bound,        // SM high, Memory low
   memory_bound_dram,    // SM low, Memory high, DRAM high
   internal_congestion,  // SM low, Memory high, DRAM low: L1/shared/L2 saturated, not VRAM
@@ -51,15 +51,15 @@ enum class regime {
   not_measured,         // the metric set lacks SM % or Memory %
 };
 
-inline const char* to_string(regime r) {
+inline const char* to_string(bottleneck r) {
   switch (r) {
-    case regime::compute_bound: return "compute-bound";
-    case regime::memory_bound_dram: return "memory-bound (DRAM)";
-    case regime::internal_congestion: return "internal memory congestion";
-    case regime::balanced: return "balanced";
-    case regime::latency_bound: return "latency-bound";
-    case regime::unclassified: return "unclassified";
-    case regime::not_measured: return "not measured";
+    case bottleneck::compute_bound: return "compute-bound";
+    case bottleneck::memory_bound_dram: return "memory-bound (DRAM)";
+    case bottleneck::internal_congestion: return "internal memory congestion";
+    case bottleneck::balanced: return "balanced";
+    case bottleneck::latency_bound: return "latency-bound";
+    case bottleneck::unclassified: return "unclassified";
+    case bottleneck::not_measured: return "not measured";
   }
   return "?";
 }
@@ -77,7 +77,7 @@ inline std::string pct(double v) {
 }  // namespace detail
 
 struct seeds_verdict {
-  regime kind = regime::not_measured;
+  bottleneck kind = bottleneck::not_measured;
   std::string reason;
 };
 
@@ -89,27 +89,27 @@ inline seeds_verdict classify_by_seeds(double sm_pct, double memory_pct, std::op
                            (dram_pct ? ", DRAM " + detail::pct(*dram_pct) : std::string());
   const bool sm_high = sm_pct >= 60.0;
   const bool mem_high = memory_pct >= 60.0;
-  if (sm_high && mem_high) return {regime::balanced, nums + ": both at or above 60% of peak."};
-  if (sm_high) return {regime::compute_bound, nums + ": SM at or above 60%, memory below 60%."};
+  if (sm_high && mem_high) return {bottleneck::balanced, nums + ": both at or above 60% of peak."};
+  if (sm_high) return {bottleneck::compute_bound, nums + ": SM at or above 60%, memory below 60%."};
   if (mem_high) {
     if (!dram_pct)
-      return {regime::unclassified, nums + ": memory-bound, but DRAM % was not measured to tell DRAM from "
+      return {bottleneck::unclassified, nums + ": memory-bound, but DRAM % was not measured to tell DRAM from "
                                            "internal (L1/L2/shared) congestion."};
     if (*dram_pct >= 60.0)
-      return {regime::memory_bound_dram, nums + ": memory above 60% and DRAM above 60%: VRAM bandwidth is the "
+      return {bottleneck::memory_bound_dram, nums + ": memory above 60% and DRAM above 60%: VRAM bandwidth is the "
                                                 "limit."};
     if (*dram_pct < 30.0)
-      return {regime::internal_congestion,
+      return {bottleneck::internal_congestion,
               nums + ": memory above 60% but DRAM below 30%: the internal pipeline (L1/TEX, shared memory, L2) "
                      "is saturated, not VRAM. Look for bank conflicts, excess wavefronts, too many memory "
                      "instructions per FMA."};
-    return {regime::unclassified, nums + ": memory above 60% with DRAM between 30% and 60% falls between the "
+    return {bottleneck::unclassified, nums + ": memory above 60% with DRAM between 30% and 60% falls between the "
                                          "seeds' DRAM-bound and internal-congestion rows: both contribute."};
   }
   if (sm_pct < 40.0 && memory_pct < 40.0)
-    return {regime::latency_bound, nums + ": both below 40%: neither unit is busy, warps wait (latency). Check "
+    return {bottleneck::latency_bound, nums + ": both below 40%: neither unit is busy, warps wait (latency). Check "
                                           "occupancy, eligible warps and stall reasons."};
-  return {regime::unclassified, nums + ": the larger of SM and Memory is between 40% and 60%, a gap in the "
+  return {bottleneck::unclassified, nums + ": the larger of SM and Memory is between 40% and 60%, a gap in the "
                                        "seeds' table (ncu's rule calls anything below 60% a latency issue)."};
 }
 
@@ -229,10 +229,10 @@ struct sol_report {
     return total;
   }
 
-  // Verdicts; regime::not_measured / std::nullopt when the set lacks SM % or Memory %.
+  // Verdicts; bottleneck::not_measured / std::nullopt when the set lacks SM % or Memory %.
   seeds_verdict seeds() const {
     if (!sm_pct() || !memory_pct())
-      return {regime::not_measured, "the \"" + metric_set + "\" set has no SM % / Memory %: use the sol set."};
+      return {bottleneck::not_measured, "the \"" + metric_set + "\" set has no SM % / Memory %: use the sol set."};
     return classify_by_seeds(*sm_pct(), *memory_pct(), dram_pct());
   }
   std::optional<ncu_verdict> ncu_rule() const {
@@ -317,16 +317,16 @@ inline workload_comparison compare(const sol_report& r, const workload_model& w)
   std::ostringstream s;
   s << "intensity " << c.intensity << " FLOP/B vs ridge " << c.ridge << " FLOP/B: expected " << expected
     << "; measured " << to_string(v.kind) << ". ";
-  const bool measured_memory = v.kind == regime::memory_bound_dram || v.kind == regime::internal_congestion;
-  if (v.kind == regime::not_measured)
+  const bool measured_memory = v.kind == bottleneck::memory_bound_dram || v.kind == bottleneck::internal_congestion;
+  if (v.kind == bottleneck::not_measured)
     s << "Measure with the sol set to compare regimes.";
   else if (c.expect_compute_bound && measured_memory)
     s << "The algorithm should be compute-bound but the kernel is memory-bound: it moves far more data than "
          "it needs (missing reuse/tiling).";
-  else if (!c.expect_compute_bound && v.kind == regime::compute_bound)
+  else if (!c.expect_compute_bound && v.kind == bottleneck::compute_bound)
     s << "The algorithm should be memory-bound but the kernel is compute-bound: it does work the algorithm "
          "does not need (redundant computation, index math, FP64).";
-  else if (v.kind == regime::latency_bound)
+  else if (v.kind == bottleneck::latency_bound)
     s << "Neither ceiling is reached: the kernel is latency-bound, far below its roofline.";
   else
     s << "Consistent with the napkin math.";
