@@ -250,7 +250,7 @@ inline std::string known_gpu_keys() {
   return keys;
 }
 
-inline const gpu_spec& lookup_gpu(const std::string& key) {
+inline gpu_spec lookup_gpu(const std::string& key) {
   try {
     return napkin::find_gpu(key);
   } catch (const std::invalid_argument& e) {
@@ -322,7 +322,7 @@ inline std::string describe_types(const element_types& t) {
 
 // Reads --gpu, --pipe and --sparse, finishes argument parsing, and prints the workload and its roofline.
 inline int print_report(arguments& args, std::ostream& out, const std::string& title, const workload& w) {
-  const gpu_spec& g = lookup_gpu(args.option_or("gpu", "h100-sxm"));
+  const gpu_spec g = lookup_gpu(args.option_or("gpu", "h100-sxm"));
   const std::optional<std::string> pipe_arg = args.option("pipe");
   const sparsity s = args.flag("sparse") ? sparsity::sparse_2_4 : sparsity::dense;
   args.finish();

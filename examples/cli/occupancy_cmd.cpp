@@ -80,7 +80,7 @@ int run_occupancy(arguments& args, std::ostream& out) {
   if (cc_arg) {
     cc = parse_cc(*cc_arg);
   } else {
-    const napkin::gpu_spec& g = lookup_gpu(gpu_arg.value_or("h100-sxm"));
+    const napkin::gpu_spec g = lookup_gpu(gpu_arg.value_or("h100-sxm"));
     cc = {g.cc_major, g.cc_minor};
     sm_count = g.sm_count;
     where = ", " + std::string(g.key) + " (" + std::string(g.name) + ")";
