@@ -58,33 +58,25 @@ template <class Status, class Enable = void>
 struct status_traits;
 
 namespace detail {
-template <class T, class = void>
-struct has_traits : std::false_type {};
-template <class T>
-struct has_traits<T, std::void_t<decltype(status_traits<T>::library)>> : std::true_type {};
+// Which optional members a status_traits specialization has (the detection idiom).
+template <class T, template <class> class Member, class = void>
+struct detect : std::false_type {};
+template <class T, template <class> class Member>
+struct detect<T, Member, std::void_t<Member<T>>> : std::true_type {};
 
-template <class T, class = void>
-struct has_sticky : std::false_type {};
-template <class T>
-struct has_sticky<T, std::void_t<decltype(status_traits<T>::sticky(std::declval<T>()))>> : std::true_type {};
-template <class T, class = void>
-struct has_shutting_down : std::false_type {};
-template <class T>
-struct has_shutting_down<T, std::void_t<decltype(status_traits<T>::shutting_down(std::declval<T>()))>>
-    : std::true_type {};
-template <class T, class = void>
-struct has_hint : std::false_type {};
-template <class T>
-struct has_hint<T, std::void_t<decltype(status_traits<T>::hint(std::declval<T>()))>> : std::true_type {};
-template <class T, class = void>
-struct has_detail : std::false_type {};
-template <class T>
-struct has_detail<T, std::void_t<decltype(status_traits<T>::detail(std::declval<T>()))>> : std::true_type {};
-template <class T, class = void>
-struct has_after_failure : std::false_type {};
-template <class T>
-struct has_after_failure<T, std::void_t<decltype(status_traits<T>::after_failure(std::declval<T>()))>>
-    : std::true_type {};
+template <class T> using library_member = decltype(status_traits<T>::library);
+template <class T> using sticky_member = decltype(status_traits<T>::sticky(std::declval<T>()));
+template <class T> using shutting_down_member = decltype(status_traits<T>::shutting_down(std::declval<T>()));
+template <class T> using hint_member = decltype(status_traits<T>::hint(std::declval<T>()));
+template <class T> using detail_member = decltype(status_traits<T>::detail(std::declval<T>()));
+template <class T> using after_failure_member = decltype(status_traits<T>::after_failure(std::declval<T>()));
+
+template <class T> using has_traits = detect<T, library_member>;
+template <class T> using has_sticky = detect<T, sticky_member>;
+template <class T> using has_shutting_down = detect<T, shutting_down_member>;
+template <class T> using has_hint = detect<T, hint_member>;
+template <class T> using has_detail = detect<T, detail_member>;
+template <class T> using has_after_failure = detect<T, after_failure_member>;
 
 template <class Status>
 constexpr void require_traits() {
