@@ -1,5 +1,5 @@
-# Runs a command and checks how it ends. Used by tests/math/CMakeLists.txt for compile-failure tests and
-# for the command-line tool's error paths, where both the exit status and the message matter.
+# Runs a command and checks how it ends: for compile-failure tests and for command-line error paths, where
+# both the exit status and the message matter. Shared by every test area (NAPKIN_EXPECT in tests/CMakeLists.txt).
 #   cmake -DCMD="prog|arg1|arg2" -DEXPECT=fail|pass [-DREGEX=<regex the output must match>] -P expect.cmake
 # Arguments are separated by '|' so that they survive add_test() untouched.
 string(REPLACE "|" ";" cmd "${CMD}")
