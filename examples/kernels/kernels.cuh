@@ -1,7 +1,8 @@
 // Small reference kernels with known napkin math, and their launchers: a copy, a reduction, a naive
-// (three-pass) and an online (two-pass) softmax, a strided read and an FMA-bound loop. The roofline
-// validation (roofline_validation.cu) times them against napkin's lower bounds; the profiler's tests can
-// reuse them as kernels whose verdict is known in advance. cuBLAS GEMMs are in gemm_cublas.cuh.
+// (three-pass) and an online (two-pass) softmax, the seed's naive and register softmax, a strided read and
+// an FMA-bound loop. The roofline validation (roofline_validation.cu) times them against napkin's lower
+// bounds; the profiler's accuracy program (examples/profiler) measures them against ncu. cuBLAS GEMMs are
+// in gemm_cublas.cuh.
 //
 // All launchers take a stream and return the launch status (cudaGetLastError after the launch); none
 // synchronizes. Buffers come from cudaMalloc (256-byte aligned, so float4 access is legal).
@@ -172,6 +173,90 @@ inline cudaError_t softmax_three_pass(const float* in, float* out, int rows, int
 
 inline cudaError_t softmax_online(const float* in, float* out, int rows, int cols, cudaStream_t s = nullptr) {
   softmax_online_kernel<<<rows, 1024, 0, s>>>(in, out, cols);
+  return cudaGetLastError();
+}
+
+// ---- the seed's softmax pair -------------------------------------------------------------------------
+// The kernels of the profiling walk-through this project started from (shared/seeds), kept as written
+// there so that the profiler's accuracy table measures exactly them.
+//
+// Naive: 256 threads per row, shared-memory tree reductions, three passes over the row in global memory
+// (max; exp and sum, writing exp; normalize in place). Needs blockDim.x floats of dynamic shared memory.
+__global__ void softmax_seed_naive_kernel(const float* __restrict__ in, float* __restrict__ out, int cols) {
+  extern __shared__ float shmem[];
+  const int row = blockIdx.x, tid = threadIdx.x, stride = blockDim.x;
+  const std::size_t base = std::size_t(row) * cols;
+  float local_max = -FLT_MAX;
+  for (int c = tid; c < cols; c += stride) local_max = fmaxf(local_max, in[base + c]);
+  shmem[tid] = local_max;
+  __syncthreads();
+  for (int off = stride >> 1; off; off >>= 1) {
+    if (tid < off) shmem[tid] = fmaxf(shmem[tid], shmem[tid + off]);
+    __syncthreads();
+  }
+  const float row_max = shmem[0];
+  __syncthreads();
+  float local_sum = 0.0f;
+  for (int c = tid; c < cols; c += stride) {
+    const float e = expf(in[base + c] - row_max);
+    out[base + c] = e;
+    local_sum += e;
+  }
+  shmem[tid] = local_sum;
+  __syncthreads();
+  for (int off = stride >> 1; off; off >>= 1) {
+    if (tid < off) shmem[tid] += shmem[tid + off];
+    __syncthreads();
+  }
+  const float row_sum = shmem[0];
+  for (int c = tid; c < cols; c += stride) out[base + c] /= row_sum;
+}
+
+// Optimized: 1024 threads per row, each keeps ITEMS elements of the row in registers (cols == 1024 x ITEMS),
+// so the row is read once and written once. Needs 1024 floats of dynamic shared memory.
+template <int ITEMS>
+__global__ void softmax_seed_registers_kernel(const float* __restrict__ in, float* __restrict__ out, int cols) {
+  extern __shared__ float shmem[];
+  const int row = blockIdx.x, tid = threadIdx.x, stride = blockDim.x;
+  const std::size_t base = std::size_t(row) * cols;
+  float x[ITEMS];
+  float local_max = -FLT_MAX;
+  for (int i = 0; i < ITEMS; ++i) {
+    x[i] = in[base + tid + i * stride];
+    local_max = fmaxf(local_max, x[i]);
+  }
+  shmem[tid] = local_max;
+  __syncthreads();
+  for (int off = stride >> 1; off; off >>= 1) {
+    if (tid < off) shmem[tid] = fmaxf(shmem[tid], shmem[tid + off]);
+    __syncthreads();
+  }
+  const float row_max = shmem[0];
+  __syncthreads();
+  float local_sum = 0.0f;
+  for (int i = 0; i < ITEMS; ++i) {
+    x[i] = expf(x[i] - row_max);
+    local_sum += x[i];
+  }
+  shmem[tid] = local_sum;
+  __syncthreads();
+  for (int off = stride >> 1; off; off >>= 1) {
+    if (tid < off) shmem[tid] += shmem[tid + off];
+    __syncthreads();
+  }
+  const float row_sum = shmem[0];
+  for (int i = 0; i < ITEMS; ++i) out[base + tid + i * stride] = x[i] / row_sum;
+}
+
+inline cudaError_t softmax_seed_naive(const float* in, float* out, int rows, int cols, cudaStream_t s = nullptr) {
+  softmax_seed_naive_kernel<<<rows, 256, 256 * sizeof(float), s>>>(in, out, cols);
+  return cudaGetLastError();
+}
+
+// cols is 1024 x ITEMS.
+template <int ITEMS>
+cudaError_t softmax_seed_registers(const float* in, float* out, int rows, cudaStream_t s = nullptr) {
+  softmax_seed_registers_kernel<ITEMS><<<rows, 1024, 1024 * sizeof(float), s>>>(in, out, 1024 * ITEMS);
   return cudaGetLastError();
 }
 

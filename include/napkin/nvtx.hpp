@@ -152,7 +152,15 @@ constexpr color color_of(std::string_view name) {
 
 // ---- The run-time switch (shared by every configuration) -----------------------------------------
 namespace detail {
-enum : unsigned char { switch_unread = 0, switch_on = 1, switch_off = 2 };
+// The low two bits: unread / on / off. switch_listened is set while a range listener is installed (below),
+// so that a range's hot path stays one load and one compare against switch_on.
+enum : unsigned char {
+  switch_unread = 0,
+  switch_on = 1,
+  switch_off = 2,
+  switch_state_mask = 3,
+  switch_listened = 4
+};
 // Constant-initialized, so it is valid before any dynamic initializer runs (static-init safe).
 inline std::atomic<unsigned char> nvtx_switch{switch_unread};
 
@@ -168,18 +176,30 @@ NAPKIN_DETAIL_NOINLINE inline bool read_nvtx_switch() noexcept {
                            "NVTX ranges stay enabled\n", env);
     }
   }
-  unsigned char expected = switch_unread;
-  if (!nvtx_switch.compare_exchange_strong(expected, wanted, std::memory_order_relaxed)) {
-    wanted = expected;  // set_nvtx_enabled() won the race: the API call takes precedence
+  unsigned char current = nvtx_switch.load(std::memory_order_relaxed);
+  while ((current & switch_state_mask) == switch_unread) {
+    if (nvtx_switch.compare_exchange_weak(current, static_cast<unsigned char>(current | wanted),
+                                          std::memory_order_relaxed)) {
+      return wanted == switch_on;
+    }
   }
-  return wanted == switch_on;
+  return (current & switch_state_mask) == switch_on;  // set_nvtx_enabled() won the race: the API call wins
+}
+
+/// Sets the on/off state, keeping the listened bit.
+inline void write_nvtx_state(unsigned char state) noexcept {
+  unsigned char current = nvtx_switch.load(std::memory_order_relaxed);
+  while (!nvtx_switch.compare_exchange_weak(
+      current, static_cast<unsigned char>((current & ~switch_state_mask) | state), std::memory_order_relaxed)) {
+  }
 }
 
 /// The hot-path gate: a single relaxed load when the switch has been read.
 inline bool runtime_enabled() noexcept {
   unsigned char const s = nvtx_switch.load(std::memory_order_relaxed);
   if (NAPKIN_DETAIL_LIKELY(s == switch_on)) return true;
-  return s == switch_unread ? read_nvtx_switch() : false;
+  unsigned char const state = s & switch_state_mask;
+  return state == switch_unread ? read_nvtx_switch() : state == switch_on;
 }
 }  // namespace detail
 
@@ -412,6 +432,11 @@ class call_site {
     return nvtx3::v1::message{name_ != nullptr ? name_ : source_};
   }
   [[nodiscard]] color default_color() const noexcept { return color_; }
+  /// The name as a tool sees it (the readable one for NAPKIN_FUNC_RANGE).
+  [[nodiscard]] char const* text() noexcept {
+    std::call_once(once_, [this] { register_name(); });
+    return name_ != nullptr ? name_ : source_;
+  }
 
  private:
   void register_name() noexcept {
@@ -435,6 +460,71 @@ class call_site {
   std::once_flag once_;
   nvtxStringHandle_t handle_ = nullptr;
 };
+
+/// NVTX's name for domain D: "" for the global domain.
+template <class D>
+constexpr char const* domain_name_of() noexcept {
+  if constexpr (std::is_same_v<D, nvtx3::v1::domain::global>) {
+    return "";
+  } else {
+    return D::name;
+  }
+}
+}  // namespace detail
+
+// ---- Range listeners: how napkin's profiler sees an annotated phase ---------------------------------
+namespace detail {
+/// Told about every napkin push/pop range (range_in, NAPKIN_RANGE, NAPKIN_FUNC_RANGE) while installed,
+/// whether or not an NVTX tool listens and whatever napkin's NVTX switch says; ranges compiled out
+/// (NAPKIN_NVTX_DISABLE) are not seen. napkin::profiler::watch_phase installs one at a time. Each
+/// implementation must be thread-safe and outlive every range (static storage): a range may read the
+/// pointer just before it is cleared. A pop goes to the listener installed when the range closes: one
+/// installed later may hear a pop whose push it never saw (from any thread), and must ignore it.
+class range_listener {
+ public:
+  /// A range opens on the calling thread; returns whether this listener wants on_pop() for it.
+  virtual bool on_push(char const* domain, std::string_view name) noexcept = 0;
+  /// A range that a listener's on_push() accepted closes, on the thread that opened it.
+  virtual void on_pop() noexcept = 0;
+
+ protected:
+  range_listener() = default;
+  ~range_listener() = default;
+  range_listener(range_listener const&) = default;
+  range_listener& operator=(range_listener const&) = default;
+};
+/// The process-wide listener slot (null almost always). Ranges look at it only when the switch's
+/// switch_listened bit sends them off the hot path. Constant-initialized; written by the two functions below.
+inline std::atomic<range_listener*> installed_range_listener{nullptr};
+
+/// Installs `l` (static storage); replaces any other. napkin::profiler::watch_phase is the one user.
+inline void install_range_listener(range_listener* l) noexcept {
+  installed_range_listener.store(l, std::memory_order_release);
+  nvtx_switch.fetch_or(switch_listened, std::memory_order_release);
+}
+/// Removes `l` if it is the installed one. A range it accepted that is still open loses its pop.
+inline void remove_range_listener(range_listener const* l) noexcept {
+  range_listener* expected = const_cast<range_listener*>(l);
+  if (installed_range_listener.compare_exchange_strong(expected, nullptr, std::memory_order_acq_rel)) {
+    nvtx_switch.fetch_and(static_cast<unsigned char>(~switch_listened), std::memory_order_release);
+  }
+}
+
+/// The name text of any name napkin accepts, built only when a listener asks.
+template <class D, class Name>
+std::string name_text(Name const& name) {
+  using N = std::decay_t<Name>;
+  if constexpr (std::is_same_v<N, call_site<D>*>) {
+    return name->text();
+  } else if constexpr (std::is_array_v<Name> || std::is_same_v<N, char const*> || std::is_same_v<N, char*>) {
+    char const* const s = name;
+    return s != nullptr ? s : "(null)";
+  } else if constexpr (std::is_convertible_v<Name const&, std::string_view>) {
+    return std::string{std::string_view{name}};
+  } else {
+    return std::string{name()};
+  }
+}
 }  // namespace detail
 
 #if NAPKIN_NVTX_ENABLED
@@ -507,7 +597,7 @@ inline bool nvtx_enabled() noexcept { return detail::runtime_enabled(); }
 /// Turns every napkin range, mark and name on or off for the whole process, from any thread. Ranges
 /// already open finish as they started, so pushes and pops stay balanced.
 inline void set_nvtx_enabled(bool on) noexcept {
-  detail::nvtx_switch.store(on ? detail::switch_on : detail::switch_off, std::memory_order_relaxed);
+  detail::write_nvtx_state(on ? detail::switch_on : detail::switch_off);
 }
 /// Whether a tool receives NVTX ranges from this module. Initializes NVTX (cheap after the first call):
 /// call it early to keep NVTX's one-time tool search out of a timed region.
@@ -525,24 +615,34 @@ class [[nodiscard]] range_in {
   /// range_in r{"name", napkin::payload{n}, napkin::rgb{..}, napkin::category{2}} — attributes optional.
   template <class Name, class... Attributes, detail::if_attributes<Attributes...> = 0>
   explicit range_in(Name const& name, Attributes const&... attributes) {
-    if (NAPKIN_DETAIL_UNLIKELY(detail::should_push())) pushed_ = push(name, attributes...);
+    unsigned char const s = detail::nvtx_switch.load(std::memory_order_relaxed);
+    if (NAPKIN_DETAIL_LIKELY(s == detail::switch_on)) {
+      if (NAPKIN_DETAIL_UNLIKELY(NAPKIN_DETAIL_NVTX_TOOL(nvtxDomainRangePushEx))) state_ = push(name, attributes...);
+    } else if (s != detail::switch_off) {
+      state_ = push_slow(s, name, attributes...);
+    }
   }
   /// range_in r{"layer {} of {}", i, n} — formatted only when a tool listens.
   template <class... Args, detail::if_format_arguments<Args...> = 0>
   explicit range_in(format_string<Args...> fmt, Args const&... args) {
-    if (NAPKIN_DETAIL_UNLIKELY(detail::should_push())) pushed_ = push(lazy_format<Args...>{fmt, args...});
+    unsigned char const s = detail::nvtx_switch.load(std::memory_order_relaxed);
+    if (NAPKIN_DETAIL_LIKELY(s == detail::switch_on)) {
+      if (NAPKIN_DETAIL_UNLIKELY(NAPKIN_DETAIL_NVTX_TOOL(nvtxDomainRangePushEx))) {
+        state_ = push(lazy_format<Args...>{fmt, args...});
+      }
+    } else if (s != detail::switch_off) {
+      state_ = push_slow(s, lazy_format<Args...>{fmt, args...});
+    }
   }
   /// For NAPKIN_FUNC_RANGE and NAPKIN_RANGE (which passes its literal again): one registration per site.
   template <class... Attributes, detail::if_attributes<Attributes...> = 0>
-  range_in(detail::call_site<D>& site, Attributes const&... attributes) noexcept {
-    if (NAPKIN_DETAIL_UNLIKELY(detail::should_push())) pushed_ = push(&site, attributes...);
-  }
+  range_in(detail::call_site<D>& site, Attributes const&... attributes) noexcept
+      : range_in(&site, attributes...) {}
   template <std::size_t N, class... Attributes, detail::if_attributes<Attributes...> = 0>
-  range_in(detail::call_site<D>& site, char const (&)[N], Attributes const&... attributes) noexcept {
-    if (NAPKIN_DETAIL_UNLIKELY(detail::should_push())) pushed_ = push(&site, attributes...);
-  }
+  range_in(detail::call_site<D>& site, char const (&)[N], Attributes const&... attributes) noexcept
+      : range_in(&site, attributes...) {}
   ~range_in() {
-    if (NAPKIN_DETAIL_UNLIKELY(pushed_)) nvtxDomainRangePop(nvtx3::v1::domain::get<D>());
+    if (NAPKIN_DETAIL_UNLIKELY(state_ != 0)) pop(state_);
   }
   range_in(range_in const&) = delete;
   range_in& operator=(range_in const&) = delete;
@@ -552,14 +652,38 @@ class [[nodiscard]] range_in {
   static void* operator new[](std::size_t) = delete;
 
  private:
+  enum : unsigned char { pushed_to_nvtx = 1, listener_owed_pop = 2 };
+
   template <class Name, class... Attributes>
-  NAPKIN_DETAIL_NOINLINE static bool push(Name const& name, Attributes const&... attributes) {
+  NAPKIN_DETAIL_NOINLINE static unsigned char push(Name const& name, Attributes const&... attributes) {
     nvtxDomainHandle_t domain = nvtx3::v1::domain::get<D>();
     detail::with_attributes<D>(
         name, [domain](nvtxEventAttributes_t const* a) { nvtxDomainRangePushEx(domain, a); }, attributes...);
-    return true;
+    return pushed_to_nvtx;
   }
-  bool pushed_ = false;
+  // Off the hot path: the switch is unread, or a listener is installed (napkin's profiler watches a phase).
+  template <class Name, class... Attributes>
+  NAPKIN_DETAIL_NOINLINE static unsigned char push_slow(unsigned char s, Name const& name,
+                                                        Attributes const&... attributes) {
+    unsigned char state = 0;
+    if (detail::should_push()) state = push(name, attributes...);
+    if ((s & detail::switch_listened) != 0) {
+      if (detail::range_listener* l = detail::installed_range_listener.load(std::memory_order_acquire)) {
+        try {
+          if (l->on_push(detail::domain_name_of<D>(), detail::name_text<D>(name))) state |= listener_owed_pop;
+        } catch (...) {  // formatting the name failed (out of memory, bad format): not the watched phase
+        }
+      }
+    }
+    return state;
+  }
+  NAPKIN_DETAIL_NOINLINE static void pop(unsigned char state) noexcept {
+    if ((state & listener_owed_pop) != 0) {
+      if (detail::range_listener* l = detail::installed_range_listener.load(std::memory_order_acquire)) l->on_pop();
+    }
+    if ((state & pushed_to_nvtx) != 0) nvtxDomainRangePop(nvtx3::v1::domain::get<D>());
+  }
+  unsigned char state_ = 0;
 };
 using range = range_in<>;
 

@@ -4,8 +4,11 @@
 
 #include <cuda_runtime.h>
 
+#include <chrono>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "napkin/profiler.hpp"
@@ -205,4 +208,136 @@ TEST_CASE("fn that launches nothing gives a report, not a crash") {
   CHECK(r.passes == 1);
   const auto k = prof.per_kernel([] {});
   CHECK(k.kernels.empty());
+}
+
+TEST_CASE("measure(): work that synchronizes inside fn, and work on a non-blocking stream, is measured whole") {
+  buffers buf;
+  napkin::profiler prof(napkin::metric_sets::one_pass());
+  const auto blocking = prof.measure("copy, sync, copy", [&] {
+    buf.copy();
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    buf.copy();
+  });
+  CHECK(*blocking.dram_bytes() == doctest::Approx(4 * buffer_bytes).epsilon(0.10));
+
+  cudaStream_t s;
+  REQUIRE(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess);
+  const auto non_blocking = prof.measure("copy on a non-blocking stream", [&] {
+    copy_kernel<<<1024, 256, 0, s>>>(buf.a, buf.b, n);
+  });
+  CHECK(*non_blocking.dram_bytes() == doctest::Approx(2 * buffer_bytes).epsilon(0.10));
+  REQUIRE(cudaStreamDestroy(s) == cudaSuccess);
+}
+
+TEST_CASE("measure(): the cost breakdown adds up to the wall time of the call") {
+  buffers buf;
+  napkin::profiler prof;
+  (void)prof.measure("warm-up", [&] { buf.copy(); });  // pays cuptiRangeProfilerEnable
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto r = prof.measure("copy", [&] { buf.copy(); });
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const napkin::measurement_cost& c = r.cost;
+  MESSAGE("wall ", wall, " s; setup ", c.setup_s, ", flush ", c.flush_s, ", cupti ", c.cupti_s, ", work ", c.work_s,
+          ", decode ", c.decode_s);
+  CHECK(c.enable_s == 0.0);  // already enabled in this mode
+  CHECK(c.passes_s == doctest::Approx(c.flush_s + c.cupti_s + c.work_s));
+  for (double part : {c.setup_s, c.flush_s, c.cupti_s, c.work_s, c.decode_s}) CHECK(part > 0.0);
+  CHECK(c.total_s() <= wall);
+  CHECK(c.total_s() >= 0.9 * wall);  // napkin's parts account for the call (the rest: checks, report)
+}
+
+TEST_CASE("watch_phase(): an NVTX-annotated phase, one pass per occurrence") {
+  buffers buf;
+  napkin::profiler prof;
+  auto phase = prof.watch_phase("step");
+  CHECK(phase.passes_needed() == prof.passes());
+  CHECK_THROWS_AS(prof.measure("meanwhile", [] {}), napkin::profiler_error);  // one range at a time
+  CHECK_THROWS_AS(phase.report(), napkin::profiler_error);                   // not done yet
+  std::size_t iterations = 0;
+  while (!phase.done()) {
+    napkin::range iteration{"iteration"};  // another name: not the phase
+    {
+      napkin::range step{"step"};
+      buf.copy();
+      napkin::range nested{"step"};  // belongs to the outer "step"
+    }
+    buf.add_one();  // outside the phase: not counted
+    ++iterations;
+    REQUIRE(iterations <= prof.passes() + 2);
+  }
+  CHECK(iterations == prof.passes());
+  const napkin::sol_report r = phase.report();
+  MESSAGE(napkin::to_text(r));
+  CHECK(r.name == "step");
+  CHECK(r.how == napkin::measured_by::phase);
+  CHECK(r.passes == prof.passes());
+  check_percentages(r);
+  CHECK(*r.dram_bytes() == doctest::Approx(2 * buffer_bytes).epsilon(0.10));  // the copy, not add_one
+  // Done: the profiler is free again while the phase object still lives.
+  const auto after = prof.measure("after", [&] { buf.copy(); });
+  CHECK(*after.dram_bytes() == doctest::Approx(2 * buffer_bytes).epsilon(0.10));
+}
+
+NAPKIN_DOMAIN(other_domain, "other");
+
+TEST_CASE("watch_phase(): other threads, other domains, NVTX off, NAPKIN_RANGE") {
+  buffers buf;
+  napkin::profiler prof(napkin::metric_sets::one_pass());
+  {
+    auto phase = prof.watch_phase("solve");
+    std::thread([&] {
+      napkin::range elsewhere{"solve"};  // another thread: ignored
+    }).join();
+    {
+      napkin::range_in<other_domain> wrong_domain{"solve"};  // same name, other domain: ignored
+    }
+    CHECK(phase.passes_done() == 0);
+    napkin::set_nvtx_enabled(false);  // NVTX off at run time: the phase still sees napkin's ranges
+    {
+      NAPKIN_RANGE("solve");
+      buf.copy();
+    }
+    napkin::set_nvtx_enabled(true);
+    REQUIRE(phase.done());
+    CHECK(*phase.report().dram_bytes() == doctest::Approx(2 * buffer_bytes).epsilon(0.10));
+  }
+  {
+    auto phase = prof.watch_phase<other_domain>("solve");
+    {
+      napkin::range_in<other_domain> right_domain{"solve"};
+      buf.copy();
+    }
+    REQUIRE(phase.done());
+    CHECK(phase.report().name == "solve");
+  }
+}
+
+TEST_CASE("watch_phase(): abandoned mid-range, and one watch at a time") {
+  buffers buf;
+  napkin::profiler prof(napkin::metric_sets::one_pass());
+  {
+    std::optional<napkin::profiler::phase> phase(prof.watch_phase("a"));
+    CHECK_THROWS_AS(prof.watch_phase("b"), napkin::profiler_error);  // busy
+    napkin::range a{"a"};
+    buf.copy();
+    phase.reset();  // the watch ends inside its range: the pass is closed and dropped
+  }  // range "a" closes with no watch: nothing happens
+  CHECK(prof.usable());
+  const auto r = prof.measure("after", [&] { buf.copy(); });
+  CHECK(*r.dram_bytes() == doctest::Approx(2 * buffer_bytes).epsilon(0.10));
+}
+
+// Run by CTest under compute-sanitizer (profiler_gpu_under_sanitizer): another CUPTI client owns the process.
+TEST_CASE("another CUPTI client attached: a clear error, and CUDA work goes on" * doctest::skip()) {
+  try {
+    napkin::profiler prof;
+    FAIL("the profiler started: run this case under compute-sanitizer (or another CUPTI tool)");
+  } catch (const napkin::profiler_error& e) {
+    MESSAGE(e.what());
+    CHECK(e.status() == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED);
+    CHECK(std::string(e.what()).find("another CUPTI client is attached") != std::string::npos);
+  }
+  buffers buf;  // the program goes on without the profiler
+  buf.add_one();
+  CHECK(buf.first_of_a() == 1.0f);
 }

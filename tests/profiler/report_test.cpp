@@ -142,4 +142,11 @@ TEST_CASE("text and key=value renderings carry the numbers") {
   const std::string kv = to_key_values(r);
   CHECK(kv.rfind("NAPKIN_SOL name=my_kernel chip=GH100 set=sol passes=9", 0) == 0);
   CHECK(kv.find("gpu__time_duration.sum=50") != std::string::npos);
+  r.cost.setup_s = 0.25;
+  r.cost.cupti_s = 0.5;
+  CHECK(to_key_values(r).find(" setup_s=0.25 ") != std::string::npos);
+  CHECK(to_key_values(r).find(" cupti_s=0.5 ") != std::string::npos);
+  CHECK(r.cost.total_s() == 0.25);  // cupti_s is a part of passes_s, not added again
+  r.how = measured_by::phase;
+  CHECK(to_text(r).find("NVTX phase, one pass per occurrence") != std::string::npos);
 }

@@ -97,7 +97,10 @@ Params cupti_params(std::size_t struct_size) noexcept {
 }  // namespace detail
 
 // NAPKIN_CUPTI_PARAMS(CUpti_X_Params): a zeroed CUpti_X_Params with structSize = CUpti_X_Params_STRUCT_SIZE.
-#define NAPKIN_CUPTI_PARAMS(type) ::napkin::detail::cupti_params<type>(type##_STRUCT_SIZE)
+// A macro because the size constant's name is pasted from the type's. (clang-tidy's bugprone-sizeof-expression
+// fires at every use: CUPTI's _STRUCT_SIZE macros take sizeof of a member through a null pointer.)
+#define NAPKIN_CUPTI_PARAMS(type) /* NOLINT(cppcoreguidelines-macro-usage) */ \
+  ::napkin::detail::cupti_params<type>(type##_STRUCT_SIZE)
 
 namespace detail {
 inline void cupti_check(CUptiResult status, const char* call) {

@@ -169,11 +169,11 @@ class metric_config {
     get.configImageSize = image_.size();
     get.pConfigImage = image_.data();
     detail::cupti_check(cuptiProfilerHostGetConfigImage(&get), "cuptiProfilerHostGetConfigImage");
-    auto passes = NAPKIN_CUPTI_PARAMS(CUpti_Profiler_Host_GetNumOfPasses_Params);
-    passes.configImageSize = image_.size();
-    passes.pConfigImage = image_.data();
-    detail::cupti_check(cuptiProfilerHostGetNumOfPasses(&passes), "cuptiProfilerHostGetNumOfPasses");
-    passes_ = passes.numOfPasses;
+    auto num_passes = NAPKIN_CUPTI_PARAMS(CUpti_Profiler_Host_GetNumOfPasses_Params);
+    num_passes.configImageSize = image_.size();
+    num_passes.pConfigImage = image_.data();
+    detail::cupti_check(cuptiProfilerHostGetNumOfPasses(&num_passes), "cuptiProfilerHostGetNumOfPasses");
+    passes_ = num_passes.numOfPasses;
   }
 
   const std::string& chip() const noexcept { return chip_; }

@@ -25,6 +25,7 @@ enum class measured_by {
   user_range,     // measure(): one range around fn, replayed by napkin (host gaps inside count as elapsed time)
   kernel_replay,  // per_kernel(): one range per kernel, replayed by CUPTI with memory save/restore
   scope,          // an RAII scope: one range, one pass, no replay
+  phase,          // watch_phase(): an NVTX-annotated phase, one pass per occurrence of its napkin::range
 };
 
 inline const char* to_string(measured_by m) {
@@ -32,6 +33,7 @@ inline const char* to_string(measured_by m) {
     case measured_by::user_range: return "user range, user replay";
     case measured_by::kernel_replay: return "kernel, kernel replay";
     case measured_by::scope: return "scope, single pass";
+    case measured_by::phase: return "NVTX phase, one pass per occurrence";
   }
   return "?";
 }
@@ -180,12 +182,25 @@ inline ncu_verdict classify_by_ncu_rule(double sm_pct, double memory_pct, const 
 // ---------------------------------------------------------------------------------------------------
 // The report.
 
+// Where a measurement's host wall time went, in seconds: what napkin costs on top of the GPU work.
+struct measurement_cost {
+  double enable_s = 0;  // cuptiRangeProfilerEnable: the first measurement of a mode (or after a failure) pays it
+  double setup_s = 0;   // counter-data image and cuptiRangeProfilerSetConfig
+  double passes_s = 0;  // the replay passes, all of them: flush_s + cupti_s + work_s
+  double flush_s = 0;   //   flushing L2 before each pass (measure(), phases)
+  double cupti_s = 0;   //   CUPTI's range start/push and pop/stop calls (measure())
+  double work_s = 0;    //   fn itself and the synchronization after it (measure())
+  double decode_s = 0;  // decoding the counter data and evaluating the metrics
+  double total_s() const { return enable_s + setup_s + passes_s + decode_s; }
+};
+
 struct sol_report {
   std::string name;        // the range: measure()'s name, or the kernel's name
   std::string chip;        // CUPTI chip name, e.g. GH100
   std::string metric_set;  // the set's name
   std::size_t passes = 0;  // replay passes the set needed
   measured_by how = measured_by::user_range;
+  measurement_cost cost;
   std::map<std::string, double> values;  // every collected metric by name
 
   std::optional<double> get(const std::string& metric) const {
@@ -411,7 +426,10 @@ inline std::string to_key_values(const sol_report& r) {
   std::replace(name.begin(), name.end(), ' ', '_');
   std::ostringstream os;
   os.precision(10);
-  os << "NAPKIN_SOL name=" << name << " chip=" << r.chip << " set=" << r.metric_set << " passes=" << r.passes;
+  os << "NAPKIN_SOL name=" << name << " chip=" << r.chip << " set=" << r.metric_set << " passes=" << r.passes
+     << " enable_s=" << r.cost.enable_s << " setup_s=" << r.cost.setup_s << " passes_s=" << r.cost.passes_s
+     << " flush_s=" << r.cost.flush_s << " cupti_s=" << r.cost.cupti_s << " work_s=" << r.cost.work_s
+     << " decode_s=" << r.cost.decode_s;
   for (const auto& [k, v] : r.values) os << ' ' << k << '=' << v;
   return os.str();
 }

@@ -4,9 +4,11 @@
 //   napkin::sol_report r = prof.measure("softmax", [&] { softmax<<<g, b>>>(...); });
 //   std::cout << r;                                          // ncu-like section + verdicts
 //
-// Three ways to measure: measure() (one user range, replayed by napkin once per pass, optional reset between
+// Four ways to measure: measure() (one user range, replayed by napkin once per pass, optional reset between
 // passes), per_kernel() (CUPTI auto ranges with kernel replay: every kernel fn launches, by name, with
-// memory saved and restored by CUPTI), and scope (RAII, one range, only for one-pass sets).
+// memory saved and restored by CUPTI), scope (RAII, one range, only for one-pass sets), and watch_phase()
+// (the next occurrences of a napkin::range of that name, one pass each: profile an annotated phase of a
+// running program without restructuring it).
 //
 // Never links libcuda: the two driver entry points needed (current context and its device) are reached
 // through the runtime's cudaGetDriverEntryPointByVersion. Never changes clocks or device settings.
@@ -20,15 +22,20 @@
 #include <cupti_target.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <exception>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <thread>
 #include <utility>
 #include <vector>
 
+#include "napkin/nvtx.hpp"
 #include "napkin/profiler/errors.hpp"
 #include "napkin/profiler/host.hpp"
 #include "napkin/profiler/kernel_names.hpp"
@@ -48,10 +55,11 @@ struct profiler_options {
   std::size_t extra_pass_limit = 2;
 };
 
-// per_kernel()'s result: one report per kernel, and how many kernels did not fit.
+// per_kernel()'s result: one report per kernel, how many kernels did not fit, and what the call cost.
 struct kernel_reports {
   std::vector<sol_report> kernels;
   std::size_t dropped = 0;
+  measurement_cost cost;
 };
 
 namespace detail {
@@ -197,11 +205,15 @@ struct device_buffer_deleter {
   void operator()(void* p) const noexcept { (void)cudaFree(p); }
 };
 
+inline double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
 }  // namespace detail
 
 class profiler {
  public:
-  explicit profiler(metric_set set = metric_sets::sol(), profiler_options options = {}) : options_(options) {
+  explicit profiler(metric_set set = metric_sets::sol(), const profiler_options& options = {}) : options_(options) {
     int device = -1;
     detail::cuda_check(cudaGetDevice(&device), "no usable CUDA device or driver (cudaGetDevice)");
     detail::cuda_check(cudaFree(nullptr), "cannot create the CUDA context (cudaFree(0))");
@@ -223,9 +235,9 @@ class profiler {
       throw profiler_error(CUPTI_ERROR_NOT_SUPPORTED, "napkin: range profiling is not supported on device " +
                                                           std::to_string(device) + ": " + why_unsupported(supported));
 
-    auto chip = NAPKIN_CUPTI_PARAMS(CUpti_Device_GetChipName_Params);
-    chip.deviceIndex = static_cast<std::size_t>(device);
-    detail::cupti_check(cuptiDeviceGetChipName(&chip), "cuptiDeviceGetChipName");
+    auto chip_name = NAPKIN_CUPTI_PARAMS(CUpti_Device_GetChipName_Params);
+    chip_name.deviceIndex = static_cast<std::size_t>(device);
+    detail::cupti_check(cuptiDeviceGetChipName(&chip_name), "cuptiDeviceGetChipName");
 
     auto avail = NAPKIN_CUPTI_PARAMS(CUpti_Profiler_GetCounterAvailability_Params);
     avail.ctx = ctx_;
@@ -234,7 +246,7 @@ class profiler {
     avail.pCounterAvailabilityImage = availability.data();
     detail::cupti_check(cuptiProfilerGetCounterAvailability(&avail), "cuptiProfilerGetCounterAvailability");
 
-    config_ = std::make_unique<metric_config>(chip.pChipName, std::move(set), availability);
+    config_ = std::make_unique<metric_config>(chip_name.pChipName, std::move(set), availability);
 
     if (options_.flush_l2) {
       int l2 = 0;
@@ -274,7 +286,7 @@ class profiler {
     ensure_usable();
     sync("before measure()");
     try {
-      return measure_once(name, fn, reset, enabled(CUPTI_UserRange));
+      return measure_once(name, fn, reset);
     } catch (...) {
       enabled_.reset();  // disable CUPTI's range profiler: the next measurement starts clean
       throw;
@@ -291,7 +303,7 @@ class profiler {
     ensure_usable();
     sync("before per_kernel()");
     try {
-      return per_kernel_once(fn, enabled(CUPTI_AutoRange));
+      return per_kernel_once(fn);
     } catch (...) {
       enabled_.reset();
       throw;
@@ -302,18 +314,28 @@ class profiler {
   // The enabled range profiler, kept between measurements of the same kind (Enable costs ~0.3 s on H100).
   // Switching between user and auto range re-enables it: reconfiguring one object across the two modes
   // crashed inside CUPTI 13.0 (H100, driver 580).
-  detail::enabled_range_profiler& enabled(CUpti_ProfilerRange range) {
+  // Returns the time Enable took (0 when already enabled in this mode).
+  double enable(CUpti_ProfilerRange range) {
     if (enabled_ && enabled_range_ != range) enabled_.reset();
-    if (!enabled_) enabled_ = std::make_unique<detail::enabled_range_profiler>(ctx_);
+    if (enabled_) return 0.0;
+    const auto t0 = std::chrono::steady_clock::now();
+    enabled_ = std::make_unique<detail::enabled_range_profiler>(ctx_);
     enabled_range_ = range;
-    return *enabled_;
+    return detail::seconds_since(t0);
   }
 
   template <class Fn, class Reset>
-  sol_report measure_once(const std::string& name, Fn& fn, Reset& reset, detail::enabled_range_profiler& rp) {
+  sol_report measure_once(const std::string& name, Fn& fn, Reset& reset) {
+    using clock = std::chrono::steady_clock;
+    measurement_cost cost;
+    cost.enable_s = enable(CUPTI_UserRange);
+    detail::enabled_range_profiler& rp = *enabled_;
+    auto t0 = clock::now();
     std::vector<std::uint8_t> data = rp.counter_data(config_->set(), 1);
     rp.set_config(*config_, data, CUPTI_UserRange, CUPTI_UserReplay, 1);
+    cost.setup_s = detail::seconds_since(t0);
     const std::size_t limit = config_->passes() + options_.extra_pass_limit;
+    const std::string where = "inside measure(\"" + name + "\")";
     std::size_t pass = 0;
     for (bool done = false; !done; ++pass) {
       if (pass == limit)
@@ -324,33 +346,53 @@ class profiler {
         reset();
         sync("in measure()'s reset callback");
       }
+      t0 = clock::now();
       flush_l2();
+      const auto t1 = clock::now();
       rp.start();
       rp.push(name.c_str());
+      const auto t2 = clock::now();
       try {
         fn();
       } catch (...) {
         unwind(rp);
         throw;
       }
+      const auto t3 = clock::now();
       try {
         rp.pop();
         done = rp.stop();
       } catch (const profiler_error&) {
         // After a fault inside fn CUPTI fails too (CUPTI_ERROR_UNKNOWN): report the CUDA error first.
-        sync(("inside measure(\"" + name + "\")").c_str());
+        sync(where.c_str());
         throw;
       }
-      sync(("inside measure(\"" + name + "\")").c_str());
+      const auto t4 = clock::now();
+      sync(where.c_str());
+      const auto t5 = clock::now();
+      cost.flush_s += std::chrono::duration<double>(t1 - t0).count();
+      cost.cupti_s += std::chrono::duration<double>((t2 - t1) + (t4 - t3)).count();
+      cost.work_s += std::chrono::duration<double>((t3 - t2) + (t5 - t4)).count();
     }
+    cost.passes_s = cost.flush_s + cost.cupti_s + cost.work_s;
+    t0 = clock::now();
     const std::size_t dropped = rp.decode();
-    return finish(name, data, measured_by::user_range, dropped, pass);
+    sol_report r = finish(name, data, measured_by::user_range, dropped, pass);
+    cost.decode_s = detail::seconds_since(t0);
+    r.cost = cost;
+    return r;
   }
 
   template <class Fn>
-  kernel_reports per_kernel_once(Fn& fn, detail::enabled_range_profiler& rp) {
+  kernel_reports per_kernel_once(Fn& fn) {
+    measurement_cost cost;
+    cost.enable_s = enable(CUPTI_AutoRange);
+    detail::enabled_range_profiler& rp = *enabled_;
+    auto t0 = std::chrono::steady_clock::now();
     std::vector<std::uint8_t> data = rp.counter_data(config_->set(), options_.max_kernels);
     rp.set_config(*config_, data, CUPTI_AutoRange, CUPTI_KernelReplay, options_.max_kernels);
+    cost.setup_s = detail::seconds_since(t0);
+    t0 = std::chrono::steady_clock::now();
     detail::kernel_name_recorder names;
     rp.start();
     try {
@@ -366,6 +408,8 @@ class profiler {
       throw;
     }
     sync("inside per_kernel()");
+    cost.passes_s = detail::seconds_since(t0);
+    t0 = std::chrono::steady_clock::now();
     if (names.saw_graph())
       throw profiler_error("napkin: per_kernel() cannot measure kernels inside a CUDA graph (CUPTI's auto range "
                            "records only the graph's first kernel); use measure(), which covers the whole graph");
@@ -383,6 +427,8 @@ class profiler {
       r.how = measured_by::kernel_replay;
       out.kernels.push_back(std::move(r));
     }
+    cost.decode_s = detail::seconds_since(t0);
+    out.cost = cost;
     return out;
   }
 
@@ -404,7 +450,7 @@ class profiler {
           prof_->unwind(*rp_);
         } catch (...) {  // a destructor must not throw; the range's result is dropped
         }
-        prof_->scope_open_ = false;
+        prof_->busy_ = nullptr;
       }
     }
 
@@ -412,7 +458,7 @@ class profiler {
       if (prof_ == nullptr || !rp_) throw profiler_error("napkin: scope \"" + name_ + "\" was already stopped");
       profiler& prof = *prof_;
       prof_ = nullptr;
-      prof.scope_open_ = false;
+      prof.busy_ = nullptr;
       std::unique_ptr<detail::enabled_range_profiler> rp = std::move(rp_);
       bool complete = false;
       try {
@@ -444,9 +490,6 @@ class profiler {
       throw profiler_error("napkin: a scope cannot replay its work, but the \"" + config_->set().name + "\" set needs " +
                            std::to_string(config_->passes()) + " passes on " + chip() +
                            "; use measure() or the one_pass() set");
-    if (scope_open_)
-      throw profiler_error("napkin: scope \"" + name + "\" opened while another scope of this profiler is open "
-                           "(napkin measures one range at a time)");
     sync("before a scope");
     enabled_.reset();  // the scope enables its own range profiler
     scope s(*this, name);
@@ -456,9 +499,23 @@ class profiler {
     flush_l2();
     s.rp_->start();
     s.rp_->push(s.name_.c_str());
-    scope_open_ = true;
+    busy_ = "a scope";
     return s;
   }
+
+  // Profiles an annotated phase of a running program: the next occurrences of a napkin::range (or
+  // NAPKIN_RANGE / NAPKIN_FUNC_RANGE) named `name` in NVTX domain D, opened on this thread, one replay pass
+  // each, until the set's passes are done; the report carries the range's name.
+  //   auto phase = prof.watch_phase("solve");
+  //   while (!phase.done()) step();            // step() opens napkin::range{"solve"} somewhere inside
+  //   std::cout << phase.report();
+  // Each occurrence must launch the same kernels (like ncu's application replay, different iterations
+  // supply different counters). A nested range of the same name belongs to the outer one. Works with NVTX
+  // switched off at run time (NAPKIN_NVTX=0), not with ranges compiled out (NAPKIN_NVTX_DISABLE). While a
+  // phase is watched the profiler measures nothing else; one phase per process at a time.
+  class phase;
+  template <class D = default_domain>
+  phase watch_phase(std::string name);
 
  private:
   static std::string why_unsupported(const CUpti_Profiler_DeviceSupported_Params& p) {
@@ -478,6 +535,9 @@ class profiler {
 
   void ensure_usable() const {
     if (!usable()) throw profiler_error("napkin: the profiler is disabled: " + disabled_reason_);
+    if (busy_ != nullptr)
+      throw profiler_error(std::string("napkin: the profiler is busy with ") + busy_ +
+                           " (napkin measures one range at a time)");
   }
 
   // Synchronizes the device; a fault (sticky error) disables the profiler for good.
@@ -497,7 +557,7 @@ class profiler {
   void flush_l2() {
     if (flush_buffer_) {
       ++flush_value_;
-      detail::cuda_check(cudaMemsetAsync(flush_buffer_.get(), flush_value_ & 0xff, flush_bytes_, nullptr),
+      detail::cuda_check(cudaMemsetAsync(flush_buffer_.get(), static_cast<int>(flush_value_ & 0xffU), flush_bytes_, nullptr),
                          "cudaMemsetAsync (L2 flush)");
     }
     sync("flushing L2");
@@ -535,7 +595,7 @@ class profiler {
   profiler_options options_;
   CUcontext ctx_ = nullptr;
   std::optional<detail::cupti_profiler_initialized> cupti_;  // first member made, last destroyed
-  bool scope_open_ = false;
+  const char* busy_ = nullptr;  // what is open (a scope, a phase watch), or null
   std::unique_ptr<metric_config> config_;
   std::unique_ptr<detail::enabled_range_profiler> enabled_;  // kept between measurements (Enable is slow)
   CUpti_ProfilerRange enabled_range_ = CUPTI_UserRange;
@@ -544,5 +604,187 @@ class profiler {
   unsigned flush_value_ = 0;
   std::string disabled_reason_;
 };
+
+namespace detail {
+// The range listener napkin installs while a phase is watched. Static storage, since a range may hold
+// its address past the watch; one mutex around the one watched phase and the thread that watches it.
+// Never destroyed through a base pointer (static storage, final), hence no virtual destructor.
+class phase_listener final : public range_listener {  // NOLINT(cppcoreguidelines-virtual-class-destructor)
+ public:
+  class target {
+   public:
+    virtual bool push(const char* domain, std::string_view name) noexcept = 0;
+    virtual void pop() noexcept = 0;
+
+   protected:
+    target() = default;
+    ~target() = default;
+    target(const target&) = default;
+    target& operator=(const target&) = default;
+  };
+
+  static phase_listener& instance() noexcept {
+    static phase_listener listener;
+    return listener;
+  }
+  void attach(target* t) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (target_ != nullptr)
+      throw profiler_error("napkin: a phase is already watched in this process (one at a time)");
+    target_ = t;
+    owner_ = std::this_thread::get_id();
+    install_range_listener(this);
+  }
+  void detach(const target* t) noexcept {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (target_ != t) return;
+    target_ = nullptr;
+    remove_range_listener(this);
+  }
+  bool on_push(const char* domain, std::string_view name) noexcept override {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (target_ == nullptr || std::this_thread::get_id() != owner_) return false;
+    return target_->push(domain, name);
+  }
+  void on_pop() noexcept override {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    // Pops from other threads belong to ranges an earlier watch accepted there: not ours.
+    if (target_ != nullptr && std::this_thread::get_id() == owner_) target_->pop();
+  }
+
+ private:
+  phase_listener() = default;
+  std::mutex mutex_;
+  target* target_ = nullptr;
+  std::thread::id owner_;
+};
+}  // namespace detail
+
+// A watched phase (profiler::watch_phase). Move-only; the profiler must outlive it. Destroying it stops
+// the watch; a pass still open (the phase's range not yet closed) is closed and dropped.
+class profiler::phase {
+ public:
+  phase(const phase&) = delete;
+  phase& operator=(const phase&) = delete;
+  phase(phase&&) noexcept = default;
+  phase& operator=(phase&&) = delete;
+  ~phase() {
+    if (!state_) return;
+    detail::phase_listener::instance().detach(state_.get());
+    state_->finish_watch();
+  }
+
+  // True once the report is ready, or the watch failed (report() then throws why).
+  bool done() const noexcept { return state_->done || !state_->error.empty(); }
+  std::size_t passes_done() const noexcept { return state_->pass; }
+  std::size_t passes_needed() const noexcept { return state_->prof->passes(); }
+  const std::string& name() const noexcept { return state_->name; }
+
+  sol_report report() const {
+    if (!state_->error.empty()) throw profiler_error(state_->error);
+    if (!state_->done)
+      throw profiler_error("napkin: phase \"" + state_->name + "\" has run " + std::to_string(state_->pass) + " of " +
+                           std::to_string(state_->prof->passes()) +
+                           " passes: the report is ready when done() is true");
+    return *state_->result;
+  }
+
+ private:
+  friend class profiler;
+  // Owned by unique_ptr<state> (never deleted as a target), hence no virtual destructor.
+  struct state final : detail::phase_listener::target {  // NOLINT(cppcoreguidelines-virtual-class-destructor)
+    profiler* prof = nullptr;
+    std::string domain, name;
+    std::unique_ptr<detail::enabled_range_profiler> rp;
+    std::vector<std::uint8_t> data;
+    std::size_t pass = 0;
+    bool in_pass = false;
+    bool done = false;
+    std::string error;
+    std::optional<sol_report> result;
+    measurement_cost cost;
+    std::chrono::steady_clock::time_point pass_start{};
+
+    bool push(const char* d, std::string_view n) noexcept override {
+      if (in_pass || done || !error.empty() || !rp || d != domain || n != name) return false;
+      try {
+        prof->flush_l2();
+        pass_start = std::chrono::steady_clock::now();
+        rp->start();
+        in_pass = true;
+        rp->push(name.c_str());
+        return true;
+      } catch (const std::exception& e) {
+        fail(e.what());
+        return false;
+      }
+    }
+    void pop() noexcept override {
+      if (!in_pass) return;
+      in_pass = false;
+      try {
+        rp->pop();
+        const bool all = rp->stop();
+        prof->sync(("inside phase \"" + name + "\"").c_str());
+        ++pass;
+        cost.passes_s += detail::seconds_since(pass_start);
+        if (all) {
+          const auto t0 = std::chrono::steady_clock::now();
+          const std::size_t dropped = rp->decode();
+          result = prof->finish(name, data, measured_by::phase, dropped, pass);
+          cost.decode_s = detail::seconds_since(t0);
+          result->cost = cost;
+          done = true;
+          finish_watch();
+        } else if (pass >= prof->passes() + prof->options_.extra_pass_limit) {
+          throw profiler_error("napkin: phase \"" + name + "\" did not complete after " + std::to_string(pass) +
+                               " passes: each occurrence must launch the same kernels");
+        }
+      } catch (const std::exception& e) {
+        fail(e.what());
+      }
+    }
+    void fail(const char* what) noexcept {
+      try {
+        error = what;
+      } catch (...) {
+        error = "napkin: phase failed";
+      }
+      finish_watch();
+    }
+    // Ends CUPTI's part (closing an open pass) and frees the profiler for other measurements.
+    void finish_watch() noexcept {
+      if (rp) {
+        if (in_pass) prof->unwind(*rp);
+        in_pass = false;
+        rp.reset();
+        prof->busy_ = nullptr;
+      }
+    }
+  };
+  explicit phase(std::unique_ptr<state> s) : state_(std::move(s)) {}
+  std::unique_ptr<state> state_;
+};
+
+template <class D>
+profiler::phase profiler::watch_phase(std::string name) {
+  ensure_usable();
+  sync("before watch_phase()");
+  enabled_.reset();  // the phase enables its own range profiler
+  auto s = std::make_unique<phase::state>();
+  s->prof = this;
+  s->domain = detail::domain_name_of<D>();
+  s->name = std::move(name);
+  const auto t0 = std::chrono::steady_clock::now();
+  s->rp = std::make_unique<detail::enabled_range_profiler>(ctx_);
+  s->cost.enable_s = detail::seconds_since(t0);
+  const auto t1 = std::chrono::steady_clock::now();
+  s->data = s->rp->counter_data(config_->set(), 1);
+  s->rp->set_config(*config_, s->data, CUPTI_UserRange, CUPTI_UserReplay, 1);
+  s->cost.setup_s = detail::seconds_since(t1);
+  detail::phase_listener::instance().attach(s.get());
+  busy_ = "a phase watch";
+  return phase(std::move(s));
+}
 
 }  // namespace napkin
