@@ -503,8 +503,8 @@ inline void install_range_listener(range_listener* l) noexcept {
   nvtx_switch.fetch_or(switch_listened, std::memory_order_release);
 }
 /// Removes `l` if it is the installed one. A range it accepted that is still open loses its pop.
-inline void remove_range_listener(range_listener const* l) noexcept {
-  range_listener* expected = const_cast<range_listener*>(l);
+inline void remove_range_listener(range_listener* l) noexcept {
+  range_listener* expected = l;
   if (installed_range_listener.compare_exchange_strong(expected, nullptr, std::memory_order_acq_rel)) {
     nvtx_switch.fetch_and(static_cast<unsigned char>(~switch_listened), std::memory_order_release);
   }
