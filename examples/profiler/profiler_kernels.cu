@@ -24,6 +24,8 @@
 
 #include "gemm_cublas.cuh"
 #include "kernels.cuh"
+#include "napkin/check.hpp"
+#include "napkin/check/cublas.hpp"
 #include "napkin/gpus.hpp"
 #include "napkin/nvtx.hpp"
 #include "napkin/profiler.hpp"
@@ -31,10 +33,6 @@
 #include "napkin/workloads.hpp"
 
 namespace {
-
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
-}
 
 constexpr int softmax_items = 16;  // the seed's shape: 16384 columns = 1024 threads x 16 registers
 constexpr int softmax_cols = 1024 * softmax_items;
@@ -62,14 +60,14 @@ struct state {
   cublasHandle_t blas = nullptr;
   int sms = 0;
   state() {
-    check(cudaMalloc(&a, big_n * 4 * sizeof(float)), "cudaMalloc a");  // room for softmax and strided
-    check(cudaMalloc(&b, big_n * 4 * sizeof(float)), "cudaMalloc b");
-    check(cudaMalloc(&small, 1 << 20), "cudaMalloc small");
-    check(napkin_kernels::fill_pattern(a, big_n * 4), "fill a");
-    check(napkin_kernels::fill_pattern(b, big_n * 4), "fill b");
-    check(cudaDeviceSynchronize(), "fill");
-    if (cublasCreate(&blas) != CUBLAS_STATUS_SUCCESS) throw std::runtime_error("cublasCreate failed");
-    check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "SM count");
+    NAPKIN_CUDA_CHECK(cudaMalloc(&a, big_n * 4 * sizeof(float)));  // room for softmax and strided
+    NAPKIN_CUDA_CHECK(cudaMalloc(&b, big_n * 4 * sizeof(float)));
+    NAPKIN_CUDA_CHECK(cudaMalloc(&small, 1 << 20));
+    NAPKIN_CUDA_CHECK(napkin_kernels::fill_pattern(a, big_n * 4));
+    NAPKIN_CUDA_CHECK(napkin_kernels::fill_pattern(b, big_n * 4));
+    NAPKIN_CUDA_CHECK(cudaDeviceSynchronize());
+    NAPKIN_CUDA_CHECK(cublasCreate(&blas));
+    NAPKIN_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   }
   ~state() {
     cublasDestroy(blas);
@@ -83,24 +81,24 @@ std::vector<case_t> make_cases(state& s) {
   namespace k = napkin_kernels;
   std::vector<case_t> cases;
   const unsigned grid = static_cast<unsigned>(s.sms) * 8;
-  cases.push_back({"copy", [&s] { check(k::copy(s.a, s.b, big_n), "copy"); }, {},
+  cases.push_back({"copy", [&s] { NAPKIN_CUDA_CHECK(k::copy(s.a, s.b, big_n)); }, {},
                    napkin::elementwise(static_cast<std::int64_t>(big_n), 1, 1, 0)});
   // The kernel alone (k::sum also clears the accumulator); reset() clears it between passes.
   cases.push_back({"reduce",
                    [&s, grid] {
                      k::sum_kernel<<<grid, 256>>>(s.a, big_n, s.small);
-                     check(cudaGetLastError(), "sum");
+                     NAPKIN_CUDA_CHECK(cudaGetLastError());
                    },
-                   [&s] { check(cudaMemset(s.small, 0, sizeof(float)), "reset"); },
+                   [&s] { NAPKIN_CUDA_CHECK(cudaMemset(s.small, 0, sizeof(float))); },
                    napkin::reduction(static_cast<std::int64_t>(big_n))});
   cases.push_back({"softmax_naive",
-                   [&s] { check(k::softmax_seed_naive(s.a, s.b, softmax_rows, softmax_cols), "softmax naive"); },
+                   [&s] { NAPKIN_CUDA_CHECK(k::softmax_seed_naive(s.a, s.b, softmax_rows, softmax_cols)); },
                    {}, napkin::softmax(softmax_rows, softmax_cols)});
   cases.push_back({"softmax_opt",
-                   [&s] { check(k::softmax_seed_registers<softmax_items>(s.a, s.b, softmax_rows), "softmax opt"); },
+                   [&s] { NAPKIN_CUDA_CHECK(k::softmax_seed_registers<softmax_items>(s.a, s.b, softmax_rows)); },
                    {}, napkin::softmax(softmax_rows, softmax_cols)});
   cases.push_back({"strided_read",
-                   [&s, grid] { check(k::strided_read(s.a, big_n, strided_stride, s.b, grid), "strided read"); }, {},
+                   [&s, grid] { NAPKIN_CUDA_CHECK(k::strided_read(s.a, big_n, strided_stride, s.b, grid)); }, {},
                    // napkin's minimum: the floats used (one in `strided_stride`), one output per thread.
                    [grid] {
                      napkin::workload w;
@@ -110,7 +108,7 @@ std::vector<case_t> make_cases(state& s) {
                      return w;
                    }()});
   cases.push_back({"fma_loop",
-                   [&s] { check(k::fma_loop(s.small, static_cast<unsigned>(s.sms) * 16, 256, fma_iterations), "fma"); },
+                   [&s] { NAPKIN_CUDA_CHECK(k::fma_loop(s.small, static_cast<unsigned>(s.sms) * 16, 256, fma_iterations)); },
                    {},
                    [&s] {
                      napkin::workload w;  // 8 chains x iterations FMAs per thread, 2 FLOP each
@@ -122,8 +120,7 @@ std::vector<case_t> make_cases(state& s) {
                    [&s] {
                      const float* A = s.a;
                      const float* B = s.a + std::size_t(gemm_n) * gemm_n;
-                     if (k::sgemm(s.blas, gemm_n, gemm_n, gemm_n, A, B, s.b) != CUBLAS_STATUS_SUCCESS)
-                       throw std::runtime_error("cublasSgemm failed");
+                     NAPKIN_CUDA_CHECK(k::sgemm(s.blas, gemm_n, gemm_n, gemm_n, A, B, s.b));
                    },
                    {}, napkin::gemm(gemm_n, gemm_n, gemm_n)});
   return cases;
@@ -131,18 +128,18 @@ std::vector<case_t> make_cases(state& s) {
 
 double kernel_ms(const case_t& c) {
   cudaEvent_t start, stop;
-  check(cudaEventCreate(&start), "event");
-  check(cudaEventCreate(&stop), "event");
+  NAPKIN_CUDA_CHECK(cudaEventCreate(&start));
+  NAPKIN_CUDA_CHECK(cudaEventCreate(&stop));
   constexpr int reps = 5;
   float best = FLT_MAX;
   for (int i = 0; i < reps; ++i) {
     if (c.reset) c.reset();
-    check(cudaEventRecord(start), "record");
+    NAPKIN_CUDA_CHECK(cudaEventRecord(start));
     c.launch();
-    check(cudaEventRecord(stop), "record");
-    check(cudaEventSynchronize(stop), "sync");
+    NAPKIN_CUDA_CHECK(cudaEventRecord(stop));
+    NAPKIN_CUDA_CHECK(cudaEventSynchronize(stop));
     float ms = 0;
-    check(cudaEventElapsedTime(&ms, start, stop), "elapsed");
+    NAPKIN_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
     best = std::min(best, ms);
   }
   cudaEventDestroy(start);
@@ -172,9 +169,9 @@ int main(int argc, char** argv) try {
       if (only.empty() || c.name == only) {
         napkin::range r{c.name};  // for ncu's range replay: --nvtx --nvtx-include "napkin@copy/"
         c.launch();
-        check(cudaDeviceSynchronize(), "plain run");
+        NAPKIN_CUDA_CHECK(cudaDeviceSynchronize());
       }
-    check(cudaDeviceSynchronize(), "plain run");
+    NAPKIN_CUDA_CHECK(cudaDeviceSynchronize());
     return 0;
   }
 
