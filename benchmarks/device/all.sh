@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The lead's run on the lent GPU machine: build everything, run every test (GPU tests included), then the
-# occupancy, napkin-math and NVTX device scripts, the NVTX benchmark, compute-sanitizer on the GPU tests
-# that do not fault on purpose, and the profiler's accuracy/cost run against ncu with the user-range probe.
+# profiler's accuracy/cost run against ncu with its two probes (user range, dirty L2), the occupancy,
+# napkin-math and NVTX device scripts, the NVTX benchmark, and compute-sanitizer on the GPU tests that do
+# not fault on purpose.
 # Summaries go to $OUT (at most 8 files come back).
 # Call it from the device tool with carry [".carry"] (doctest and Google Benchmark: make_carry.sh).
 # The recorded runs used a `git archive` of main copied to /tmp; running it in place is the same.
@@ -12,6 +13,14 @@ bash benchmarks/device/build.sh > /tmp/build.log 2>&1 || { grep -B2 -A8 "error" 
 export LD_LIBRARY_PATH=$PWD/.carry/prefix/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 (cd build/device && ctest --output-on-failure -j 8 -E "build_headers") > "$out/ctest.log" 2>&1
 grep -E "tests passed|\*\*\*Failed|\*\*\*Skipped" "$out/ctest.log" | head -20
+bash benchmarks/device/profiler.sh /tmp/prof build/device > /dev/null 2>&1; echo "profiler rc=$?"
+for probe in user_range_probe dirty_l2_probe; do
+  nvcc -std=c++17 -arch=sm_90 -Iinclude benchmarks/device/$probe.cu -o /tmp/$probe -lcupti > /tmp/probe_build.log 2>&1 ||
+    cat /tmp/probe_build.log
+done
+{ cat /tmp/prof/device.txt /tmp/prof/tables.md; echo; echo "## user_range_probe"; /tmp/user_range_probe; echo;
+  echo "## dirty_l2_probe"; /tmp/dirty_l2_probe; echo;
+  echo "## napkin.txt"; cat /tmp/prof/napkin.txt; echo "## ncu.log"; tail -20 /tmp/prof/ncu.log; } > "$out/profiler.txt" 2>&1
 bash benchmarks/device/occupancy.sh /tmp/occ build/device > /dev/null 2>&1; echo "occupancy rc=$?"
 cat /tmp/occ/*.txt > "$out/occupancy.txt"
 bash benchmarks/device/math.sh h100-sxm build/device > "$out/math.txt" 2>&1; echo "math rc=$?"
@@ -29,8 +38,3 @@ build/device/benchmarks/check/check_benchmark --benchmark_repetitions=10 --bench
   done
 } > "$out/sanitizer.txt" 2>&1
 cat "$out/sanitizer.txt"
-bash benchmarks/device/profiler.sh /tmp/prof build/device > /dev/null 2>&1; echo "profiler rc=$?"
-nvcc -std=c++17 -arch=sm_90 -Iinclude benchmarks/device/user_range_probe.cu -o /tmp/user_range_probe -lcupti \
-  > /tmp/probe_build.log 2>&1 || cat /tmp/probe_build.log
-{ cat /tmp/prof/device.txt /tmp/prof/tables.md; echo; echo "## user_range_probe"; /tmp/user_range_probe; echo;
-  echo "## napkin.txt"; cat /tmp/prof/napkin.txt; echo "## ncu.log"; tail -20 /tmp/prof/ncu.log; } > "$out/profiler.txt" 2>&1

@@ -3,7 +3,7 @@
 # seven kernels of examples/profiler/profiler_kernels.cu (the shared kernels of examples/kernels), for
 # measure() with and without the launch gate and per_kernel() (accuracy), and the wall time of each (cost).
 # Usage: bash benchmarks/device/profiler.sh [OUTDIR] [BUILD_DIR]
-# Writes OUTDIR/{device.txt,napkin.txt,ncu_sol.csv,ncu_range.csv,ncu.log,cost.txt,tables.md}; tables.md is what
+# Writes OUTDIR/{device.txt,napkin*.txt,ncu_sol.csv,ncu_range.csv,ncu_bytes.csv,ncu.log,cost.txt,tables.md}; tables.md is what
 # docs/profiler.md shows. ncu runs with --clock-control none (napkin never touches clocks) and its default
 # cache control (flush before each pass: napkin's measure() flushes L2 too).
 set -uo pipefail
@@ -22,8 +22,18 @@ filter='regex:copy_kernel|sum_kernel|softmax_seed|strided_read_kernel|fma_loop_k
   nvcc --version | tail -1
 } > "$out/device.txt" 2>&1
 
-# napkin: measure() and per_kernel() for each kernel, with reports.
+# napkin: measure() and per_kernel() (both replays) for each kernel, with reports.
 "$bin" napkin > "$out/napkin.txt" 2>&1 || echo "napkin run failed (rc=$?)" >> "$out/napkin.txt"
+# The GH100 TriageCompute experiment: SM % from TriageCompute.sm__throughput (tri5: exact L1/L2/Memory,
+# 5 passes; tri2: TriageCompute L1 and L2 too, 2 passes). Is a cheaper SOL set possible?
+for set in tri5 tri2; do
+  "$bin" napkin --set "$set" > "$out/napkin_$set.txt" 2>&1 || echo "napkin --set $set failed (rc=$?)" >> "$out/napkin_$set.txt"
+done
+# Cache state: DRAM bytes read/written per kernel (napkin's three ways, the old memset flush, ncu).
+"$bin" napkin --set bytes > "$out/napkin_bytes.txt" 2>&1 || echo "napkin --set bytes failed" >> "$out/napkin_bytes.txt"
+"$bin" napkin --set bytes --memset-flush > "$out/napkin_bytes_memset.txt" 2>&1 || echo "failed" >> "$out/napkin_bytes_memset.txt"
+ncu --clock-control none --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum --print-units base \
+  --csv -k "$filter" "$bin" plain > "$out/ncu_bytes.csv" 2>> "$out/ncu.log"
 
 # ncu: the same kernels, one launch each, SpeedOfLight section.
 ncu --clock-control none --section SpeedOfLight --print-units base --csv -k "$filter" "$bin" plain \
@@ -47,6 +57,11 @@ for k in $kernels; do
   t2=$(now)
   echo "NCU_COST name=$k plain_s=$(awk "BEGIN{print $t1 - $t0}") ncu_s=$(awk "BEGIN{print $t2 - $t1}") ncu_passes=${passes:-?}" >> "$out/cost.txt"
 done
+# ncu's marginal cost per kernel: all seven in one run (its start-up paid once), per profiled kernel.
+t0=$(now); "$bin" plain > /dev/null 2>&1; t1=$(now)
+profiled=$(ncu --clock-control none --section SpeedOfLight -k "$filter" "$bin" plain 2>&1 | grep -c "==PROF== Profiling")
+t2=$(now)
+echo "NCU_ALL plain_s=$(awk "BEGIN{print $t1 - $t0}") ncu_s=$(awk "BEGIN{print $t2 - $t1}") kernels=$profiled" >> "$out/cost.txt"
 
 python3 - "$out" > "$out/tables.md" <<'PY'
 import csv, re, sys, os
@@ -82,7 +97,7 @@ for r in rows[1:]:
     ncu.setdefault(c, {})
     if key == "dur" and key in ncu[c]: v += ncu[c][key]  # several cuBLAS kernels: sum durations
     ncu[c][key] = v
-napkin, per, cost, rng = {}, {}, {}, {}
+napkin, per, app, cost, rng = {}, {}, {}, {}, {}
 case, hdr = None, None
 for line in open(os.path.join(out, "ncu_range.csv")):
     if line.startswith("#CASE"): case, hdr = line.split()[1], None; continue
@@ -98,15 +113,17 @@ for line in open(os.path.join(out, "napkin.txt")):
     if line.startswith("NAPKIN_SOL"):
         kv = dict(t.split("=", 1) for t in line.split()[1:])
         if kv.get("mode") == "measure": napkin[kv["name"]] = kv
-        elif kv.get("mode") == "per_kernel":
-            c = kv["case"]
+        elif kv.get("mode") in ("per_kernel", "application"):
+            c, into = kv["case"], per if kv["mode"] == "per_kernel" else app
             # several kernels (cuBLAS): keep the longest
-            if c not in per or float(kv[metric["dur"]]) > float(per[c][metric["dur"]]): per[c] = kv
+            if c not in into or float(kv[metric["dur"]]) > float(into[c][metric["dur"]]): into[c] = kv
     elif line.startswith("NAPKIN_COST"):
         kv = dict(t.split("=", 1) for t in line.split()[1:]); cost[kv["name"]] = kv
-ncost = {}
+ncost, ncu_all = {}, {}
 for line in open(os.path.join(out, "cost.txt")):
-    kv = dict(t.split("=", 1) for t in line.split()[1:]); ncost[kv["name"]] = kv
+    kv = dict(t.split("=", 1) for t in line.split()[1:])
+    if line.startswith("NCU_ALL"): ncu_all = kv
+    else: ncost[kv["name"]] = kv
 cols = ["dur", "sm", "mem", "dram", "l1", "l2"]
 print("### Accuracy: napkin vs `ncu --clock-control none --section SpeedOfLight`\n")
 print("| kernel | source | duration (us) | SM % | Memory % | DRAM % | L1/TEX % | L2 % | max abs diff (points) | duration diff |")
@@ -118,7 +135,7 @@ for c in cases:
     if ref:
         print(f"| {c} | ncu | " + " | ".join(f"{ref[k]/1e3:.2f}" if k == "dur" else f"{ref.get(k, float('nan')):.2f}" for k in cols) + " | | |")
     for label, src in (("napkin measure()", napkin.get(c)), ("napkin per_kernel()", per.get(c)),
-                       ("ncu --replay-mode range", rng.get(c))):
+                       ("napkin per_kernel(application)", app.get(c)), ("ncu --replay-mode range", rng.get(c))):
         if not src: continue
         vals = [float(src[metric[k]]) for k in cols]
         diff = dd = ""
@@ -127,15 +144,21 @@ for c in cases:
             dd = f"{(vals[0] - ref['dur']) / ref['dur'] * 100:+.1f}%"
         print(f"| {c} | {label} | {vals[0]/1e3:.2f} | " + " | ".join(f"{v:.2f}" for v in vals[1:]) + f" | {diff} | {dd} |")
 print("\n### Cost: wall time per measured kernel\n")
-print("| kernel | kernel time (ms) | napkin passes | ncu passes | napkin measure() (s) | napkin per_kernel() (s) | ncu run minus plain run (s) | ncu / measure() | measure() / (passes x kernel) | measure() beyond passes x kernel (ms) |")
-print("|---|---|---|---|---|---|---|---|---|---|")
+try:
+    marginal = (float(ncu_all["ncu_s"]) - float(ncu_all["plain_s"])) / int(ncu_all["kernels"])
+except (KeyError, ValueError, ZeroDivisionError):
+    marginal = float("nan")
+print(f"ncu's marginal cost per kernel (all seven cases in one ncu run, {ncu_all.get('kernels', '?')} kernels profiled, "
+      f"minus the plain run, per kernel): {marginal:.2f} s\n")
+print("| kernel | kernel time (ms) | napkin passes | ncu passes | napkin measure() (s) | napkin per_kernel() (s) | napkin per_kernel(application) (s) | ncu run minus plain run (s) | ncu / measure() | ncu marginal / measure() | measure() / (passes x kernel) | measure() beyond passes x kernel (ms) |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|")
 for c in cases:
     if c not in cost: continue
     k = cost[c]; n = ncost.get(c, {})
     kms, p, ms = float(k["kernel_ms"]), int(k["passes"]), float(k["measure_s"])
     try: ncu_s = float(n["ncu_s"]) - float(n["plain_s"])
     except (KeyError, ValueError): ncu_s = float("nan")
-    print(f"| {c} | {kms:.3f} | {p} | {n.get('ncu_passes', '?')} | {ms:.4f} | {float(k['per_kernel_s']):.4f} | {ncu_s:.2f} | {ncu_s / ms:.0f}x | {ms / (p * kms / 1e3):.1f} | {(ms - p * kms / 1e3) * 1e3:.1f} |")
+    print(f"| {c} | {kms:.3f} | {p} | {n.get('ncu_passes', '?')} | {ms:.4f} | {float(k['per_kernel_s']):.4f} | {float(k.get('application_s', 'nan')):.4f} | {ncu_s:.2f} | {ncu_s / ms:.1f}x | {marginal / ms:.1f}x | {ms / (p * kms / 1e3):.1f} | {(ms - p * kms / 1e3) * 1e3:.1f} |")
 print("\n### Where measure()'s time goes (napkin's own breakdown, ms)\n")
 print("| kernel | enable | setup (counter data, SetConfig) | passes | of which passes x kernel | decode + evaluate | per pass beyond the kernel |")
 print("|---|---|---|---|---|---|---|")
@@ -144,5 +167,60 @@ for c in cases:
     m = napkin[c]; kms = float(cost[c]["kernel_ms"]); p = int(m["passes"])
     e, su, ps, de = (float(m[x]) * 1e3 for x in ("enable_s", "setup_s", "passes_s", "decode_s"))
     print(f"| {c} | {e:.1f} | {su:.1f} | {ps:.1f} | {p * kms:.1f} | {de:.1f} | {(ps - p * kms) / p:.2f} |")
+tri = {}
+for s in ("tri5", "tri2"):
+    path = os.path.join(out, f"napkin_{s}.txt")
+    if not os.path.exists(path): continue
+    for line in open(path):
+        if line.startswith("NAPKIN_SOL"):
+            kv = dict(t.split("=", 1) for t in line.split()[1:])
+            key = (s, kv.get("mode"), kv.get("case", kv["name"]))
+            if key not in tri or float(kv[metric["dur"]]) > float(tri[key][metric["dur"]]): tri[key] = kv
+def by_case(path, mode):
+    res = {}
+    if not os.path.exists(path): return res
+    for line in open(path):
+        if line.startswith("NAPKIN_SOL"):
+            kv = dict(t.split("=", 1) for t in line.split()[1:])
+            if kv.get("mode") != mode: continue
+            c = kv.get("case", kv["name"])
+            if c not in res or float(kv[metric["dur"]]) > float(res[c][metric["dur"]]): res[c] = kv
+    return res
+nb = {}
+if os.path.exists(os.path.join(out, "ncu_bytes.csv")):
+    with open(os.path.join(out, "ncu_bytes.csv")) as f:
+        rows = [r for r in csv.reader(l for l in f if l.startswith('"'))]
+    for r in rows[1:]:
+        d = dict(zip(rows[0], r)); c = case_of(d.get("Kernel Name", ""))
+        if not c or d.get("Metric Name") not in ("gpu__time_duration.sum", "dram__bytes_read.sum", "dram__bytes_write.sum"): continue
+        v = float(d["Metric Value"].replace(",", "")); m = d["Metric Name"]
+        nb.setdefault(c, {})
+        if c == "sgemm" and m in nb[c]: v = max(v, nb[c][m])  # the GEMM kernel, not cuBLAS helpers
+        nb[c][m] = v
+bk, ba, bm = (by_case(os.path.join(out, "napkin_bytes.txt"), m) for m in ("per_kernel", "application", "measure"))
+bmm = by_case(os.path.join(out, "napkin_bytes_memset.txt"), "measure")
+if nb and bk:
+    W, R, D = "dram__bytes_write.sum", "dram__bytes_read.sum", "gpu__time_duration.sum"
+    print("\n### Cache state: DRAM bytes written (MB) and duration (us) by how L2 was left before each pass\n")
+    print("| kernel | DRAM read (MB, ncu) | written: ncu | per_kernel() kernel replay | per_kernel(application) | measure(), napkin's read flush | measure(), memset flush | duration: ncu | kernel replay | application | measure() read flush | measure() memset flush |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for c in cases:
+        if c not in nb or c not in bk or c not in ba or c not in bm or c not in bmm: continue
+        n = nb[c]
+        print(f"| {c} | {n[R]/1e6:.1f} | {n[W]/1e6:.1f} | {float(bk[c][W])/1e6:.1f} | {float(ba[c][W])/1e6:.1f} | {float(bm[c][W])/1e6:.1f} | {float(bmm[c][W])/1e6:.1f} | {n[D]/1e3:.1f} | {float(bk[c][D])/1e3:.1f} | {float(ba[c][D])/1e3:.1f} | {float(bm[c][D])/1e3:.1f} | {float(bmm[c][D])/1e3:.1f} |")
+if tri:
+    TSM = "TriageCompute.sm__throughput.avg.pct_of_peak_sustained_elapsed"
+    TL1 = "SM_A.TriageCompute.l1tex__throughput.avg.pct_of_peak_sustained_active"
+    TL2 = "LTS.TriageCompute.lts__throughput.avg.pct_of_peak_sustained_elapsed"
+    print("\n### TriageCompute experiment (per_kernel(), kernel replay): a cheaper SOL set?\n")
+    print("| kernel | ncu SM % | tri5 TriageCompute SM % | tri2 TriageCompute SM % | ncu L1 % | tri2 TriageCompute L1 % | ncu L2 % | tri2 TriageCompute L2 % | measure() s: sol (9 passes) | tri5 (5 passes) | tri2 (2 passes) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    def total(kv): return sum(float(kv[x]) for x in ("enable_s", "setup_s", "passes_s", "decode_s"))
+    for c in cases:
+        a, b = tri.get(("tri5", "per_kernel", c)), tri.get(("tri2", "per_kernel", c))
+        ma, mb = tri.get(("tri5", "measure", c)), tri.get(("tri2", "measure", c))
+        ref = ncu.get(c, {})
+        if not (a and b and ma and mb and c in napkin): continue
+        print(f"| {c} | {ref.get('sm', float('nan')):.2f} | {float(a[TSM]):.2f} | {float(b[TSM]):.2f} | {ref.get('l1', float('nan')):.2f} | {float(b[TL1]):.2f} | {ref.get('l2', float('nan')):.2f} | {float(b[TL2]):.2f} | {total(napkin[c]):.3f} | {total(ma):.3f} | {total(mb):.3f} |")
 PY
 echo "tables: $out/tables.md"

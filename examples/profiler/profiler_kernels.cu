@@ -2,8 +2,10 @@
 // optimized softmax, an uncoalesced strided read, an FMA-bound loop and a cuBLAS SGEMM. The kernels are
 // the shared reference kernels of examples/kernels (kernels.cuh, gemm_cublas.cuh).
 //
-//   profiler_kernels napkin [--only NAME]   measure each with measure() and per_kernel(), print reports,
-//                                           NAPKIN_SOL/NAPKIN_COST lines for scripts
+//   profiler_kernels napkin [--only NAME]   measure each with measure() and per_kernel() (kernel and
+//                                           application replay), print reports, NAPKIN_SOL/NAPKIN_COST lines
+//       [--set sol|one_pass|bytes|tri5|tri2]  another metric set (tri*: the GH100 TriageCompute experiment)
+//       [--memset-flush]                    flush L2 with cudaMemset instead of napkin's read (comparison)
 //   profiler_kernels plain  [--only NAME]   launch each once inside a napkin::range of its name, nothing
 //                                           else (the target for ncu, kernel or range replay)
 //
@@ -155,11 +157,15 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 int main(int argc, char** argv) try {
   const std::string mode = argc > 1 ? argv[1] : "napkin";
-  std::string only;
-  for (int i = 2; i + 1 < argc; ++i)
-    if (std::strcmp(argv[i], "--only") == 0) only = argv[i + 1];
+  std::string only, set_name = "sol";
+  bool memset_flush = false;
+  for (int i = 2; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) only = argv[++i];
+    else if (std::strcmp(argv[i], "--set") == 0 && i + 1 < argc) set_name = argv[++i];
+    else if (std::strcmp(argv[i], "--memset-flush") == 0) memset_flush = true;
+  }
   if (mode != "napkin" && mode != "plain") {
-    std::fprintf(stderr, "usage: %s napkin|plain [--only NAME]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s napkin|plain [--only NAME] [--set sol|tri2|tri5|one_pass|bytes] [--memset-flush]\n", argv[0]);
     return 2;
   }
   state s;
@@ -175,8 +181,49 @@ int main(int argc, char** argv) try {
     return 0;
   }
 
+  const std::vector<std::string> base = {
+      napkin::metric::duration_ns, napkin::metric::elapsed_cycles, napkin::metric::sm_active_cycles,
+      napkin::metric::sm_frequency_hz, napkin::metric::dram_frequency_hz, napkin::metric::dram_bytes,
+      napkin::metric::dram_throughput_pct};
+  napkin::metric_set set = napkin::metric_sets::sol();
+  if (set_name == "one_pass") set = napkin::metric_sets::one_pass();
+  if (set_name == "tri2" || set_name == "tri5") {
+    set = napkin::metric_sets::custom(set_name, base);
+    set.metrics.emplace_back("TriageCompute.sm__throughput.avg.pct_of_peak_sustained_elapsed");
+    if (set_name == "tri2") {
+      set.metrics.emplace_back("SM_A.TriageCompute.l1tex__throughput.avg.pct_of_peak_sustained_active");
+      set.metrics.emplace_back("LTS.TriageCompute.lts__throughput.avg.pct_of_peak_sustained_elapsed");
+    } else {
+      set.metrics.emplace_back(napkin::metric::l1tex_throughput_pct);
+      set.metrics.emplace_back(napkin::metric::l2_throughput_pct);
+      set.metrics.emplace_back(napkin::metric::memory_throughput_pct);
+    }
+  }
+  if (set_name == "bytes")
+    set = napkin::metric_sets::custom("bytes", {napkin::metric::duration_ns, napkin::metric::dram_bytes_read,
+                                                napkin::metric::dram_bytes_write, napkin::metric::elapsed_cycles});
+  napkin::profiler_options options;
+  // --memset-flush: the flush napkin used to do (and nvbench does), for comparison: cudaMemset of 2 x L2
+  // before each pass, which leaves L2 full of dirty lines (napkin's own flush reads instead; l2_flush.hpp).
+  void* flush_buffer = nullptr;
+  std::size_t flush_bytes = 0;
+  if (memset_flush) {
+    options.flush_l2 = false;
+    int l2 = 0;
+    NAPKIN_CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
+    flush_bytes = std::size_t(l2) * 2;
+    NAPKIN_CUDA_CHECK(cudaMalloc(&flush_buffer, flush_bytes));
+    for (auto& c : cases) {
+      auto reset = c.reset;
+      c.reset = [reset, flush_buffer, flush_bytes] {
+        if (reset) reset();
+        NAPKIN_CUDA_CHECK(cudaMemset(flush_buffer, 1, flush_bytes));
+        NAPKIN_CUDA_CHECK(cudaDeviceSynchronize());
+      };
+    }
+  }
   const auto t_setup = std::chrono::steady_clock::now();
-  napkin::profiler prof;  // the SOL set
+  napkin::profiler prof(set, options);
   const double setup_s = seconds_since(t_setup);
   const napkin::gpu_spec& h100 = napkin::find_gpu("h100-sxm");
   std::printf("NAPKIN_SETUP chip=%s passes=%zu setup_s=%.4f\n", prof.chip().c_str(), prof.passes(), setup_s);
@@ -189,18 +236,21 @@ int main(int argc, char** argv) try {
   std::vector<double> kernel_time_ms, measure_s;
   for (const case_t* c : chosen) {
     kernel_time_ms.push_back(kernel_ms(*c));  // also the warm-up
+    if (memset_flush) c->reset();
     const auto t0 = std::chrono::steady_clock::now();
     const napkin::sol_report r = c->reset ? prof.measure(c->name, c->launch, c->reset) : prof.measure(c->name, c->launch);
     measure_s.push_back(seconds_since(t0));
     std::cout << napkin::to_text(r);
     const napkin::pipe p = napkin::pipe::fp32;  // FP32 CUDA cores (cuBLAS SGEMM in pedantic math too)
     std::cout << napkin::to_text(napkin::compare(r, c->model, h100, p));
-    std::cout << napkin::to_key_values(r) << " mode=measure\n\n";
+    std::cout << napkin::to_key_values(r) << " mode=measure" << (memset_flush ? " flush=memset" : "") << "\n\n";
   }
-  std::vector<double> per_kernel_s;
+  // per_kernel() both ways: CUPTI's kernel replay, and napkin's application replay (fn re-run per pass,
+  // clean cold L2 before each, reset() between passes).
+  std::vector<double> per_kernel_s, application_s;
   std::vector<std::size_t> kernels_seen;
   for (const case_t* c : chosen) {
-    const auto t0 = std::chrono::steady_clock::now();
+    auto t0 = std::chrono::steady_clock::now();
     const napkin::kernel_reports per = prof.per_kernel(c->launch);
     per_kernel_s.push_back(seconds_since(t0));
     kernels_seen.push_back(per.kernels.size());
@@ -210,13 +260,26 @@ int main(int argc, char** argv) try {
       std::cout << napkin::to_key_values(k) << " mode=per_kernel case=" << c->name << "\n";
     }
   }
+  for (const case_t* c : chosen) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const napkin::kernel_reports per = c->reset ? prof.per_kernel(c->launch, napkin::replay::application, c->reset)
+                                                : prof.per_kernel(c->launch, napkin::replay::application);
+    application_s.push_back(seconds_since(t0));
+    if (c->reset) c->reset();
+    for (const auto& k : per.kernels) {
+      if (c == chosen.front()) std::cout << napkin::to_text(k);
+      std::cout << napkin::to_key_values(k) << " mode=application case=" << c->name << "\n";
+    }
+  }
   // An empty range: what a user range costs on the GPU with no work in it (docs/profiler.md).
   const napkin::sol_report empty = prof.measure("empty", [] {});
   std::cout << napkin::to_key_values(empty) << " mode=measure\n";
   const std::size_t passes = prof.passes();
   for (std::size_t i = 0; i < chosen.size(); ++i)
-    std::printf("NAPKIN_COST name=%s passes=%zu kernel_ms=%.4f measure_s=%.4f per_kernel_s=%.4f kernels=%zu\n",
-                chosen[i]->name.c_str(), passes, kernel_time_ms[i], measure_s[i], per_kernel_s[i], kernels_seen[i]);
+    std::printf("NAPKIN_COST name=%s passes=%zu kernel_ms=%.4f measure_s=%.4f per_kernel_s=%.4f application_s=%.4f "
+                "kernels=%zu\n",
+                chosen[i]->name.c_str(), passes, kernel_time_ms[i], measure_s[i], per_kernel_s[i], application_s[i],
+                kernels_seen[i]);
   return 0;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "profiler_kernels: %s\n", e.what());

@@ -6,12 +6,14 @@
 //   napkin/profiler/errors.hpp       profiler_error and advice per CUPTI status
 //   napkin/profiler/host.hpp         metric validation and pass planning, no GPU needed
 //   napkin/profiler/kernel_names.hpp kernel names for per-kernel ranges
-//   napkin/profiler/session.hpp      napkin::profiler: measure(), per_kernel(), scope
+//   napkin/profiler/l2_flush.hpp     a cold, clean L2 before each pass (a PTX read kernel, no nvcc needed)
+//   napkin/profiler/session.hpp      napkin::profiler: measure(), per_kernel(), scope, watch_phase()
 #pragma once
 
 #include "napkin/profiler/errors.hpp"
 #include "napkin/profiler/host.hpp"
 #include "napkin/profiler/kernel_names.hpp"
+#include "napkin/profiler/l2_flush.hpp"
 #include "napkin/profiler/metrics.hpp"
 #include "napkin/profiler/report.hpp"
 #include "napkin/profiler/session.hpp"

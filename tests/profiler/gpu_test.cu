@@ -19,6 +19,12 @@ __global__ void copy_kernel(const float* in, float* out, std::size_t n) {
   for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
     out[i] = in[i];
 }
+__global__ void sum_kernel(const float* in, std::size_t n, float* out) {  // reads n floats, writes one per block
+  float acc = 0.0f;
+  for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+    acc += in[i];
+  if (threadIdx.x == 0) out[blockIdx.x] = acc;
+}
 __global__ void add_one_kernel(float* data, std::size_t n) {
   for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
     data[i] += 1.0f;
@@ -110,6 +116,58 @@ TEST_CASE("per_kernel(): kernel replay names each kernel and restores memory") {
   CHECK(buf.first_of_a() == 1.0f);
 }
 
+TEST_CASE("per_kernel(fn, replay::application): fn re-run per pass, kernels named, reset between passes") {
+  buffers buf;
+  napkin::profiler prof;
+  int resets = 0;
+  const auto out = prof.per_kernel(
+      [&] {
+        buf.copy();
+        buf.add_one();
+      },
+      napkin::replay::application,
+      [&] {
+        ++resets;
+        REQUIRE(cudaMemset(buf.a, 0, n * sizeof(float)) == cudaSuccess);
+      });
+  REQUIRE(out.kernels.size() == 2);
+  CHECK(out.dropped == 0);
+  CHECK(out.kernels[0].name.find("copy_kernel") != std::string::npos);
+  CHECK(out.kernels[1].name.find("add_one_kernel") != std::string::npos);
+  CHECK(out.kernels[0].how == napkin::measured_by::application_replay);
+  CHECK(out.kernels[0].passes == prof.passes());
+  CHECK(resets == static_cast<int>(prof.passes()));  // before every pass: the counting run came first
+  CHECK(buf.first_of_a() == 1.0f);  // reset before every pass: one increment survives
+  // Each kernel moves its own traffic: the copy reads a and writes b, add_one reads and writes a.
+  for (const auto& k : out.kernels) {
+    check_percentages(k);
+    CHECK(*k.dram_bytes() == doctest::Approx(2 * buffer_bytes).epsilon(0.10));
+  }
+  CHECK(out.cost.passes_s == doctest::Approx(out.cost.flush_s + out.cost.cupti_s + out.cost.work_s));
+  // A reset callback means nothing to CUPTI's kernel replay: refused rather than silently ignored.
+  CHECK_THROWS_AS(prof.per_kernel([&] { buf.copy(); }, napkin::replay::kernel, [] {}), napkin::profiler_error);
+  CHECK(prof.usable());
+}
+
+TEST_CASE("the L2 flush before each pass leaves no dirty lines for the measured kernel to write back") {
+  // A kernel that only reads (sum) writes almost nothing to DRAM, unless L2 holds dirty lines when it starts:
+  // a memset flush leaves L2 full of them, and so does CUPTI's auto range with a 256-range image (each ~23-25
+  // MB of extra DRAM writes on H100's 50 MB L2; benchmarks/device/dirty_l2_probe.cu). ncu itself: 2.4 MB.
+  buffers buf;
+  napkin::profiler prof(napkin::metric_sets::custom(
+      "traffic", {napkin::metric::dram_bytes_read, napkin::metric::dram_bytes_write}));
+  int l2 = 0;
+  REQUIRE(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0) == cudaSuccess);
+  for (const auto& r : {prof.measure("sum", [&] { sum_kernel<<<1024, 256>>>(buf.a, n, buf.b); }),
+                        prof.per_kernel([&] { sum_kernel<<<1024, 256>>>(buf.a, n, buf.b); },
+                                        napkin::replay::application).kernels.at(0)}) {
+    const double read = *r.get(napkin::metric::dram_bytes_read), written = *r.get(napkin::metric::dram_bytes_write);
+    MESSAGE(r.name, ": read ", read / 1e6, " MB, written ", written / 1e6, " MB (L2 ", l2 / 1e6, " MB)");
+    CHECK(read == doctest::Approx(buffer_bytes).epsilon(0.05));
+    CHECK(written < 0.10 * l2);  // the sums and CUPTI's own few MB, not half a cache of dirty data
+  }
+}
+
 TEST_CASE("per_kernel(): more kernels than the image holds are counted as dropped") {
   buffers buf;
   napkin::profiler_options options;
@@ -141,6 +199,9 @@ TEST_CASE("a CUDA graph: one range with measure(); per_kernel() refuses graphs")
     // CUPTI's auto range records only a graph's first kernel node: per_kernel() refuses instead of
     // reporting half the work, and stays usable.
     CHECK_THROWS_AS(prof.per_kernel([&] { REQUIRE(cudaGraphLaunch(exec, s) == cudaSuccess); }), napkin::profiler_error);
+    CHECK_THROWS_AS(prof.per_kernel([&] { REQUIRE(cudaGraphLaunch(exec, s) == cudaSuccess); },
+                                    napkin::replay::application),
+                    napkin::profiler_error);
     const auto after = prof.measure("graph again", [&] { REQUIRE(cudaGraphLaunch(exec, s) == cudaSuccess); });
     CHECK(*after.dram_bytes() == doctest::Approx(4 * buffer_bytes).epsilon(0.10));
   }

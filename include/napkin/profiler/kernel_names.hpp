@@ -52,11 +52,44 @@ inline std::string readable_kernel_name(const char* symbol) {
 
 namespace detail {
 
+// What a kernel_name_recorder saw: one entry per launch, in launch order. A value, so that a recording can
+// end (the recorder destroyed) before the ranges are decoded.
+struct launch_log {
+  // Graph launches record `graph_marker` (their kernels' names are not visible).
+  static constexpr const char* graph_marker = "\x01graph";
+  std::vector<std::string> launches;
+  bool available = false;  // false when another CUPTI subscriber kept napkin from recording
+
+  // Names for `ranges` auto ranges: recorded names while they line up with the launches, "kernel #i" after
+  // the first graph launch (a graph holds an unknown number of kernels) or when names are unavailable.
+  std::vector<std::string> names_for(std::size_t ranges) const {
+    std::vector<std::string> out;
+    bool aligned = true;
+    for (std::size_t i = 0; i < ranges; ++i) {
+      const bool known = i < launches.size();
+      if (aligned && (!known || launches[i] == graph_marker)) aligned = false;
+      if (aligned && !launches[i].empty())
+        out.push_back(launches[i]);
+      else
+        out.push_back("kernel #" + std::to_string(i) + (known && launches[i] == graph_marker ? " (in a graph)" : ""));
+    }
+    return out;
+  }
+  bool saw_graph() const {
+    for (const auto& l : launches)
+      if (l == graph_marker) return true;
+    return false;
+  }
+  // Kernels launched, when known: none if names are unavailable or a graph hid its kernels.
+  std::optional<std::size_t> kernel_launches() const {
+    if (!available || saw_graph()) return std::nullopt;
+    return launches.size();
+  }
+};
+
+// Records the symbol of every kernel launched on any thread while it lives (a CUPTI callback subscription).
 class kernel_name_recorder {
  public:
-  // One entry per launch; graph launches record `graph_marker` (their kernels' names are not visible).
-  static constexpr const char* graph_marker = "\x01graph";
-
   kernel_name_recorder() {
     const CUptiResult s = cuptiSubscribe(&subscriber_, &kernel_name_recorder::on_callback, this);
     if (s != CUPTI_SUCCESS) {
@@ -88,39 +121,11 @@ class kernel_name_recorder {
     if (subscriber_ != nullptr) (void)cuptiUnsubscribe(subscriber_);
   }
 
-  // Names for `ranges` auto ranges: recorded names while they line up with the launches, "kernel #i" after
-  // the first graph launch (a graph holds an unknown number of kernels) or when names are unavailable.
-  std::vector<std::string> names_for(std::size_t ranges) const {
+  launch_log log() const {
     std::lock_guard<std::mutex> lock(mutex_);
-    std::vector<std::string> out;
-    bool aligned = true;
-    for (std::size_t i = 0; i < ranges; ++i) {
-      const bool known = i < launches_.size();
-      if (aligned && (!known || launches_[i] == graph_marker)) aligned = false;
-      if (aligned && !launches_[i].empty())
-        out.push_back(launches_[i]);
-      else
-        out.push_back("kernel #" + std::to_string(i) + (known && launches_[i] == graph_marker ? " (in a graph)" : ""));
-    }
-    return out;
+    return {launches_, subscriber_ != nullptr};
   }
   const std::string& unavailable_reason() const noexcept { return unavailable_; }
-
-  bool saw_graph() const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    for (const auto& l : launches_)
-      if (l == graph_marker) return true;
-    return false;
-  }
-
-  // Kernels launched, when known: none if names are unavailable or a graph hid its kernels.
-  std::optional<std::size_t> kernel_launches() const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (subscriber_ == nullptr) return std::nullopt;
-    for (const auto& l : launches_)
-      if (l == graph_marker) return std::nullopt;
-    return launches_.size();
-  }
 
  private:
   static void CUPTIAPI on_callback(void* self, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void* data) {
@@ -142,7 +147,7 @@ class kernel_name_recorder {
                        (domain == CUPTI_CB_DOMAIN_DRIVER_API && (id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch ||
                                                                  id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz));
     std::lock_guard<std::mutex> lock(me->mutex_);
-    me->launches_.push_back(graph ? std::string(graph_marker) : readable_kernel_name(cb->symbolName));
+    me->launches_.push_back(graph ? std::string(launch_log::graph_marker) : readable_kernel_name(cb->symbolName));
   }
 
   CUpti_SubscriberHandle subscriber_ = nullptr;

@@ -24,6 +24,7 @@ namespace napkin {
 enum class measured_by {
   user_range,     // measure(): one range around fn, replayed by napkin (host gaps inside count as elapsed time)
   kernel_replay,  // per_kernel(): one range per kernel, replayed by CUPTI with memory save/restore
+  application_replay,  // per_kernel(fn, replay::application): one range per kernel, fn re-run by napkin per pass
   scope,          // an RAII scope: one range, one pass, no replay
   phase,          // watch_phase(): an NVTX-annotated phase, one pass per occurrence of its napkin::range
 };
@@ -32,6 +33,7 @@ inline const char* to_string(measured_by m) {
   switch (m) {
     case measured_by::user_range: return "user range, user replay";
     case measured_by::kernel_replay: return "kernel, kernel replay";
+    case measured_by::application_replay: return "kernel, application replay";
     case measured_by::scope: return "scope, single pass";
     case measured_by::phase: return "NVTX phase, one pass per occurrence";
   }

@@ -5,8 +5,9 @@
 //   std::cout << r;                                          // ncu-like section + verdicts
 //
 // Four ways to measure: measure() (one user range, replayed by napkin once per pass, optional reset between
-// passes), per_kernel() (CUPTI auto ranges with kernel replay: every kernel fn launches, by name, with
-// memory saved and restored by CUPTI), scope (RAII, one range, only for one-pass sets), and watch_phase()
+// passes), per_kernel() (CUPTI auto ranges: every kernel fn launches, by name, replayed either by CUPTI with
+// memory saved and restored, or by napkin re-running fn: replay::application, ncu's numbers), scope (RAII,
+// one range, only for one-pass sets), and watch_phase()
 // (the next occurrences of a napkin::range of that name, one pass each: profile an annotated phase of a
 // running program without restructuring it).
 //
@@ -39,16 +40,35 @@
 #include "napkin/profiler/errors.hpp"
 #include "napkin/profiler/host.hpp"
 #include "napkin/profiler/kernel_names.hpp"
+#include "napkin/profiler/l2_flush.hpp"
 #include "napkin/profiler/metrics.hpp"
 #include "napkin/profiler/report.hpp"
 
 namespace napkin {
 
+// Who replays per_kernel()'s kernels for the passes a metric set needs (ncu's --replay-mode names).
+enum class replay {
+  // CUPTI's kernel replay: fn runs once; CUPTI saves and restores device memory around every pass of every
+  // kernel. Its restore leaves dirty lines in L2, so memory-bound kernels read a few microseconds long
+  // (docs/profiler.md, "Cache state").
+  kernel,
+  // napkin runs fn once unprofiled (to count its kernels), then once per pass with a clean, cold L2 before
+  // each (like ncu's application replay with --cache-control all): ncu's numbers. fn must launch the same
+  // kernels every time, and be idempotent or come with a reset callback (called before every pass). The
+  // first kernel of each pass starts cold; later ones see what the earlier ones left in L2, as in the real
+  // program.
+  application,
+};
+
 struct profiler_options {
   // Flush L2 before every replay pass (like ncu's default --cache-control all), so that each pass starts
-  // from the same cold cache. measure() only; kernel replay is CUPTI's own.
+  // from the same cold, clean cache: measure(), per_kernel(fn, replay::application), scopes and phases.
+  // CUPTI's kernel replay (per_kernel's default) does its own thing between passes.
   bool flush_l2 = true;
-  // per_kernel(): the most kernels recorded per call; more are dropped and counted.
+  // per_kernel(): the most kernels recorded per call; more are dropped and counted. With CUPTI's kernel
+  // replay, smaller is also more exact: CUPTI's auto-range image leaves dirty lines in L2 in proportion to
+  // the kernels it can hold (H100: 3 MB for 1, 21 MB for 16, 25 MB for 256), which memory-bound kernels
+  // write back at their start (a few microseconds). replay::application sizes the image to fn's kernels.
   std::size_t max_kernels = 256;
   // measure(): stop with an error after this many passes beyond the planned count (a workload whose
   // kernel count changes between passes never completes).
@@ -201,10 +221,6 @@ class cupti_profiler_initialized {
   }
 };
 
-struct device_buffer_deleter {
-  void operator()(void* p) const noexcept { (void)cudaFree(p); }
-};
-
 inline double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -248,16 +264,7 @@ class profiler {
 
     config_ = std::make_unique<metric_config>(chip_name.pChipName, std::move(set), availability);
 
-    if (options_.flush_l2) {
-      int l2 = 0;
-      detail::cuda_check(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device), "cudaDeviceGetAttribute");
-      void* p = nullptr;
-      if (l2 > 0) {
-        detail::cuda_check(cudaMalloc(&p, static_cast<std::size_t>(l2) * 2), "cudaMalloc (L2 flush buffer)");
-        flush_buffer_.reset(p);
-        flush_bytes_ = static_cast<std::size_t>(l2) * 2;
-      }
-    }
+    if (options_.flush_l2) flusher_ = std::make_unique<detail::l2_flusher>(device);
   }
 
   profiler(const profiler&) = delete;
@@ -293,21 +300,25 @@ class profiler {
     }
   }
 
-  // Every kernel fn launches, each as its own range, replayed by CUPTI (kernel replay saves and restores
-  // the memory a kernel writes, so fn runs once and need not be idempotent). Launches are serialized and
-  // synchronized one by one: kernels that wait on each other (or on the host) must not be measured so.
-  // CUDA graphs are refused: CUPTI 13.0 records only the first kernel node of a graph launch in this mode
-  // (measured on H100); measure() covers a whole graph as one range.
+  // Every kernel fn launches, each as its own range (CUPTI's auto range), named by its symbol. Launches are
+  // serialized and synchronized one by one: kernels that wait on each other (or on the host) must not be
+  // measured so. CUDA graphs are refused: CUPTI 13.0 records only the first kernel node of a graph launch in
+  // this mode (measured on H100); measure() covers a whole graph as one range.
+  //   per_kernel(fn)                        replay::kernel: fn runs once, CUPTI replays each kernel
+  //   per_kernel(fn, replay::application)   napkin runs fn once per pass, cold clean L2 before each
+  //   per_kernel(fn, replay::application, reset)   ... calling reset() before every profiled pass
   template <class Fn>
-  kernel_reports per_kernel(Fn&& fn) {
-    ensure_usable();
-    sync("before per_kernel()");
-    try {
-      return per_kernel_once(fn);
-    } catch (...) {
-      enabled_.reset();
-      throw;
-    }
+  kernel_reports per_kernel(Fn&& fn, replay how = replay::kernel) {
+    auto no_reset = [] {};
+    return per_kernel_checked(fn, how, no_reset);
+  }
+
+  template <class Fn, class Reset>
+  kernel_reports per_kernel(Fn&& fn, replay how, Reset&& reset) {
+    if (how != replay::application)
+      throw profiler_error("napkin: per_kernel()'s reset callback is for replay::application; CUPTI's kernel "
+                           "replay restores memory itself and would never call it");
+    return per_kernel_checked(fn, how, reset);
   }
 
  private:
@@ -315,90 +326,173 @@ class profiler {
   // Switching between user and auto range re-enables it: reconfiguring one object across the two modes
   // crashed inside CUPTI 13.0 (H100, driver 580).
   // Returns the time Enable took (0 when already enabled in this mode).
-  double enable(CUpti_ProfilerRange range) {
-    if (enabled_ && enabled_range_ != range) enabled_.reset();
+  double enable(CUpti_ProfilerRange range, CUpti_ProfilerReplayMode replay_mode) {
+    if (enabled_ && (enabled_range_ != range || enabled_replay_ != replay_mode)) enabled_.reset();
     if (enabled_) return 0.0;
     const auto t0 = std::chrono::steady_clock::now();
     enabled_ = std::make_unique<detail::enabled_range_profiler>(ctx_);
     enabled_range_ = range;
+    enabled_replay_ = replay_mode;
     return detail::seconds_since(t0);
   }
 
   template <class Fn, class Reset>
+  kernel_reports per_kernel_checked(Fn& fn, replay how, Reset& reset) {
+    ensure_usable();
+    sync("before per_kernel()");
+    try {
+      if (how == replay::application) return per_kernel_by_application(fn, reset);
+      return per_kernel_by_cupti(fn);
+    } catch (...) {
+      enabled_.reset();
+      throw;
+    }
+  }
+
+  template <class Fn, class Reset>
   sol_report measure_once(const std::string& name, Fn& fn, Reset& reset) {
-    using clock = std::chrono::steady_clock;
     measurement_cost cost;
-    cost.enable_s = enable(CUPTI_UserRange);
+    cost.enable_s = enable(CUPTI_UserRange, CUPTI_UserReplay);
     detail::enabled_range_profiler& rp = *enabled_;
-    auto t0 = clock::now();
+    auto t0 = std::chrono::steady_clock::now();
     std::vector<std::uint8_t> data = rp.counter_data(config_->set(), 1);
     rp.set_config(*config_, data, CUPTI_UserRange, CUPTI_UserReplay, 1);
     cost.setup_s = detail::seconds_since(t0);
+    const std::size_t passes = replay_passes(rp, "measure(\"" + name + "\")", name.c_str(), fn, reset, false, cost);
+    t0 = std::chrono::steady_clock::now();
+    const std::size_t dropped = rp.decode();
+    sol_report r = finish(name, data, measured_by::user_range, dropped, passes);
+    cost.decode_s = detail::seconds_since(t0);
+    r.cost = cost;
+    return r;
+  }
+
+  // napkin's user replay: reset (before every pass after the first, or every pass), flush, start, [push], fn,
+  // [pop], stop, synchronize, until CUPTI has every pass. `range` is the user range's name, or null for auto
+  // ranges. Returns the passes run.
+  template <class Fn, class Reset>
+  std::size_t replay_passes(detail::enabled_range_profiler& rp, const std::string& what, const char* range, Fn& fn,
+                            Reset& reset, bool reset_first, measurement_cost& cost) {
+    using clock = std::chrono::steady_clock;
     const std::size_t limit = config_->passes() + options_.extra_pass_limit;
-    const std::string where = "inside measure(\"" + name + "\")";
+    const std::string where = "inside " + what;
     std::size_t pass = 0;
     for (bool done = false; !done; ++pass) {
       if (pass == limit)
-        throw profiler_error("napkin: measure(\"" + name + "\") did not complete after " + std::to_string(pass) +
+        throw profiler_error("napkin: " + what + " did not complete after " + std::to_string(pass) +
                              " passes (planned " + std::to_string(config_->passes()) +
                              "): fn must launch the same kernels every time it is called");
-      if (pass > 0) {
+      if (pass > 0 || reset_first) {
         reset();
-        sync("in measure()'s reset callback");
+        sync("in the reset callback");
       }
-      t0 = clock::now();
-      flush_l2();
-      const auto t1 = clock::now();
+      const auto t0 = clock::now();
+      if (range == nullptr) flush_l2();  // auto ranges: any kernel after start would be a range of its own
       rp.start();
-      rp.push(name.c_str());
+      const auto t1 = clock::now();
+      if (range != nullptr) flush_l2();  // user range: after start, whose own writes it cleans away too
       const auto t2 = clock::now();
+      if (range != nullptr) rp.push(range);
+      const auto t3 = clock::now();
       try {
         fn();
       } catch (...) {
-        unwind(rp);
+        unwind(rp, range != nullptr);
         throw;
       }
-      const auto t3 = clock::now();
+      const auto t4 = clock::now();
       try {
-        rp.pop();
+        if (range != nullptr) rp.pop();
         done = rp.stop();
       } catch (const profiler_error&) {
         // After a fault inside fn CUPTI fails too (CUPTI_ERROR_UNKNOWN): report the CUDA error first.
         sync(where.c_str());
         throw;
       }
-      const auto t4 = clock::now();
-      sync(where.c_str());
       const auto t5 = clock::now();
-      cost.flush_s += std::chrono::duration<double>(t1 - t0).count();
-      cost.cupti_s += std::chrono::duration<double>((t2 - t1) + (t4 - t3)).count();
-      cost.work_s += std::chrono::duration<double>((t3 - t2) + (t5 - t4)).count();
+      sync(where.c_str());
+      const auto t6 = clock::now();
+      // start and the flush share [t0, t1) for auto ranges; the flush is ~0.1 ms of it, start the rest.
+      cost.flush_s += std::chrono::duration<double>(t2 - t1).count();
+      cost.cupti_s += std::chrono::duration<double>((t1 - t0) + (t3 - t2) + (t5 - t4)).count();
+      cost.work_s += std::chrono::duration<double>((t4 - t3) + (t6 - t5)).count();
     }
     cost.passes_s = cost.flush_s + cost.cupti_s + cost.work_s;
-    t0 = clock::now();
+    return pass;
+  }
+
+  // Reports for the auto ranges in `data`, named from `names` (launch order = range order).
+  kernel_reports kernel_reports_from(const std::vector<std::uint8_t>& data, std::size_t dropped,
+                                     const detail::launch_log& names, measured_by how, std::size_t passes) {
+    kernel_reports out;
+    out.dropped = dropped;
+    const std::size_t ranges = metric_config::range_count(data);
+    // Kernel replay does not count what did not fit: the launch count does (when no graph hides it).
+    if (const auto launches = names.kernel_launches(); launches && *launches > ranges)
+      out.dropped = std::max(out.dropped, *launches - ranges);
+    const std::vector<std::string> kernel_names = names.names_for(ranges);
+    for (std::size_t i = 0; i < ranges; ++i) {
+      sol_report r = make_report(kernel_names[i], config_->set(), config_->evaluate(data, i));
+      r.chip = chip();
+      r.passes = passes;
+      r.how = how;
+      out.kernels.push_back(std::move(r));
+    }
+    return out;
+  }
+
+  template <class Fn, class Reset>
+  kernel_reports per_kernel_by_application(Fn& fn, Reset& reset) {
+    measurement_cost cost;
+    // One unprofiled run first, to name and count fn's kernels: CUPTI's auto range leaves dirty lines in L2
+    // in proportion to the ranges its counter image holds (H100: 3 MB for 1 range, 21 MB for 16, 25 MB for
+    // 256; benchmarks/device/dirty_l2_probe.cu), which the first kernel of each pass would write back. So
+    // the image holds exactly fn's kernels. reset() then runs before every profiled pass.
+    auto t0 = std::chrono::steady_clock::now();
+    detail::launch_log names;
+    {
+      detail::kernel_name_recorder recorder;
+      fn();
+      sync("inside per_kernel(fn, replay::application)'s counting run");
+      names = recorder.log();
+    }
+    cost.work_s = detail::seconds_since(t0);  // the counting run is fn's work; the passes add theirs
+    if (names.saw_graph())
+      throw profiler_error("napkin: per_kernel() cannot measure kernels inside a CUDA graph (CUPTI's auto range "
+                           "records only the graph's first kernel); use measure(), which covers the whole graph");
+    const std::size_t ranges =
+        std::clamp<std::size_t>(names.kernel_launches().value_or(options_.max_kernels), 1, options_.max_kernels);
+    cost.enable_s = enable(CUPTI_AutoRange, CUPTI_UserReplay);
+    detail::enabled_range_profiler& rp = *enabled_;
+    t0 = std::chrono::steady_clock::now();
+    std::vector<std::uint8_t> data = rp.counter_data(config_->set(), ranges);
+    rp.set_config(*config_, data, CUPTI_AutoRange, CUPTI_UserReplay, ranges);
+    cost.setup_s = detail::seconds_since(t0);
+    const std::size_t passes = replay_passes(rp, "per_kernel(fn, replay::application)", nullptr, fn, reset, true, cost);
+    t0 = std::chrono::steady_clock::now();
     const std::size_t dropped = rp.decode();
-    sol_report r = finish(name, data, measured_by::user_range, dropped, pass);
+    kernel_reports out = kernel_reports_from(data, dropped, names, measured_by::application_replay, passes);
     cost.decode_s = detail::seconds_since(t0);
-    r.cost = cost;
-    return r;
+    out.cost = cost;
+    return out;
   }
 
   template <class Fn>
-  kernel_reports per_kernel_once(Fn& fn) {
+  kernel_reports per_kernel_by_cupti(Fn& fn) {
     measurement_cost cost;
-    cost.enable_s = enable(CUPTI_AutoRange);
+    cost.enable_s = enable(CUPTI_AutoRange, CUPTI_KernelReplay);
     detail::enabled_range_profiler& rp = *enabled_;
     auto t0 = std::chrono::steady_clock::now();
     std::vector<std::uint8_t> data = rp.counter_data(config_->set(), options_.max_kernels);
     rp.set_config(*config_, data, CUPTI_AutoRange, CUPTI_KernelReplay, options_.max_kernels);
     cost.setup_s = detail::seconds_since(t0);
     t0 = std::chrono::steady_clock::now();
-    detail::kernel_name_recorder names;
+    std::optional<detail::kernel_name_recorder> recorder(std::in_place);
     rp.start();
     try {
       fn();
     } catch (...) {
-      unwind(rp);
+      unwind(rp, false);
       throw;
     }
     try {
@@ -410,23 +504,13 @@ class profiler {
     sync("inside per_kernel()");
     cost.passes_s = detail::seconds_since(t0);
     t0 = std::chrono::steady_clock::now();
+    const detail::launch_log names = recorder->log();
+    recorder.reset();
     if (names.saw_graph())
       throw profiler_error("napkin: per_kernel() cannot measure kernels inside a CUDA graph (CUPTI's auto range "
                            "records only the graph's first kernel); use measure(), which covers the whole graph");
-    kernel_reports out;
-    out.dropped = rp.decode();
-    const std::size_t ranges = metric_config::range_count(data);
-    // Kernel replay does not count what did not fit: the launch count does (when no graph hides it).
-    if (const auto launches = names.kernel_launches(); launches && *launches > ranges)
-      out.dropped = std::max(out.dropped, *launches - ranges);
-    const std::vector<std::string> kernel_names = names.names_for(ranges);
-    for (std::size_t i = 0; i < ranges; ++i) {
-      sol_report r = make_report(kernel_names[i], config_->set(), config_->evaluate(data, i));
-      r.chip = chip();
-      r.passes = config_->passes();
-      r.how = measured_by::kernel_replay;
-      out.kernels.push_back(std::move(r));
-    }
+    const std::size_t dropped = rp.decode();
+    kernel_reports out = kernel_reports_from(data, dropped, names, measured_by::kernel_replay, config_->passes());
     cost.decode_s = detail::seconds_since(t0);
     out.cost = cost;
     return out;
@@ -496,8 +580,8 @@ class profiler {
     s.rp_ = std::make_unique<detail::enabled_range_profiler>(ctx_);
     s.data_ = s.rp_->counter_data(config_->set(), 1);
     s.rp_->set_config(*config_, s.data_, CUPTI_UserRange, CUPTI_UserReplay, 1);
-    flush_l2();
     s.rp_->start();
+    flush_l2();  // after start, whose own writes it cleans away too
     s.rp_->push(s.name_.c_str());
     busy_ = "a scope";
     return s;
@@ -555,19 +639,17 @@ class profiler {
   }
 
   void flush_l2() {
-    if (flush_buffer_) {
-      ++flush_value_;
-      detail::cuda_check(cudaMemsetAsync(flush_buffer_.get(), static_cast<int>(flush_value_ & 0xffU), flush_bytes_, nullptr),
-                         "cudaMemsetAsync (L2 flush)");
-    }
+    if (flusher_) flusher_->flush();
     sync("flushing L2");
   }
 
   // Closes an interrupted range and leaves CUPTI clean; errors here are secondary to the one in flight.
-  void unwind(detail::enabled_range_profiler& rp) noexcept {
-    try {
-      rp.pop();
-    } catch (...) {
+  void unwind(detail::enabled_range_profiler& rp, bool pop = true) noexcept {
+    if (pop) {
+      try {
+        rp.pop();
+      } catch (...) {
+      }
     }
     try {
       (void)rp.stop();
@@ -599,9 +681,8 @@ class profiler {
   std::unique_ptr<metric_config> config_;
   std::unique_ptr<detail::enabled_range_profiler> enabled_;  // kept between measurements (Enable is slow)
   CUpti_ProfilerRange enabled_range_ = CUPTI_UserRange;
-  std::unique_ptr<void, detail::device_buffer_deleter> flush_buffer_;
-  std::size_t flush_bytes_ = 0;
-  unsigned flush_value_ = 0;
+  CUpti_ProfilerReplayMode enabled_replay_ = CUPTI_UserReplay;
+  std::unique_ptr<detail::l2_flusher> flusher_;  // null when options_.flush_l2 is false
   std::string disabled_reason_;
 };
 
@@ -708,10 +789,10 @@ class profiler::phase {
     bool push(const char* d, std::string_view n) noexcept override {
       if (in_pass || done || !error.empty() || !rp || d != domain || n != name) return false;
       try {
-        prof->flush_l2();
         pass_start = std::chrono::steady_clock::now();
         rp->start();
         in_pass = true;
+        prof->flush_l2();  // after start, whose own writes it cleans away too
         rp->push(name.c_str());
         return true;
       } catch (const std::exception& e) {
