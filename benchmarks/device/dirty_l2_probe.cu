@@ -80,6 +80,10 @@ int main() {
         }
         rp.decode();
         const std::size_t ranges = napkin::metric_config::range_count(data);
+        if (ranges == 0) {
+          std::printf("%-48s max %3zu: no range recorded\n", variant, max_ranges);
+          continue;
+        }
         const auto v = config.evaluate(data, ranges - 1);
         std::printf("%-48s max %3zu: ranges %zu, last: read %8.2f MB written %6.2f MB duration %8.2f us; copy %.2f ms/pass\n",
                     variant, max_ranges, ranges, v[0] / 1e6, v[1] / 1e6, v[2] / 1e3, copy_ms / owner.passes());

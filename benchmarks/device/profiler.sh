@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # On the GPU machine, after benchmarks/device/build.sh: napkin's SOL numbers against Nsight Compute's on the
 # seven kernels of examples/profiler/profiler_kernels.cu (the shared kernels of examples/kernels), for
-# measure() with and without the launch gate and per_kernel() (accuracy), and the wall time of each (cost).
+# measure() and both per_kernel() replays (accuracy), the wall time of each (cost), the L2 state before each
+# pass (cache-state table) and the GH100 TriageCompute sets.
 # Usage: bash benchmarks/device/profiler.sh [OUTDIR] [BUILD_DIR]
 # Writes OUTDIR/{device.txt,napkin*.txt,ncu_sol.csv,ncu_range.csv,ncu_bytes.csv,ncu.log,cost.txt,tables.md}; tables.md is what
 # docs/profiler.md shows. ncu runs with --clock-control none (napkin never touches clocks) and its default
@@ -11,6 +12,7 @@ cd "$(dirname "$0")/../.."
 out=${1:-${OUT:-/tmp/napkin-profiler}}
 build=${2:-build/device}
 mkdir -p "$out"
+: > "$out/ncu.log"
 bin=$build/examples/profiler/profiler_kernels
 [ -x "$bin" ] || { echo "missing $bin: run benchmarks/device/build.sh first" >&2; exit 1; }
 kernels="copy reduce softmax_naive softmax_opt strided_read fma_loop sgemm"
@@ -37,7 +39,7 @@ ncu --clock-control none --metrics gpu__time_duration.sum,dram__bytes_read.sum,d
 
 # ncu: the same kernels, one launch each, SpeedOfLight section.
 ncu --clock-control none --section SpeedOfLight --print-units base --csv -k "$filter" "$bin" plain \
-  > "$out/ncu_sol.csv" 2> "$out/ncu.log"
+  > "$out/ncu_sol.csv" 2>> "$out/ncu.log"
 
 # ncu's range replay of the same launches, each inside its NVTX range (what measure() corresponds to).
 : > "$out/ncu_range.csv"

@@ -139,6 +139,8 @@ TEST_CASE("CUPTI: name and message from CUPTI, and a hint for restricted counter
   CHECK(std::string(e.what()).find("NVreg_RestrictProfilingToAdminUsers=0") != std::string::npos);
   CHECK(std::string(thrown_by(CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED).what()).find("ncu") !=
         std::string::npos);
+  // The same advice as the profiler's messages (one table): a busy counter unit names DCGM.
+  CHECK(std::string(thrown_by(CUPTI_ERROR_HARDWARE_BUSY).what()).find("DCGM") != std::string::npos);
 }
 
 TEST_CASE("CUPTI fails for real: a null argument") {

@@ -100,9 +100,23 @@ TEST_CASE("kernel names are demangled and stripped of parameters") {
   CHECK(readable_kernel_name(nullptr).empty());
 }
 
+TEST_CASE("bad options are refused before any CUDA or CUPTI call") {
+  profiler_options options;
+  options.max_kernels = 0;
+  try {
+    profiler p(metric_sets::one_pass(), options);
+    FAIL("expected profiler_error");
+  } catch (const profiler_error& e) {
+    CHECK(std::string(e.what()).find("max_kernels") != std::string::npos);
+  }
+}
+
 TEST_CASE("without a driver, constructing a profiler says so (skipped where a GPU exists)") {
   int count = 0;
-  if (cudaGetDeviceCount(&count) == cudaSuccess && count > 0) return;  // covered by the GPU tests there
+  if (cudaGetDeviceCount(&count) == cudaSuccess && count > 0) {
+    MESSAGE("skipped: a GPU is present (the GPU tests cover the profiler there)");
+    return;
+  }
   (void)cudaGetLastError();
   try {
     profiler p;

@@ -5,6 +5,7 @@
 #include <cupti_result.h>
 
 #include "napkin/check.hpp"
+#include "napkin/detail/cupti_advice.hpp"
 
 namespace napkin {
 
@@ -20,20 +21,7 @@ struct status_traits<CUptiResult> {
     const char* s = nullptr;
     return cuptiGetErrorMessage(r, &s) == CUPTI_SUCCESS && s ? s : "";
   }
-  static constexpr const char* hint(CUptiResult r) noexcept {
-    switch (r) {
-      case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
-      case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
-        return "GPU performance counters are restricted to administrators: run as root, or load the "
-               "driver with NVreg_RestrictProfilingToAdminUsers=0 (NVIDIA's ERR_NVGPUCTRPERM page)";
-      case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
-        return "another profiler (ncu, nsys, DCGM, a CUPTI client) is already attached to this process";
-      case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
-        return "performance counters cannot be read on this MIG instance";
-      default:
-        return nullptr;
-    }
-  }
+  static constexpr const char* hint(CUptiResult r) noexcept { return detail::cupti_advice(r); }
 };
 
 }  // namespace napkin

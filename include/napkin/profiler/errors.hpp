@@ -6,6 +6,8 @@
 
 #include <cupti_result.h>
 
+#include "napkin/detail/cupti_advice.hpp"
+
 #include <cstddef>
 #include <stdexcept>
 #include <string>
@@ -25,47 +27,8 @@ class profiler_error : public std::runtime_error {
 
 // What a user can do about a CUPTI status: empty when there is nothing better than CUPTI's own text.
 inline std::string profiler_advice(CUptiResult status) {
-  switch (status) {
-    case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
-      return "GPU performance counters are restricted to administrators on this machine. Run as root, or "
-             "allow all users: load the nvidia module with NVreg_RestrictProfilingToAdminUsers=0 (see "
-             "https://developer.nvidia.com/ERR_NVGPUCTRPERM); in a container add --cap-add SYS_ADMIN.";
-    case CUPTI_ERROR_HARDWARE_BUSY:
-      return "the GPU's performance-monitor hardware is in use by another client (DCGM profiling, ncu, "
-             "nsys, another process profiling this GPU). Stop it (e.g. `dcgmi profile --pause`) and retry.";
-    case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
-      return "another CUPTI client is attached to this process (Nsight Compute, Nsight Systems, cuda-gdb or "
-             "a library using CUPTI). Run without the other tool, or profile with that tool instead.";
-    case CUPTI_ERROR_OLD_PROFILER_API_INITIALIZED:
-    case CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED:
-      return "another part of this process uses an older CUPTI profiling API; CUPTI cannot mix the "
-             "generations in one process.";
-    case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
-      return "range profiling is not available on this MIG instance; profile on a full GPU.";
-    case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
-    case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
-      return "this is a virtual GPU without profiling enabled; ask the hypervisor administrator to enable "
-             "profiling for the vGPU.";
-    case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED:
-      return "profiling is not available with confidential computing enabled.";
-    case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
-      return "profiling is not available on NVIDIA CMP devices.";
-    case CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED:
-      return "profiling is not available with SLI enabled.";
-    case CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED:
-      return "profiling under WSL needs driver >= 525 on Windows 11.";
-    case CUPTI_ERROR_INVALID_METRIC_NAME:
-      return "a metric name is not known for this chip (ncu-only forms such as breakdown:... and launch__... "
-             "are not CUPTI metrics); napkin::check_metrics lists which.";
-    case CUPTI_ERROR_INVALID_CHIP_NAME:
-      return "unknown chip name; napkin::supported_chips() lists the ones this CUPTI knows.";
-    case CUPTI_ERROR_NOT_INITIALIZED:
-      return "no usable CUDA device or driver.";
-    case CUPTI_ERROR_NOT_SUPPORTED:
-      return "this CUPTI feature is not supported for this device or configuration.";
-    default:
-      return {};
-  }
+  const char* advice = detail::cupti_advice(status);
+  return advice != nullptr ? advice : "";
 }
 
 // "<call>: CUPTI_ERROR_X (cupti text). <advice>"

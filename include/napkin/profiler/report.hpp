@@ -187,11 +187,13 @@ inline ncu_verdict classify_by_ncu_rule(double sm_pct, double memory_pct, const 
 // Where a measurement's host wall time went, in seconds: what napkin costs on top of the GPU work.
 struct measurement_cost {
   double enable_s = 0;  // cuptiRangeProfilerEnable: the first measurement of a mode (or after a failure) pays it
-  double setup_s = 0;   // counter-data image and cuptiRangeProfilerSetConfig
-  double passes_s = 0;  // the replay passes, all of them: flush_s + cupti_s + work_s
-  double flush_s = 0;   //   flushing L2 before each pass (measure(), phases)
-  double cupti_s = 0;   //   CUPTI's range start/push and pop/stop calls (measure())
-  double work_s = 0;    //   fn itself and the synchronization after it (measure())
+  double setup_s = 0;   // counter-data image and cuptiRangeProfilerSetConfig (application replay: and its
+                        // unprofiled counting run of fn)
+  double passes_s = 0;  // the replay passes, all of them (measure(), application replay: flush_s + cupti_s +
+                        // work_s; kernel replay, scopes and phases: the passes as a whole)
+  double flush_s = 0;   //   cleaning L2 before each pass (measure(), application replay)
+  double cupti_s = 0;   //   CUPTI's start/push and pop/stop calls (measure(), application replay)
+  double work_s = 0;    //   fn itself and the synchronization after it (measure(), application replay)
   double decode_s = 0;  // decoding the counter data and evaluating the metrics
   double total_s() const { return enable_s + setup_s + passes_s + decode_s; }
 };

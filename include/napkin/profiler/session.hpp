@@ -230,6 +230,8 @@ inline double seconds_since(std::chrono::steady_clock::time_point t0) {
 class profiler {
  public:
   explicit profiler(metric_set set = metric_sets::sol(), const profiler_options& options = {}) : options_(options) {
+    if (options_.max_kernels == 0)
+      throw profiler_error("napkin: profiler_options::max_kernels must be at least 1 (per_kernel() records that many)");
     int device = -1;
     detail::cuda_check(cudaGetDevice(&device), "no usable CUDA device or driver (cudaGetDevice)");
     detail::cuda_check(cudaFree(nullptr), "cannot create the CUDA context (cudaFree(0))");
@@ -386,12 +388,18 @@ class profiler {
         reset();
         sync("in the reset callback");
       }
-      const auto t0 = clock::now();
-      if (range == nullptr) flush_l2();  // auto ranges: any kernel after start would be a range of its own
-      rp.start();
+      double flush_s = 0;
+      auto flush = [&] {
+        const auto f0 = clock::now();
+        flush_l2();
+        flush_s = std::chrono::duration<double>(clock::now() - f0).count();
+      };
+      if (range == nullptr) flush();  // auto ranges: any kernel after start would be a range of its own
       const auto t1 = clock::now();
-      if (range != nullptr) flush_l2();  // user range: after start, whose own writes it cleans away too
+      rp.start();
       const auto t2 = clock::now();
+      if (range != nullptr) flush();  // user range: after start, whose own writes it cleans away too
+      const auto t2b = clock::now();
       if (range != nullptr) rp.push(range);
       const auto t3 = clock::now();
       try {
@@ -412,13 +420,18 @@ class profiler {
       const auto t5 = clock::now();
       sync(where.c_str());
       const auto t6 = clock::now();
-      // start and the flush share [t0, t1) for auto ranges; the flush is ~0.1 ms of it, start the rest.
-      cost.flush_s += std::chrono::duration<double>(t2 - t1).count();
-      cost.cupti_s += std::chrono::duration<double>((t1 - t0) + (t3 - t2) + (t5 - t4)).count();
+      cost.flush_s += flush_s;
+      cost.cupti_s += std::chrono::duration<double>((t2 - t1) + (t3 - t2b) + (t5 - t4)).count();
       cost.work_s += std::chrono::duration<double>((t4 - t3) + (t6 - t5)).count();
     }
     cost.passes_s = cost.flush_s + cost.cupti_s + cost.work_s;
     return pass;
+  }
+
+  static void refuse_graphs(const detail::launch_log& launches) {
+    if (launches.saw_graph())
+      throw profiler_error("napkin: per_kernel() cannot measure kernels inside a CUDA graph (CUPTI's auto range "
+                           "records only the graph's first kernel); use measure(), which covers the whole graph");
   }
 
   // Reports for the auto ranges in `data`, named from `names` (launch order = range order).
@@ -456,10 +469,8 @@ class profiler {
       sync("inside per_kernel(fn, replay::application)'s counting run");
       names = recorder.log();
     }
-    cost.work_s = detail::seconds_since(t0);  // the counting run is fn's work; the passes add theirs
-    if (names.saw_graph())
-      throw profiler_error("napkin: per_kernel() cannot measure kernels inside a CUDA graph (CUPTI's auto range "
-                           "records only the graph's first kernel); use measure(), which covers the whole graph");
+    cost.setup_s = detail::seconds_since(t0);  // the counting run prepares the passes
+    refuse_graphs(names);
     const std::size_t ranges =
         std::clamp<std::size_t>(names.kernel_launches().value_or(options_.max_kernels), 1, options_.max_kernels);
     cost.enable_s = enable(CUPTI_AutoRange, CUPTI_UserReplay);
@@ -467,7 +478,7 @@ class profiler {
     t0 = std::chrono::steady_clock::now();
     std::vector<std::uint8_t> data = rp.counter_data(config_->set(), ranges);
     rp.set_config(*config_, data, CUPTI_AutoRange, CUPTI_UserReplay, ranges);
-    cost.setup_s = detail::seconds_since(t0);
+    cost.setup_s += detail::seconds_since(t0);
     const std::size_t passes = replay_passes(rp, "per_kernel(fn, replay::application)", nullptr, fn, reset, true, cost);
     t0 = std::chrono::steady_clock::now();
     const std::size_t dropped = rp.decode();
@@ -506,9 +517,7 @@ class profiler {
     t0 = std::chrono::steady_clock::now();
     const detail::launch_log names = recorder->log();
     recorder.reset();
-    if (names.saw_graph())
-      throw profiler_error("napkin: per_kernel() cannot measure kernels inside a CUDA graph (CUPTI's auto range "
-                           "records only the graph's first kernel); use measure(), which covers the whole graph");
+    refuse_graphs(names);
     const std::size_t dropped = rp.decode();
     kernel_reports out = kernel_reports_from(data, dropped, names, measured_by::kernel_replay, config_->passes());
     cost.decode_s = detail::seconds_since(t0);
@@ -519,44 +528,47 @@ class profiler {
  public:
   // One range around a scope's work, without replay: only for sets that fit one pass.
   //   { auto s = prof.open_scope("step"); step(); sol_report r = s.stop(); }
-  // A scope destroyed without stop() (an exception unwinding) ends the range and drops its result.
+  // A scope destroyed without stop() (an exception unwinding) ends the range and drops its result. Scopes
+  // share the profiler's enabled CUPTI range profiler with measure(), so only the first pays Enable.
   class scope {
    public:
     scope(const scope&) = delete;
     scope& operator=(const scope&) = delete;
     scope(scope&& other) noexcept
-        : prof_(std::exchange(other.prof_, nullptr)), name_(std::move(other.name_)), rp_(std::move(other.rp_)),
-          data_(std::move(other.data_)) {}
+        : prof_(std::exchange(other.prof_, nullptr)), name_(std::move(other.name_)), data_(std::move(other.data_)),
+          cost_(other.cost_), started_(other.started_) {}
     scope& operator=(scope&&) = delete;
     ~scope() {
-      if (prof_ != nullptr && rp_) {
-        try {
-          prof_->unwind(*rp_);
-        } catch (...) {  // a destructor must not throw; the range's result is dropped
-        }
-        prof_->busy_ = nullptr;
-      }
+      if (prof_ == nullptr) return;
+      if (prof_->enabled_) prof_->unwind(*prof_->enabled_);  // the range's result is dropped
+      prof_->enabled_.reset();  // an abandoned pass: the next measurement starts from a clean Enable
+      prof_->busy_ = nullptr;
     }
 
     sol_report stop() {
-      if (prof_ == nullptr || !rp_) throw profiler_error("napkin: scope \"" + name_ + "\" was already stopped");
-      profiler& prof = *prof_;
-      prof_ = nullptr;
+      if (prof_ == nullptr) throw profiler_error("napkin: scope \"" + name_ + "\" was already stopped");
+      profiler& prof = *std::exchange(prof_, nullptr);
       prof.busy_ = nullptr;
-      std::unique_ptr<detail::enabled_range_profiler> rp = std::move(rp_);
-      bool complete = false;
       try {
-        rp->pop();
-        complete = rp->stop();
-      } catch (const profiler_error&) {
+        detail::enabled_range_profiler& rp = *prof.enabled_;
+        rp.pop();
+        const bool complete = rp.stop();
+        prof.sync(("inside scope \"" + name_ + "\"").c_str());
+        if (!complete) throw profiler_error("napkin: scope \"" + name_ + "\" needed more than one pass");
+        cost_.passes_s = detail::seconds_since(started_);
+        const auto t0 = std::chrono::steady_clock::now();
+        const std::size_t dropped = rp.decode();
+        sol_report r = prof.finish(name_, data_, measured_by::scope, dropped, 1);
+        cost_.decode_s = detail::seconds_since(t0);
+        r.cost = cost_;
+        return r;
+      } catch (...) {
+        if (prof.enabled_) prof.unwind(*prof.enabled_);
+        prof.enabled_.reset();
+        // After a fault inside the scope CUPTI fails too: report the CUDA error first.
         prof.sync(("inside scope \"" + name_ + "\"").c_str());
         throw;
       }
-      prof.sync(("inside scope \"" + name_ + "\"").c_str());
-      if (!complete)
-        throw profiler_error("napkin: scope \"" + name_ + "\" needed more than one pass");
-      const std::size_t dropped = rp->decode();
-      return prof.finish(name_, data_, measured_by::scope, dropped, 1);
     }
 
    private:
@@ -564,8 +576,9 @@ class profiler {
     scope(profiler& prof, std::string name) : prof_(&prof), name_(std::move(name)) {}
     profiler* prof_;
     std::string name_;
-    std::unique_ptr<detail::enabled_range_profiler> rp_;
     std::vector<std::uint8_t> data_;
+    measurement_cost cost_;
+    std::chrono::steady_clock::time_point started_{};
   };
 
   scope open_scope(const std::string& name) {
@@ -575,14 +588,24 @@ class profiler {
                            std::to_string(config_->passes()) + " passes on " + chip() +
                            "; use measure() or the one_pass() set");
     sync("before a scope");
-    enabled_.reset();  // the scope enables its own range profiler
     scope s(*this, name);
-    s.rp_ = std::make_unique<detail::enabled_range_profiler>(ctx_);
-    s.data_ = s.rp_->counter_data(config_->set(), 1);
-    s.rp_->set_config(*config_, s.data_, CUPTI_UserRange, CUPTI_UserReplay, 1);
-    s.rp_->start();
-    flush_l2();  // after start, whose own writes it cleans away too
-    s.rp_->push(s.name_.c_str());
+    try {
+      s.cost_.enable_s = enable(CUPTI_UserRange, CUPTI_UserReplay);
+      detail::enabled_range_profiler& rp = *enabled_;
+      const auto t0 = std::chrono::steady_clock::now();
+      s.data_ = rp.counter_data(config_->set(), 1);
+      rp.set_config(*config_, s.data_, CUPTI_UserRange, CUPTI_UserReplay, 1);
+      s.cost_.setup_s = detail::seconds_since(t0);
+      s.started_ = std::chrono::steady_clock::now();
+      rp.start();
+      flush_l2();  // after start, whose own writes it cleans away too
+      rp.push(s.name_.c_str());
+    } catch (...) {
+      s.prof_ = nullptr;  // nothing to unwind through the scope: do it here
+      if (enabled_) unwind(*enabled_);
+      enabled_.reset();
+      throw;
+    }
     busy_ = "a scope";
     return s;
   }
@@ -695,7 +718,9 @@ class phase_listener final : public range_listener {  // NOLINT(cppcoreguideline
   class target {
    public:
     virtual bool push(const char* domain, std::string_view name) noexcept = 0;
-    virtual void pop() noexcept = 0;
+    // Returns false when the watch is over (report ready or failed): the listener then detaches, so
+    // napkin's ranges are back on their fast path while the finished phase object still lives.
+    virtual bool pop() noexcept = 0;
 
    protected:
     target() = default;
@@ -730,7 +755,10 @@ class phase_listener final : public range_listener {  // NOLINT(cppcoreguideline
   void on_pop() noexcept override {
     const std::lock_guard<std::mutex> lock(mutex_);
     // Pops from other threads belong to ranges an earlier watch accepted there: not ours.
-    if (target_ != nullptr && std::this_thread::get_id() == owner_) target_->pop();
+    if (target_ != nullptr && std::this_thread::get_id() == owner_ && !target_->pop()) {
+      target_ = nullptr;
+      remove_range_listener(this);
+    }
   }
 
  private:
@@ -800,8 +828,8 @@ class profiler::phase {
         return false;
       }
     }
-    void pop() noexcept override {
-      if (!in_pass) return;
+    bool pop() noexcept override {
+      if (!in_pass) return !done && error.empty();
       in_pass = false;
       try {
         rp->pop();
@@ -824,6 +852,7 @@ class profiler::phase {
       } catch (const std::exception& e) {
         fail(e.what());
       }
+      return !done && error.empty();
     }
     void fail(const char* what) noexcept {
       try {
