@@ -89,23 +89,30 @@ namespace detail {
 // -1: not decided yet (read the environment on first use); 0 or 1 afterwards.
 inline std::atomic<int> g_launch_sync{-1};
 
-inline int launch_sync_from_environment() noexcept {
+// The compiled default comes in as an argument, from the macros' expansion in the caller's translation
+// unit: a body that read NAPKIN_SYNC_LAUNCHES itself would differ between debug and release translation
+// units of one program (an ODR violation). The first decision holds for the whole process.
+inline int launch_sync_from_environment(bool compiled_default) noexcept {
   const char* v = std::getenv("NAPKIN_SYNC_LAUNCHES");  // NOLINT(concurrency-mt-unsafe): read-only use
   if (v && *v) return std::strcmp(v, "0") != 0 && std::strcmp(v, "false") != 0 && std::strcmp(v, "off") != 0;
-  return NAPKIN_SYNC_LAUNCHES ? 1 : 0;
+  return compiled_default ? 1 : 0;
+}
+
+inline bool launch_sync(bool compiled_default) noexcept {
+  int v = g_launch_sync.load(std::memory_order_relaxed);
+  if (NAPKIN_DETAIL_UNLIKELY(v < 0)) {
+    v = launch_sync_from_environment(compiled_default);
+    int expected = -1;
+    if (!g_launch_sync.compare_exchange_strong(expected, v)) v = expected;
+  }
+  return v != 0;
 }
 }  // namespace detail
 
 inline void set_launch_sync(bool on) noexcept { detail::g_launch_sync.store(on ? 1 : 0); }
-inline bool launch_sync() noexcept {
-  int v = detail::g_launch_sync.load(std::memory_order_relaxed);
-  if (NAPKIN_DETAIL_UNLIKELY(v < 0)) {
-    v = detail::launch_sync_from_environment();
-    int expected = -1;
-    if (!detail::g_launch_sync.compare_exchange_strong(expected, v)) v = expected;
-  }
-  return v != 0;
-}
+// Whether launches are synchronized (decides it now, from the environment and this translation unit's
+// NAPKIN_SYNC_LAUNCHES, if no check has yet).
+#define NAPKIN_LAUNCH_SYNC() ::napkin::detail::launch_sync(NAPKIN_SYNC_LAUNCHES != 0)
 
 namespace detail {
 
@@ -115,7 +122,7 @@ constexpr const char* launch_sync_reason =
 
 // After a launch: its configuration error, or a sticky fault of earlier work, and then, when launch
 // synchronization is on, the fault of the kernel itself.
-inline void check_launch(const char* what, const char* file, unsigned line, const char* function) {
+inline void check_launch(const char* what, bool sync_default, const char* file, unsigned line, const char* function) {
   const source_site site{file, line, function};
   const cudaError_t e = cudaGetLastError();
   if (NAPKIN_DETAIL_UNLIKELY(e != cudaSuccess)) {
@@ -126,7 +133,7 @@ inline void check_launch(const char* what, const char* file, unsigned line, cons
                "(NAPKIN_CUDA_LAUNCH tells them apart)");
     return;
   }
-  if (NAPKIN_DETAIL_UNLIKELY(launch_sync())) {
+  if (NAPKIN_DETAIL_UNLIKELY(launch_sync(sync_default))) {
     const cudaError_t f = cudaDeviceSynchronize();
     if (f != cudaSuccess) fail(f, what, site, launch_sync_reason);
   }
@@ -147,7 +154,8 @@ inline void check_nothing_pending(const char* what, const char* file, unsigned l
 // After `kernel<<<...>>>(...)`: reports the launch's error (invalid configuration, too many resources,
 // no image for this GPU); with launch synchronization on, also the kernel's own fault.
 #define NAPKIN_CUDA_CHECK_LAUNCH() \
-  ::napkin::detail::check_launch("kernel launch (cudaGetLastError after it)", NAPKIN_DETAIL_SITE_ARGS)
+  ::napkin::detail::check_launch("kernel launch (cudaGetLastError after it)", NAPKIN_SYNC_LAUNCHES != 0, \
+                                 NAPKIN_DETAIL_SITE_ARGS)
 
 // Wraps a launch: an error pending before it is reported as pending (not blamed on the launch), then the
 // launch is made and checked as by NAPKIN_CUDA_CHECK_LAUNCH. Usage: NAPKIN_CUDA_LAUNCH(k<<<g, b>>>(x, y));
@@ -155,7 +163,7 @@ inline void check_nothing_pending(const char* what, const char* file, unsigned l
   do {                                                                         \
     ::napkin::detail::check_nothing_pending(#__VA_ARGS__, NAPKIN_DETAIL_SITE_ARGS); \
     __VA_ARGS__;                                                               \
-    ::napkin::detail::check_launch(#__VA_ARGS__, NAPKIN_DETAIL_SITE_ARGS);          \
+    ::napkin::detail::check_launch(#__VA_ARGS__, NAPKIN_SYNC_LAUNCHES != 0, NAPKIN_DETAIL_SITE_ARGS); \
   } while (0)
 
 #if !defined(NAPKIN_NO_SHORT_MACROS) && !defined(CUDA_CHECK)

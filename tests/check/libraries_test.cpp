@@ -70,6 +70,17 @@ TEST_CASE("cuBLAS fails for real without a device") {
     }();
     CHECK(e.find("cublasCreate(&h)") != std::string::npos);
     CHECK(e.find("CUBLAS_STATUS_NOT_INITIALIZED") != std::string::npos);
+  } else {
+    MESSAGE("skipped: a GPU is present (cublasCreate succeeds); a null handle fails anywhere:");
+  }
+  // Fails on any machine: cuBLAS rejects a null handle.
+  try {
+    NAPKIN_CUDA_CHECK(cublasSetStream(nullptr, nullptr));
+    FAIL("no throw");
+  } catch (const napkin::cuda_error& err) {
+    CHECK(err.library() == "cuBLAS");
+    CHECK(err.code() != 0);
+    CHECK(err.expression() == "cublasSetStream(nullptr, nullptr)");
   }
 }
 

@@ -28,3 +28,28 @@ TEST_CASE("NCCL fails for real: a communicator of zero ranks") {
     CHECK(e.expression() == "ncclCommInitRank(&comm, 0, id, 0)");
   }
 }
+
+TEST_CASE("NCCL's last message is attached to the failure that left it, not to a later one") {
+  // NCCL keeps its last error message until another replaces it; napkin says when it is not new.
+  ncclComm_t comm = nullptr;
+  ncclUniqueId id{};
+  std::string first;
+  try {
+    NAPKIN_CUDA_CHECK(ncclCommInitRank(&comm, 0, id, 0));
+    FAIL("no throw");
+  } catch (const napkin::cuda_error& e) {
+    first = e.what();
+  }
+  const char* last = ncclGetLastError(nullptr);
+  REQUIRE(last != nullptr);
+  if (*last == '\0') return;  // this NCCL recorded nothing: nothing to attach
+  CHECK(first.find(last) != std::string::npos);
+  try {
+    NAPKIN_CUDA_CHECK(ncclInvalidArgument);  // an unrelated failure: NCCL recorded no message for it
+    FAIL("no throw");
+  } catch (const napkin::cuda_error& e) {
+    const std::string what = e.what();
+    CHECK(what.find("NCCL says") == std::string::npos);
+    CHECK(what.find("already reported with an earlier failure") != std::string::npos);
+  }
+}

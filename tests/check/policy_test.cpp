@@ -24,6 +24,7 @@ TEST_CASE("throw is the default policy") {
 TEST_CASE("cuda_error is a std::runtime_error and copies share the payload") {
   try {
     NAPKIN_CUDA_CHECK(cudaErrorInvalidValue);
+    FAIL("no throw");
   } catch (const std::runtime_error& e) {
     const auto* ce = dynamic_cast<const napkin::cuda_error*>(&e);
     REQUIRE(ce != nullptr);
@@ -71,8 +72,8 @@ TEST_CASE("call_handler with no handler installed throws rather than ignoring th
 namespace {
 struct device_buffer_like {
   cudaError_t release_status;
-  bool released_ok = false;
-  ~device_buffer_like() { released_ok = NAPKIN_CUDA_CHECK_NOTHROW(release_status); }
+  bool* released_ok;  // where the destructor's check result goes
+  ~device_buffer_like() { *released_ok = NAPKIN_CUDA_CHECK_NOTHROW(release_status); }
 };
 }  // namespace
 
@@ -85,13 +86,23 @@ TEST_CASE("the no-throw variant never throws, reports the failure and returns fa
 }
 
 TEST_CASE("the no-throw variant swallows a throwing handler") {
-  napkin::scoped_failure_policy scope(napkin::failure_policy::call_handler,
-                                      [](const napkin::error_info&) { throw 42; });
+  static int calls = 0;
+  calls = 0;
+  napkin::scoped_failure_policy scope(napkin::failure_policy::call_handler, [](const napkin::error_info&) {
+    ++calls;
+    throw 42;
+  });
   CHECK_FALSE(NAPKIN_CUDA_CHECK_NOTHROW(cudaErrorInvalidValue));
+  CHECK(calls == 1);  // the handler ran; its exception stopped at the check
 }
 
 TEST_CASE("the no-throw variant with the throw policy prints instead of throwing, in a destructor too") {
-  CHECK_NOTHROW([] { device_buffer_like b{cudaErrorInvalidValue}; }());
+  bool released_ok = true;
+  CHECK_NOTHROW([&released_ok] { device_buffer_like b{cudaErrorInvalidValue, &released_ok}; }());
+  CHECK_FALSE(released_ok);  // the failure was seen and reported as false
+  bool clean_ok = false;
+  { device_buffer_like b{cudaSuccess, &clean_ok}; }
+  CHECK(clean_ok);
 }
 
 TEST_CASE("at process exit cudaErrorCudartUnloading is not an error worth reporting") {

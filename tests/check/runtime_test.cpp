@@ -108,6 +108,7 @@ TEST_CASE("sticky errors are classified as such, and the others are not") {
     CHECK(napkin::is_sticky(e));
     try {
       NAPKIN_CUDA_CHECK(e);
+      FAIL("no throw");
     } catch (const napkin::cuda_error& err) {
       CHECK(err.is_sticky());
       CHECK(contains(err.what(), "sticky"));
@@ -122,6 +123,7 @@ TEST_CASE("sticky errors are classified as such, and the others are not") {
 TEST_CASE("hints say what to do for the errors that have an obvious next step") {
   try {
     NAPKIN_CUDA_CHECK(cudaErrorNoKernelImageForDevice);
+    FAIL("no throw");
   } catch (const napkin::cuda_error& e) {
     CHECK(contains(e.what(), "CMAKE_CUDA_ARCHITECTURES"));
   }

@@ -23,16 +23,17 @@ struct driver_error_getters {
 inline const driver_error_getters& driver_getters() noexcept {
   static const driver_error_getters g = [] {
     driver_error_getters r;
-    void* fn = nullptr;
-    cudaDriverEntryPointQueryResult q{};
-    if (cudaGetDriverEntryPointByVersion("cuGetErrorName", &fn, 12000, cudaEnableDefault, &q) == cudaSuccess &&
-        q == cudaDriverEntryPointSuccess)
-      r.name = reinterpret_cast<driver_error_getters::getter>(fn);
-    fn = nullptr;
-    if (cudaGetDriverEntryPointByVersion("cuGetErrorString", &fn, 12000, cudaEnableDefault, &q) == cudaSuccess &&
-        q == cudaDriverEntryPointSuccess)
-      r.text = reinterpret_cast<driver_error_getters::getter>(fn);
-    (void)cudaGetLastError();  // a failed lookup must not leave an error pending
+    auto lookup = [](const char* symbol) -> driver_error_getters::getter {
+      void* fn = nullptr;
+      cudaDriverEntryPointQueryResult q{};
+      const cudaError_t e = cudaGetDriverEntryPointByVersion(symbol, &fn, 12000, cudaEnableDefault, &q);
+      // A failed lookup must not leave an error pending; a user's own pending error is not ours to clear.
+      if (e != cudaSuccess) (void)cudaGetLastError();
+      return e == cudaSuccess && q == cudaDriverEntryPointSuccess ? reinterpret_cast<driver_error_getters::getter>(fn)
+                                                                   : nullptr;
+    };
+    r.name = lookup("cuGetErrorName");
+    r.text = lookup("cuGetErrorString");
     return r;
   }();
   return g;

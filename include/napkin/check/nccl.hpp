@@ -22,10 +22,16 @@ struct status_traits<ncclResult_t> {
     return detail::status_table_name(detail::nccl_status_table, r, "nccl(unknown result)");
   }
   static const char* description(ncclResult_t r) noexcept { return ncclGetErrorString(r); }
-  // The last error message NCCL recorded in this process (any communicator): often the real cause.
+  // The last error message NCCL recorded in this process (any communicator): often the real cause. NCCL
+  // never clears it, so a message already attached to an earlier failure on this thread is labelled so
+  // (it may belong to that failure rather than this one).
   static std::string detail(ncclResult_t) {
     const char* s = ncclGetLastError(nullptr);
-    return s && *s ? std::string("NCCL says: ") + s : std::string();
+    if (s == nullptr || *s == '\0') return {};
+    thread_local std::string last_attached;
+    if (last_attached == s) return std::string("NCCL's last message, already reported with an earlier failure: ") + s;
+    last_attached = s;
+    return std::string("NCCL says: ") + s;
   }
   static constexpr const char* hint(ncclResult_t r) noexcept {
     return r == ncclSystemError || r == ncclInternalError || r == ncclUnhandledCudaError
