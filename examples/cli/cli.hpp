@@ -188,6 +188,7 @@ inline std::int64_t parse_size(const std::string& text, const char* what = "size
   if (caret != std::string::npos) {
     const std::int64_t base = parse_size(text.substr(0, caret), what);
     const std::int64_t exponent = parse_size(text.substr(caret + 1), what);
+    if (base == 1) return 1;  // (the loop below would run `exponent` times)
     std::int64_t v = 1;
     for (std::int64_t i = 0; i < exponent; ++i) {
       if (v > std::numeric_limits<std::int64_t>::max() / base) return fail("too large for 64 bits");

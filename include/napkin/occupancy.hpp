@@ -381,6 +381,11 @@ constexpr launch_error check_launch(const sm_limits& l, int threads, const kerne
 }
 
 namespace detail {
+// The largest block a launch of this kernel may use: the device's limit, or the kernel's when it is lower.
+constexpr int thread_limit(const sm_limits& l, const kernel_resources& k) {
+  return k.max_threads_per_block > 0 ? min_of(k.max_threads_per_block, l.max_threads_per_block) : l.max_threads_per_block;
+}
+
 // Constexpr, so that in constant evaluation the compiler stops at (and names) the specific check.
 constexpr void require_valid(launch_error e, const sm_limits& l, int threads, const kernel_resources& k, int dyn) {
   switch (e) {
@@ -669,8 +674,7 @@ constexpr occupancy_advice next_step(const sm_limits& l, int threads, const kern
     }
   }
 
-  const int max_threads = k.max_threads_per_block > 0 ? detail::min_of(k.max_threads_per_block, l.max_threads_per_block)
-                                                      : l.max_threads_per_block;
+  const int max_threads = detail::thread_limit(l, k);
   int best_distance = INT_MAX;
   for (int size = l.warp_size; size <= max_threads; size += l.warp_size) {
     const int warps = try_occupancy(l, size, k, dynamic_smem).active_warps();
@@ -700,8 +704,7 @@ template <class DynamicSmemOfBlockSize>
 constexpr block_size_choice best_block_size(const sm_limits& l, const kernel_resources& k,
                                             DynamicSmemOfBlockSize dynamic_smem_of) {
   block_size_choice best{};
-  const int limit = k.max_threads_per_block > 0 ? detail::min_of(k.max_threads_per_block, l.max_threads_per_block)
-                                                : l.max_threads_per_block;
+  const int limit = detail::thread_limit(l, k);
   int best_threads = 0;
   for (int aligned = detail::round_up(limit, l.warp_size); aligned > 0; aligned -= l.warp_size) {
     const int size = detail::min_of(limit, aligned);
@@ -777,7 +780,7 @@ constexpr occupancy_graph<64> graph_block_size(const sm_limits& l, int threads, 
   g.x_label = "threads per block";
   g.max_warps_per_sm = l.max_warps_per_sm();
   g.current = detail::point_of(threads, occupancy(l, threads, k, dynamic_smem));
-  for (int size = l.warp_size; size <= l.max_threads_per_block && g.size < 64; size += l.warp_size)
+  for (int size = l.warp_size; size <= detail::thread_limit(l, k) && g.size < 64; size += l.warp_size)
     g.push(detail::point_of(size, try_occupancy(l, size, k, dynamic_smem)));
   return g;
 }

@@ -377,7 +377,9 @@ constexpr std::int64_t conv_output_size(std::int64_t input, std::int64_t filter,
   const std::uint64_t padded = detail::add(static_cast<std::uint64_t>(input),
                                            detail::mul(2, static_cast<std::uint64_t>(padding)));
   if (extent > padded) detail::value_out_of_range("the convolution filter is larger than the padded input");
-  return static_cast<std::int64_t>((padded - extent) / static_cast<std::uint64_t>(stride) + 1);
+  const std::uint64_t out = (padded - extent) / static_cast<std::uint64_t>(stride) + 1;
+  if (out > static_cast<std::uint64_t>(INT64_MAX)) detail::arithmetic_overflows_64_bits("the convolution output size");
+  return static_cast<std::int64_t>(out);
 }
 
 constexpr workload conv2d(const conv2d_shape& s, element_types t = {}, counting c = {}) {

@@ -158,6 +158,8 @@ TEST_CASE("conv2d: output size and implicit-GEMM FLOPs") {
   s.groups = 64;
   CHECK(conv2d(s, dtype::fp16).flops == 231211008ull / 64);
   CHECK_THROWS_AS(conv_output_size(2, 5, 1, 0, 1), std::domain_error);
+  // An output size beyond int64 (huge input and padding) is an overflow, not a wrapped negative number.
+  CHECK_THROWS_AS(conv_output_size(INT64_MAX, 1, 1, INT64_MAX / 2, 1), std::overflow_error);
 }
 
 TEST_CASE("invalid sizes: zero, negative and overflow are errors with a clear message") {

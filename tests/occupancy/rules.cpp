@@ -158,6 +158,14 @@ static_assert(napkin::max_dynamic_smem_for(napkin::limits_of(sm_90), 256, kernel
 // --- The three graphs ---------------------------------------------------------------------------------------
 constexpr auto g_block = napkin::graph_block_size(napkin::limits_of(sm_90), 256, kernel_resources{32});
 static_assert(g_block.size == 32 && g_block.points[7].x == 256 && g_block.points[7].active_warps == 64);
+// A kernel limited to 128 threads per block (__launch_bounds__(128)): the graph stops at 128 (4 points).
+constexpr kernel_resources bounded_128 = [] {
+  kernel_resources k{32};
+  k.max_threads_per_block = 128;
+  return k;
+}();
+constexpr auto g_block_bounded = napkin::graph_block_size(napkin::limits_of(sm_90), 128, bounded_128);
+static_assert(g_block_bounded.size == 4 && g_block_bounded.points[3].x == 128);
 constexpr auto g_regs = napkin::graph_registers(napkin::limits_of(sm_90), 256, kernel_resources{32});
 static_assert(g_regs.size == 256 && g_regs.points[128].active_warps == 16 && g_regs.current.active_warps == 64);
 constexpr auto g_smem = napkin::graph_shared_memory(napkin::limits_of(sm_90), 256, kernel_resources{32});
@@ -212,22 +220,18 @@ TEST_CASE("the limits table: every entry has a source; unverified ones say so") 
   CHECK(napkin::limits_of({9, 0}).verified);
 }
 
-// The seeds' register formula: max_warps_per_sub = 16384 / (registers x 32), warps per SM = 4 x that.
-// It is the exact rule without the 256-register allocation unit and without whole blocks.
+// The seeds' register formula, max_warps_per_sub = 16384 / (registers x 32) and warps per SM = 4 x that,
+// is the exact rule without the 256-register allocation unit and without whole blocks. Where it agrees
+// and where it does not, by hand:
 TEST_CASE("the seeds' sub-partition formula against the exact rule") {
-  const auto seed_warps = [](int registers) { return 4 * (16384 / (registers * 32)); };
-  const auto exact_warps = [](int threads, int registers) { return occupancy(sm_90, threads, registers).active_warps(); };
-  // Agrees: 128 registers (a multiple of 8) and 256-thread blocks: 16 warps, 25%.
-  CHECK(seed_warps(128) == 16);
-  CHECK(exact_warps(256, 128) == 16);
-  // Differs: 33 registers are allocated as 40. Seed: 16384/1056 = 15 -> 60 warps (93.75%), 7 blocks of 8 if
-  // rounded to whole blocks (87.5%). Exact: 16384/1280 = 12 -> 48 warps, 6 blocks (75%).
-  CHECK(seed_warps(33) == 60);
-  CHECK(exact_warps(256, 33) == 48);
-  // Differs: a multiple of 8 but blocks that do not divide the warps. 40 registers: 12 warps per
-  // sub-partition = 48 warps; 224-thread blocks (7 warps) -> 6 blocks = 42 warps.
-  CHECK(seed_warps(40) == 48);
-  CHECK(exact_warps(224, 40) == 42);
+  // Agrees: 128 registers (a multiple of 8), 256-thread blocks: seed 4 x 16384/4096 = 16 warps; exact 16.
+  CHECK(occupancy(sm_90, 256, 128).active_warps() == 16);
+  // Differs: 33 registers are allocated as 40. Seed: 4 x 16384/1056 = 60 warps (93.75%).
+  // Exact: 16384/1280 = 12 per sub-partition -> 48 warps, 6 blocks (75%).
+  CHECK(occupancy(sm_90, 256, 33).active_warps() == 48);
+  // Differs: a multiple of 8 but blocks that do not divide the warps. 40 registers: seed 48 warps; exact
+  // 12 warps per sub-partition = 48, but 224-thread blocks (7 warps) fit 6 times = 42 warps.
+  CHECK(occupancy(sm_90, 224, 40).active_warps() == 42);
 }
 
 TEST_CASE("explain() names the limiter and the next step") {
