@@ -24,13 +24,20 @@ filter='regex:copy_kernel|sum_kernel|softmax_seed|strided_read_kernel|fma_loop_k
   nvcc --version | tail -1
 } > "$out/device.txt" 2>&1
 
-# napkin: measure() and per_kernel() (both replays) for each kernel, with reports.
+# napkin: measure() and per_kernel() (both replays) for each kernel, with reports; three runs, so that the
+# accuracy table compares medians (ncu's SOL run is repeated as often: both read a kernel's own run-to-run
+# spread, e.g. the strided read's +-1.5 % duration).
 "$bin" napkin > "$out/napkin.txt" 2>&1 || echo "napkin run failed (rc=$?)" >> "$out/napkin.txt"
+for r in 2 3; do
+  "$bin" napkin > "$out/napkin_r$r.txt" 2>&1 || echo "napkin run $r failed (rc=$?)" >> "$out/napkin_r$r.txt"
+done
 # The GH100 TriageCompute experiment: SM % from TriageCompute.sm__throughput (tri5: exact L1/L2/Memory,
 # 5 passes; tri2: TriageCompute L1 and L2 too, 2 passes). Is a cheaper SOL set possible?
 for set in tri5 tri2; do
   "$bin" napkin --set "$set" > "$out/napkin_$set.txt" 2>&1 || echo "napkin --set $set failed (rc=$?)" >> "$out/napkin_$set.txt"
 done
+# The one-pass set: what measure() costs when the counters fit one pass.
+"$bin" napkin --set one_pass > "$out/napkin_one_pass.txt" 2>&1 || echo "napkin --set one_pass failed" >> "$out/napkin_one_pass.txt"
 # Cache state: DRAM bytes read/written per kernel (napkin's three ways, the old memset flush, ncu).
 "$bin" napkin --set bytes > "$out/napkin_bytes.txt" 2>&1 || echo "napkin --set bytes failed" >> "$out/napkin_bytes.txt"
 "$bin" napkin --set bytes --memset-flush > "$out/napkin_bytes_memset.txt" 2>&1 || echo "failed" >> "$out/napkin_bytes_memset.txt"
@@ -38,8 +45,10 @@ ncu --clock-control none --metrics gpu__time_duration.sum,dram__bytes_read.sum,d
   --csv -k "$filter" "$bin" plain > "$out/ncu_bytes.csv" 2>> "$out/ncu.log"
 
 # ncu: the same kernels, one launch each, SpeedOfLight section.
-ncu --clock-control none --section SpeedOfLight --print-units base --csv -k "$filter" "$bin" plain \
-  > "$out/ncu_sol.csv" 2>> "$out/ncu.log"
+for r in 1 2 3; do
+  ncu --clock-control none --section SpeedOfLight --print-units base --csv -k "$filter" "$bin" plain \
+    > "$out/ncu_sol_r$r.csv" 2>> "$out/ncu.log"
+done
 
 # ncu's range replay of the same launches, each inside its NVTX range (what measure() corresponds to).
 : > "$out/ncu_range.csv"
@@ -59,11 +68,20 @@ for k in $kernels; do
   t2=$(now)
   echo "NCU_COST name=$k plain_s=$(awk "BEGIN{print $t1 - $t0}") ncu_s=$(awk "BEGIN{print $t2 - $t1}") ncu_passes=${passes:-?}" >> "$out/cost.txt"
 done
-# ncu's marginal cost per kernel: all seven in one run (its start-up paid once), per profiled kernel.
-t0=$(now); "$bin" plain > /dev/null 2>&1; t1=$(now)
-profiled=$(ncu --clock-control none --section SpeedOfLight -k "$filter" "$bin" plain 2>&1 | grep -c "==PROF== Profiling")
-t2=$(now)
-echo "NCU_ALL plain_s=$(awk "BEGIN{print $t1 - $t0}") ncu_s=$(awk "BEGIN{print $t2 - $t1}") kernels=$profiled" >> "$out/cost.txt"
+# The whole job, every kernel of the seven cases (each case R times: 7 R kernels), one process each, against
+# the same program without a tool: ncu profiling every kernel, and napkin measuring all of them with one
+# per_kernel(fn, replay::application) call in a fresh process (profiler made, passes paid once).
+for R in 1 3; do
+  t0=$(now); "$bin" plain --repeat $R > /dev/null 2>&1; t1=$(now)
+  profiled=$(ncu --clock-control none --section SpeedOfLight -k "$filter" "$bin" plain --repeat $R 2>&1 | grep -c "==PROF== Profiling")
+  t2=$(now)
+  echo "NCU_ALL repeat=$R plain_s=$(awk "BEGIN{print $t1 - $t0}") ncu_s=$(awk "BEGIN{print $t2 - $t1}") kernels=$profiled" >> "$out/cost.txt"
+  wl=$out/napkin_workload.txt; [ $R = 1 ] || wl=$out/napkin_workload_r$R.txt
+  t0=$(now); "$bin" plain --repeat $R > /dev/null 2>&1; t1=$(now)
+  "$bin" workload --repeat $R > "$wl" 2>&1 || echo "workload run failed (rc=$?)" >> "$wl"
+  t2=$(now)
+  echo "NAPKIN_ALL repeat=$R plain_s=$(awk "BEGIN{print $t1 - $t0}") napkin_s=$(awk "BEGIN{print $t2 - $t1}")" >> "$out/cost.txt"
+done
 
 python3 - "$out" > "$out/tables.md" <<'PY'
 import csv, re, sys, os
@@ -85,21 +103,65 @@ metric = {"dur": "gpu__time_duration.sum", "sm": "sm__throughput.avg.pct_of_peak
           "l2": "lts__throughput.avg.pct_of_peak_sustained_elapsed", "smhz": "gpc__cycles_elapsed.avg.per_second",
           "cyc": "gpc__cycles_elapsed.max"}
 scale = {"nsecond": 1, "usecond": 1e3, "msecond": 1e6, "second": 1e9}
-ncu = {}
-with open(os.path.join(out, "ncu_sol.csv")) as f:
-    rows = [r for r in csv.reader(l for l in f if l.startswith('"'))]
-hdr = rows[0] if rows else []
-for r in rows[1:]:
-    d = dict(zip(hdr, r))
-    c = case_of(d.get("Kernel Name", ""))
-    key = labels.get(d.get("Metric Name"))
-    if not c or not key: continue
-    v = float(d["Metric Value"].replace(",", ""))
-    if key == "dur": v *= scale.get(d.get("Metric Unit", "nsecond"), 1)
-    ncu.setdefault(c, {})
-    if key == "dur" and key in ncu[c]: v += ncu[c][key]  # several cuBLAS kernels: sum durations
-    ncu[c][key] = v
-napkin, per, app, cost, rng = {}, {}, {}, {}, {}
+def read_ncu(path):
+    res = {}
+    if not os.path.exists(path): return res
+    with open(path) as f:
+        rows = [r for r in csv.reader(l for l in f if l.startswith('"'))]
+    hdr = rows[0] if rows else []
+    for r in rows[1:]:
+        d = dict(zip(hdr, r))
+        c = case_of(d.get("Kernel Name", ""))
+        key = labels.get(d.get("Metric Name"))
+        if not c or not key: continue
+        v = float(d["Metric Value"].replace(",", ""))
+        if key == "dur": v *= scale.get(d.get("Metric Unit", "nsecond"), 1)
+        res.setdefault(c, {})
+        if key == "dur" and key in res[c]: v += res[c][key]  # several cuBLAS kernels: sum durations
+        res[c][key] = v
+    return res
+def read_napkin(path):
+    napkin, per, app, cost, wl = {}, {}, {}, {}, {}
+    if not os.path.exists(path): return napkin, per, app, cost, wl
+    for line in open(path):
+        if line.startswith("NAPKIN_SOL"):
+            kv = dict(t.split("=", 1) for t in line.split()[1:])
+            mode = kv.get("mode")
+            if mode == "measure": napkin[kv["name"]] = kv
+            elif mode in ("per_kernel", "application", "workload"):
+                c = kv["case"] if mode != "workload" else case_of(kv["name"])
+                into = {"per_kernel": per, "application": app, "workload": wl}[mode]
+                # several kernels (cuBLAS): keep the longest
+                if c and (c not in into or float(kv[metric["dur"]]) > float(into[c][metric["dur"]])): into[c] = kv
+        elif line.startswith("NAPKIN_COST"):
+            kv = dict(t.split("=", 1) for t in line.split()[1:]); cost[kv["name"]] = kv
+    return napkin, per, app, cost, wl
+def median(xs):
+    xs = sorted(xs); n = len(xs)
+    return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
+def med_dicts(runs):
+    """Per case, per key: the median over the runs that have it (values as floats where they parse)."""
+    out_ = {}
+    for c in set().union(*runs) if runs else ():
+        have = [r[c] for r in runs if c in r]
+        m = {}
+        for k in have[0]:
+            try: m[k] = median([float(h[k]) for h in have if k in h])
+            except ValueError: m[k] = have[0][k]
+        m["_runs"] = len(have)
+        dk = metric["dur"] if metric["dur"] in have[0] else "dur"
+        m["_dur_all"] = sorted(float(h[dk]) for h in have if dk in h)
+        out_[c] = m
+    return out_
+ncu_runs = [read_ncu(os.path.join(out, f"ncu_sol_r{r}.csv")) for r in (1, 2, 3)]
+ncu_runs = [r for r in ncu_runs if r]
+ncu = med_dicts(ncu_runs)
+nap_runs = [read_napkin(os.path.join(out, f)) for f in ("napkin.txt", "napkin_r2.txt", "napkin_r3.txt")]
+nap_runs = [r for r in nap_runs if r[0]]
+napkin, per, app, cost = (med_dicts([r[i] for r in nap_runs]) for i in range(4))
+wl = read_napkin(os.path.join(out, "napkin_workload.txt"))[4]
+wl = med_dicts([wl]) if wl else {}
+rng = {}
 case, hdr = None, None
 for line in open(os.path.join(out, "ncu_range.csv")):
     if line.startswith("#CASE"): case, hdr = line.split()[1], None; continue
@@ -111,48 +173,51 @@ for line in open(os.path.join(out, "ncu_range.csv")):
     v = float(d["Metric Value"].replace(",", ""))
     if key == "dur": v *= scale.get(d.get("Metric Unit", "nsecond"), 1)
     rng.setdefault(case, {})[metric[key]] = v
-for line in open(os.path.join(out, "napkin.txt")):
-    if line.startswith("NAPKIN_SOL"):
-        kv = dict(t.split("=", 1) for t in line.split()[1:])
-        if kv.get("mode") == "measure": napkin[kv["name"]] = kv
-        elif kv.get("mode") in ("per_kernel", "application"):
-            c, into = kv["case"], per if kv["mode"] == "per_kernel" else app
-            # several kernels (cuBLAS): keep the longest
-            if c not in into or float(kv[metric["dur"]]) > float(into[c][metric["dur"]]): into[c] = kv
-    elif line.startswith("NAPKIN_COST"):
-        kv = dict(t.split("=", 1) for t in line.split()[1:]); cost[kv["name"]] = kv
-ncost, ncu_all = {}, {}
+rng = med_dicts([rng]) if rng else {}
+ncost, ncu_jobs, nap_jobs, wl_lines = {}, {}, {}, {}
 for line in open(os.path.join(out, "cost.txt")):
     kv = dict(t.split("=", 1) for t in line.split()[1:])
-    if line.startswith("NCU_ALL"): ncu_all = kv
+    if line.startswith("NCU_ALL"): ncu_jobs[kv.get("repeat", "1")] = kv
+    elif line.startswith("NAPKIN_ALL"): nap_jobs[kv.get("repeat", "1")] = kv
     else: ncost[kv["name"]] = kv
+ncu_all = ncu_jobs.get("1", {})
+for f in sorted(os.listdir(out)):
+    if f.startswith("napkin_workload"):
+        for line in open(os.path.join(out, f)):
+            if line.startswith("NAPKIN_WORKLOAD"):
+                kv = dict(t.split("=", 1) for t in line.split()[1:]); wl_lines[kv.get("repeat", "1")] = kv
 cols = ["dur", "sm", "mem", "dram", "l1", "l2"]
+def spread(src):
+    d = src.get("_dur_all", [])
+    return f"{d[0]/1e3:.1f}-{d[-1]/1e3:.1f}" if len(d) > 1 else ""
 print("### Accuracy: napkin vs `ncu --clock-control none --section SpeedOfLight`\n")
-print("| kernel | source | duration (us) | SM % | Memory % | DRAM % | L1/TEX % | L2 % | max abs diff (points) | duration diff |")
-print("|---|---|---|---|---|---|---|---|---|---|")
+print(f"Medians of {len(ncu_runs)} ncu runs and {len(nap_runs)} napkin runs (each value its own median); the last "
+      "column is the duration's range over those runs. The workload row is one run: all seven cases' kernels in one "
+      "`per_kernel(fn, replay::application)` call, L2 flushed before each pass (not before each kernel, as ncu does).\n")
+print("| kernel | source | duration (us) | SM % | Memory % | DRAM % | L1/TEX % | L2 % | max abs diff (points) | duration diff | duration range over runs (us) |")
+print("|---|---|---|---|---|---|---|---|---|---|---|")
 for c in cases:
     ref = ncu.get(c)
-    def fmt(src):
-        return [src[metric[k]] if isinstance(src, dict) and metric[k] in src else None for k in cols]
     if ref:
-        print(f"| {c} | ncu | " + " | ".join(f"{ref[k]/1e3:.2f}" if k == "dur" else f"{ref.get(k, float('nan')):.2f}" for k in cols) + " | | |")
+        print(f"| {c} | ncu | " + " | ".join(f"{ref[k]/1e3:.2f}" if k == "dur" else f"{ref.get(k, float('nan')):.2f}" for k in cols) + f" | | | {spread(ref)} |")
     for label, src in (("napkin measure()", napkin.get(c)), ("napkin per_kernel()", per.get(c)),
-                       ("napkin per_kernel(application)", app.get(c)), ("ncu --replay-mode range", rng.get(c))):
+                       ("napkin per_kernel(application)", app.get(c)), ("napkin workload", wl.get(c)),
+                       ("ncu --replay-mode range", rng.get(c))):
         if not src: continue
         vals = [float(src[metric[k]]) for k in cols]
         diff = dd = ""
         if ref:
             diff = f"{max(abs(vals[i] - ref[k]) for i, k in enumerate(cols) if k != 'dur' and k in ref):.2f}"
             dd = f"{(vals[0] - ref['dur']) / ref['dur'] * 100:+.1f}%"
-        print(f"| {c} | {label} | {vals[0]/1e3:.2f} | " + " | ".join(f"{v:.2f}" for v in vals[1:]) + f" | {diff} | {dd} |")
+        print(f"| {c} | {label} | {vals[0]/1e3:.2f} | " + " | ".join(f"{v:.2f}" for v in vals[1:]) + f" | {diff} | {dd} | {spread(src)} |")
 print("\n### Cost: wall time per measured kernel\n")
 try:
     marginal = (float(ncu_all["ncu_s"]) - float(ncu_all["plain_s"])) / int(ncu_all["kernels"])
 except (KeyError, ValueError, ZeroDivisionError):
     marginal = float("nan")
-print(f"ncu's marginal cost per kernel (all seven cases in one ncu run, {ncu_all.get('kernels', '?')} kernels profiled, "
-      f"minus the plain run, per kernel): {marginal:.2f} s\n")
-print("| kernel | kernel time (ms) | napkin passes | ncu passes | napkin measure() (s) | napkin per_kernel() (s) | napkin per_kernel(application) (s) | ncu run minus plain run (s) | ncu / measure() | ncu marginal / measure() | measure() / (passes x kernel) | measure() beyond passes x kernel (ms) |")
+print(f"napkin's times are medians of {len(nap_runs)} runs. ncu per kernel when one run profiles all seven cases (its start-up shared: "
+      f"{ncu_all.get('kernels', '?')} kernels profiled, minus the plain run, per kernel): {marginal:.2f} s\n")
+print("| kernel | kernel time (ms) | napkin passes | ncu passes | napkin measure() (s) | napkin per_kernel() (s) | napkin per_kernel(application) (s) | ncu run minus plain run (s) | ncu / measure() | ncu per kernel in one run over all seven / measure() | measure() / (passes x kernel) | measure() beyond passes x kernel (ms) |")
 print("|---|---|---|---|---|---|---|---|---|---|---|---|")
 for c in cases:
     if c not in cost: continue
@@ -161,6 +226,28 @@ for c in cases:
     try: ncu_s = float(n["ncu_s"]) - float(n["plain_s"])
     except (KeyError, ValueError): ncu_s = float("nan")
     print(f"| {c} | {kms:.3f} | {p} | {n.get('ncu_passes', '?')} | {ms:.4f} | {float(k['per_kernel_s']):.4f} | {float(k.get('application_s', 'nan')):.4f} | {ncu_s:.2f} | {ncu_s / ms:.1f}x | {marginal / ms:.1f}x | {ms / (p * kms / 1e3):.1f} | {(ms - p * kms / 1e3) * 1e3:.1f} |")
+if nap_jobs and ncu_jobs and wl_lines:
+    print("\n### Cost of the whole job: every kernel of the seven cases (each R times), one process each\n")
+    print("Process wall time minus the same program run without a tool (`plain --repeat R`): every fixed cost is in "
+          "(ncu's start-up; napkin's CUPTI load, profiler construction, enabling, first start).\n")
+    print("| R | tool | kernels measured | passes | process minus plain run (s) | per measured kernel (s) | napkin's measuring call (s) | napkin's profiler construction (s) | ncu / napkin per kernel |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for R in sorted(ncu_jobs, key=int):
+        try:
+            n, m, w = ncu_jobs[R], nap_jobs[R], wl_lines[R]
+            ncu_job = float(n["ncu_s"]) - float(n["plain_s"]); nap_job = float(m["napkin_s"]) - float(m["plain_s"])
+            nk, wk = int(n["kernels"]), int(w["kernels"])
+            print(f"| {R} | `ncu --clock-control none --section SpeedOfLight -k ...` | {nk} | 10 per kernel | {ncu_job:.2f} | {ncu_job / nk:.3f} | | | |")
+            print(f"| {R} | napkin `per_kernel(all, replay::application, reset)` | {wk} | {w['passes']} for all | {nap_job:.2f} | {nap_job / wk:.3f} | {float(w['workload_s']):.3f} | {float(w['setup_s']):.3f} | {(ncu_job / nk) / (nap_job / wk):.1f}x |")
+        except (KeyError, ValueError, ZeroDivisionError) as e:
+            print(f"| {R} | (skipped: {e}) | | | | | | | |")
+op = read_napkin(os.path.join(out, "napkin_one_pass.txt"))[3]
+if op:
+    print("\n### Cost of the one-pass set (`profiler_kernels napkin --set one_pass`, one run)\n")
+    print("| kernel | passes | measure() (s) | per_kernel(application) (s) |")
+    print("|---|---|---|---|")
+    for c in cases:
+        if c in op: print(f"| {c} | {op[c]['passes']} | {float(op[c]['measure_s']):.4f} | {float(op[c]['application_s']):.4f} |")
 print("\n### Where measure()'s time goes (napkin's own breakdown, ms)\n")
 print("| kernel | enable | setup (counter data, SetConfig) | passes | of which passes x kernel | decode + evaluate | per pass beyond the kernel |")
 print("|---|---|---|---|---|---|---|")

@@ -6,13 +6,19 @@
 //                                           application replay), print reports, NAPKIN_SOL/NAPKIN_COST lines
 //       [--set sol|one_pass|bytes|tri5|tri2]  another metric set (tri*: the GH100 TriageCompute experiment)
 //       [--memset-flush]                    flush L2 with cudaMemset instead of napkin's read (comparison)
+//       [--no-flush]                        leave L2 as the previous pass left it (comparison)
 //   profiler_kernels plain  [--only NAME]   launch each once inside a napkin::range of its name, nothing
-//                                           else (the target for ncu, kernel or range replay)
+//       [--repeat R]                        else (the target for ncu, kernel or range replay); R times each
+//   profiler_kernels workload [--repeat R]  all seven (R times each) as one workload: a fresh profiler, then
+//                                           ONE per_kernel(fn, replay::application, reset) over all of them
+//                                           (what `ncu -k ...` over `plain --repeat R` measures), NAPKIN_SOL
+//                                           lines (mode=workload) and a NAPKIN_WORKLOAD cost line
 //
 // benchmarks/device/profiler.sh runs both and builds the accuracy and cost tables of docs/profiler.md.
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cfloat>
 #include <chrono>
 #include <cstdio>
@@ -158,26 +164,55 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 int main(int argc, char** argv) try {
   const std::string mode = argc > 1 ? argv[1] : "napkin";
   std::string only, set_name = "sol";
-  bool memset_flush = false;
+  bool memset_flush = false, no_flush = false;
+  int repeat = 1;
   for (int i = 2; i < argc; ++i) {
     if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) only = argv[++i];
+    else if (std::strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) repeat = std::max(1, std::atoi(argv[++i]));
+    else if (std::strcmp(argv[i], "--no-flush") == 0) no_flush = true;
     else if (std::strcmp(argv[i], "--set") == 0 && i + 1 < argc) set_name = argv[++i];
     else if (std::strcmp(argv[i], "--memset-flush") == 0) memset_flush = true;
   }
-  if (mode != "napkin" && mode != "plain") {
-    std::fprintf(stderr, "usage: %s napkin|plain [--only NAME] [--set sol|tri2|tri5|one_pass|bytes] [--memset-flush]\n", argv[0]);
+  if (mode != "napkin" && mode != "plain" && mode != "workload") {
+    std::fprintf(stderr, "usage: %s napkin|plain|workload [--only NAME] [--repeat R] [--set sol|tri2|tri5|one_pass|bytes] [--memset-flush|--no-flush]\n", argv[0]);
     return 2;
   }
   state s;
   std::vector<case_t> cases = make_cases(s);
   if (mode == "plain") {
-    for (const auto& c : cases)
-      if (only.empty() || c.name == only) {
-        napkin::range r{c.name};  // for ncu's range replay: --nvtx --nvtx-include "napkin@copy/"
-        c.launch();
-        NAPKIN_CUDA_CHECK(cudaDeviceSynchronize());
-      }
+    for (int rep = 0; rep < repeat; ++rep)
+      for (const auto& c : cases)
+        if (only.empty() || c.name == only) {
+          napkin::range r{c.name};  // for ncu's range replay: --nvtx --nvtx-include "napkin@copy/"
+          c.launch();
+          NAPKIN_CUDA_CHECK(cudaDeviceSynchronize());
+        }
     NAPKIN_CUDA_CHECK(cudaDeviceSynchronize());
+    return 0;
+  }
+  if (mode == "workload") {
+    // Every case's kernels in one fn, measured per kernel in one application replay: the passes are paid
+    // once for all of them. L2 is flushed before each pass, i.e. before the first kernel only.
+    auto all = [&cases, repeat] {
+      for (int rep = 0; rep < repeat; ++rep)
+        for (const auto& c : cases) c.launch();
+    };
+    auto reset_all = [&cases] {
+      for (const auto& c : cases)
+        if (c.reset) c.reset();
+    };
+    all();  // warm-up, as `plain` and the napkin mode's kernel_ms() do
+    reset_all();
+    NAPKIN_CUDA_CHECK(cudaDeviceSynchronize());
+    const auto t0 = std::chrono::steady_clock::now();
+    napkin::profiler prof;
+    const double setup_s = seconds_since(t0);
+    const auto t1 = std::chrono::steady_clock::now();
+    const napkin::kernel_reports per = prof.per_kernel(all, napkin::replay::application, reset_all);
+    const double workload_s = seconds_since(t1);
+    for (const auto& k : per.kernels) std::cout << napkin::to_key_values(k) << " mode=workload\n";
+    std::printf("NAPKIN_WORKLOAD repeat=%d kernels=%zu dropped=%zu passes=%zu setup_s=%.4f workload_s=%.4f\n", repeat,
+                per.kernels.size(), per.dropped, prof.passes(), setup_s, workload_s);
     return 0;
   }
 
@@ -203,6 +238,7 @@ int main(int argc, char** argv) try {
     set = napkin::metric_sets::custom("bytes", {napkin::metric::duration_ns, napkin::metric::dram_bytes_read,
                                                 napkin::metric::dram_bytes_write, napkin::metric::elapsed_cycles});
   napkin::profiler_options options;
+  if (no_flush) options.flush_l2 = false;
   // --memset-flush: the flush napkin used to do (and nvbench does), for comparison: cudaMemset of 2 x L2
   // before each pass, which leaves L2 full of dirty lines (napkin's own flush reads instead; l2_flush.hpp).
   void* flush_buffer = nullptr;

@@ -244,6 +244,40 @@ TEST_CASE("scope: one range, one pass, RAII") {
   CHECK(again.duration_ns());
 }
 
+// measure(), scopes and per_kernel() configure CUPTI once and only re-initialize the counter image while
+// nothing changes (session.hpp, enabled_range_profiler::configure): each result must still be its own work's.
+TEST_CASE("repeated measurements on one configuration each report their own work") {
+  buffers buf;
+  auto half_copy = [&] { copy_kernel<<<1024, 256>>>(buf.a, buf.b, n / 2); };
+  for (const napkin::metric_set& set : {napkin::metric_sets::one_pass(), napkin::metric_sets::sol()}) {
+    CAPTURE(set.name);
+    napkin::profiler prof(set);
+    const double full1 = *prof.measure("full", [&] { buf.copy(); }).dram_bytes();
+    const double half = *prof.measure("half", half_copy).dram_bytes();
+    const double full2 = *prof.measure("full again", [&] { buf.copy(); }).dram_bytes();
+    CHECK(full1 == doctest::Approx(2 * buffer_bytes).epsilon(0.10));
+    CHECK(half == doctest::Approx(buffer_bytes).epsilon(0.10));
+    CHECK(full2 == doctest::Approx(2 * buffer_bytes).epsilon(0.10));
+    if (prof.passes() == 1) {  // a scope shares measure()'s configuration
+      auto s = prof.open_scope("half scope");
+      half_copy();
+      CHECK(*s.stop().dram_bytes() == doctest::Approx(buffer_bytes).epsilon(0.10));
+    }
+    // per_kernel(application) sizes its image by fn's kernels: one, then two (a new configuration), then one.
+    for (int kernels : {1, 2, 1}) {
+      CAPTURE(kernels);
+      const auto out = prof.per_kernel(
+          [&] {
+            for (int k = 0; k < kernels; ++k) half_copy();
+          },
+          napkin::replay::application);
+      REQUIRE(out.kernels.size() == static_cast<std::size_t>(kernels));
+      // The first kernel of a pass starts from a cold L2; the second re-reads what the first left there.
+      CHECK(*out.kernels[0].dram_bytes() == doctest::Approx(buffer_bytes).epsilon(0.10));
+    }
+  }
+}
+
 TEST_CASE("scope refuses multi-pass sets") {
   napkin::profiler prof;  // SOL: several passes
   try {

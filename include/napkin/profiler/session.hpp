@@ -142,12 +142,16 @@ class enabled_range_profiler {
     size.maxNumRangeTreeNodes = static_cast<std::uint32_t>(max_ranges);
     cupti_check(cuptiRangeProfilerGetCounterDataSize(&size), "cuptiRangeProfilerGetCounterDataSize");
     std::vector<std::uint8_t> image(size.counterDataSize);
+    initialize(image);
+    return image;
+  }
+
+  void initialize(std::vector<std::uint8_t>& image) {
     auto init = NAPKIN_CUPTI_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
     init.pRangeProfilerObject = object_;
     init.counterDataSize = image.size();
     init.pCounterData = image.data();
     cupti_check(cuptiRangeProfilerCounterDataImageInitialize(&init), "cuptiRangeProfilerCounterDataImageInitialize");
-    return image;
   }
 
   void set_config(const metric_config& config, std::vector<std::uint8_t>& counter_data, CUpti_ProfilerRange range,
@@ -166,6 +170,25 @@ class enabled_range_profiler {
     p.passIndex = 0;
     p.targetNestingLevel = 1;
     cupti_check(cuptiRangeProfilerSetConfig(&p), "cuptiRangeProfilerSetConfig");
+  }
+
+  // Configures CUPTI for `config` and returns the counter-data image it decodes into (owned here, valid
+  // until the next configure()). The same arguments again only re-initialize the image in place: after
+  // SetConfig CUPTI reprograms every counter at the next start (H100: ~15 ms even for a one-pass set),
+  // while an unchanged configuration reprograms only what differs between passes
+  // (benchmarks/device/pass_cost_probe.cu; docs/profiler.md "Where a pass's time goes").
+  std::vector<std::uint8_t>& configure(const metric_config& config, CUpti_ProfilerRange range,
+                                       CUpti_ProfilerReplayMode replay, std::size_t max_ranges) {
+    const configuration wanted{&config, range, replay, max_ranges};
+    if (configured_ && *configured_ == wanted) {
+      initialize(data_);
+      return data_;
+    }
+    configured_.reset();
+    data_ = counter_data(config.set(), max_ranges);
+    set_config(config, data_, range, replay, max_ranges);
+    configured_ = wanted;
+    return data_;
   }
 
   void start() {
@@ -202,8 +225,19 @@ class enabled_range_profiler {
   }
 
  private:
+  struct configuration {
+    const metric_config* config;
+    CUpti_ProfilerRange range;
+    CUpti_ProfilerReplayMode replay;
+    std::size_t max_ranges;
+    bool operator==(const configuration& o) const noexcept {
+      return config == o.config && range == o.range && replay == o.replay && max_ranges == o.max_ranges;
+    }
+  };
   CUpti_RangeProfiler_Object* object_ = nullptr;
   bool started_ = false;
+  std::optional<configuration> configured_;  // what SetConfig was last given, once it succeeded
+  std::vector<std::uint8_t> data_;           // the image that SetConfig was given
 };
 
 // cuptiProfilerInitialize/DeInitialize, held by each profiler.
@@ -357,8 +391,7 @@ class profiler {
     cost.enable_s = enable(CUPTI_UserRange, CUPTI_UserReplay);
     detail::enabled_range_profiler& rp = *enabled_;
     auto t0 = std::chrono::steady_clock::now();
-    std::vector<std::uint8_t> data = rp.counter_data(config_->set(), 1);
-    rp.set_config(*config_, data, CUPTI_UserRange, CUPTI_UserReplay, 1);
+    std::vector<std::uint8_t>& data = rp.configure(*config_, CUPTI_UserRange, CUPTI_UserReplay, 1);
     cost.setup_s = detail::seconds_since(t0);
     const std::size_t passes = replay_passes(rp, "measure(\"" + name + "\")", name.c_str(), fn, reset, false, cost);
     t0 = std::chrono::steady_clock::now();
@@ -476,8 +509,7 @@ class profiler {
     cost.enable_s = enable(CUPTI_AutoRange, CUPTI_UserReplay);
     detail::enabled_range_profiler& rp = *enabled_;
     t0 = std::chrono::steady_clock::now();
-    std::vector<std::uint8_t> data = rp.counter_data(config_->set(), ranges);
-    rp.set_config(*config_, data, CUPTI_AutoRange, CUPTI_UserReplay, ranges);
+    std::vector<std::uint8_t>& data = rp.configure(*config_, CUPTI_AutoRange, CUPTI_UserReplay, ranges);
     cost.setup_s += detail::seconds_since(t0);
     const std::size_t passes = replay_passes(rp, "per_kernel(fn, replay::application)", nullptr, fn, reset, true, cost);
     t0 = std::chrono::steady_clock::now();
@@ -494,8 +526,7 @@ class profiler {
     cost.enable_s = enable(CUPTI_AutoRange, CUPTI_KernelReplay);
     detail::enabled_range_profiler& rp = *enabled_;
     auto t0 = std::chrono::steady_clock::now();
-    std::vector<std::uint8_t> data = rp.counter_data(config_->set(), options_.max_kernels);
-    rp.set_config(*config_, data, CUPTI_AutoRange, CUPTI_KernelReplay, options_.max_kernels);
+    std::vector<std::uint8_t>& data = rp.configure(*config_, CUPTI_AutoRange, CUPTI_KernelReplay, options_.max_kernels);
     cost.setup_s = detail::seconds_since(t0);
     t0 = std::chrono::steady_clock::now();
     std::optional<detail::kernel_name_recorder> recorder(std::in_place);
@@ -535,7 +566,7 @@ class profiler {
     scope(const scope&) = delete;
     scope& operator=(const scope&) = delete;
     scope(scope&& other) noexcept
-        : prof_(std::exchange(other.prof_, nullptr)), name_(std::move(other.name_)), data_(std::move(other.data_)),
+        : prof_(std::exchange(other.prof_, nullptr)), name_(std::move(other.name_)), data_(other.data_),
           cost_(other.cost_), started_(other.started_) {}
     scope& operator=(scope&&) = delete;
     ~scope() {
@@ -558,7 +589,7 @@ class profiler {
         cost_.passes_s = detail::seconds_since(started_);
         const auto t0 = std::chrono::steady_clock::now();
         const std::size_t dropped = rp.decode();
-        sol_report r = prof.finish(name_, data_, measured_by::scope, dropped, 1);
+        sol_report r = prof.finish(name_, *data_, measured_by::scope, dropped, 1);
         cost_.decode_s = detail::seconds_since(t0);
         r.cost = cost_;
         return r;
@@ -576,7 +607,7 @@ class profiler {
     scope(profiler& prof, std::string name) : prof_(&prof), name_(std::move(name)) {}
     profiler* prof_;
     std::string name_;
-    std::vector<std::uint8_t> data_;
+    const std::vector<std::uint8_t>* data_ = nullptr;  // the enabled range profiler's image
     measurement_cost cost_;
     std::chrono::steady_clock::time_point started_{};
   };
@@ -593,8 +624,7 @@ class profiler {
       s.cost_.enable_s = enable(CUPTI_UserRange, CUPTI_UserReplay);
       detail::enabled_range_profiler& rp = *enabled_;
       const auto t0 = std::chrono::steady_clock::now();
-      s.data_ = rp.counter_data(config_->set(), 1);
-      rp.set_config(*config_, s.data_, CUPTI_UserRange, CUPTI_UserReplay, 1);
+      s.data_ = &rp.configure(*config_, CUPTI_UserRange, CUPTI_UserReplay, 1);
       s.cost_.setup_s = detail::seconds_since(t0);
       s.started_ = std::chrono::steady_clock::now();
       rp.start();
@@ -805,7 +835,7 @@ class profiler::phase {
     profiler* prof = nullptr;
     std::string domain, name;
     std::unique_ptr<detail::enabled_range_profiler> rp;
-    std::vector<std::uint8_t> data;
+    const std::vector<std::uint8_t>* data = nullptr;  // rp's image
     std::size_t pass = 0;
     bool in_pass = false;
     bool done = false;
@@ -840,7 +870,7 @@ class profiler::phase {
         if (all) {
           const auto t0 = std::chrono::steady_clock::now();
           const std::size_t dropped = rp->decode();
-          result = prof->finish(name, data, measured_by::phase, dropped, pass);
+          result = prof->finish(name, *data, measured_by::phase, dropped, pass);
           cost.decode_s = detail::seconds_since(t0);
           result->cost = cost;
           done = true;
@@ -889,8 +919,7 @@ profiler::phase profiler::watch_phase(std::string name) {
   s->rp = std::make_unique<detail::enabled_range_profiler>(ctx_);
   s->cost.enable_s = detail::seconds_since(t0);
   const auto t1 = std::chrono::steady_clock::now();
-  s->data = s->rp->counter_data(config_->set(), 1);
-  s->rp->set_config(*config_, s->data, CUPTI_UserRange, CUPTI_UserReplay, 1);
+  s->data = &s->rp->configure(*config_, CUPTI_UserRange, CUPTI_UserReplay, 1);
   s->cost.setup_s = detail::seconds_since(t1);
   detail::phase_listener::instance().attach(s.get());
   busy_ = "a phase watch";

@@ -1,0 +1,245 @@
+// Probe behind docs/profiler.md "Where a pass's time goes": times each CUPTI call of napkin's user-replay
+// pass (start, push, launch, pop, stop, synchronize) and splits it into the calling thread's user and system
+// CPU time and its voluntary context switches (getrusage(RUSAGE_THREAD)), under variations that could move
+// the cost: the metric set, the counter-data image size, an empty range, a pause before start, auto range,
+// and many loaded modules (cuBLAS). Wall >> CPU with many voluntary switches means CUPTI waits (sleeps or
+// blocks in the driver); CPU-bound time would be work napkin might avoid.
+// Build and run on the GPU machine (CUDA 13, CUPTI from the toolkit):
+//   nvcc -std=c++17 -arch=sm_90 -Iinclude benchmarks/device/pass_cost_probe.cu -o /tmp/pcp -lcupti -lcublas && /tmp/pcp
+#include <cublas_v2.h>
+#include <sys/resource.h>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <thread>
+#include "napkin/profiler.hpp"
+
+__global__ void copy_kernel(const float* in, float* out, size_t n) {
+  for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) out[i] = in[i];
+}
+
+namespace {
+using clk = std::chrono::steady_clock;
+struct sample {
+  double wall_ms = 0, user_ms = 0, sys_ms = 0, vcsw = 0, proc_cpu_ms = 0;
+};
+double tv_ms(const timeval& t) { return t.tv_sec * 1e3 + t.tv_usec / 1e3; }
+
+template <class F>
+sample timed(F&& f) {
+  rusage t0{}, t1{}, p0{}, p1{};
+  getrusage(RUSAGE_THREAD, &t0);
+  getrusage(RUSAGE_SELF, &p0);
+  auto w0 = clk::now();
+  f();
+  auto w1 = clk::now();
+  getrusage(RUSAGE_THREAD, &t1);
+  getrusage(RUSAGE_SELF, &p1);
+  sample s;
+  s.wall_ms = std::chrono::duration<double, std::milli>(w1 - w0).count();
+  s.user_ms = tv_ms(t1.ru_utime) - tv_ms(t0.ru_utime);
+  s.sys_ms = tv_ms(t1.ru_stime) - tv_ms(t0.ru_stime);
+  s.vcsw = double(t1.ru_nvcsw - t0.ru_nvcsw);
+  s.proc_cpu_ms = tv_ms(p1.ru_utime) + tv_ms(p1.ru_stime) - tv_ms(p0.ru_utime) - tv_ms(p0.ru_stime);
+  return s;
+}
+
+struct acc {
+  std::map<std::string, sample> sum;
+  std::vector<std::string> order;
+  int passes = 0;
+  void add(const std::string& k, const sample& s) {
+    if (!sum.count(k)) order.push_back(k);
+    auto& a = sum[k];
+    a.wall_ms += s.wall_ms; a.user_ms += s.user_ms; a.sys_ms += s.sys_ms; a.vcsw += s.vcsw; a.proc_cpu_ms += s.proc_cpu_ms;
+  }
+  void print(const char* what) const {
+    std::printf("%-44s passes %d | per pass (ms): ", what, passes);
+    double total = 0;
+    for (const auto& k : order) {
+      const auto& a = sum.at(k);
+      total += a.wall_ms;
+      std::printf("%s %.2f [u %.2f s %.2f cs %.0f p %.2f]  ", k.c_str(), a.wall_ms / passes, a.user_ms / passes,
+                  a.sys_ms / passes, a.vcsw / passes, a.proc_cpu_ms / passes);
+    }
+    std::printf("| total %.2f\n", total / passes);
+  }
+};
+
+struct variant {
+  const char* name;
+  const napkin::metric_config* config;
+  size_t image_ranges = 1;
+  bool empty = false;
+  int pause_ms = 0;
+  bool auto_range = false;
+};
+}  // namespace
+
+int main() {
+  size_t n = size_t(1) << 24;
+  float *a, *b;
+  cudaMalloc(&a, n * 4);
+  cudaMalloc(&b, n * 4);
+  cudaFree(nullptr);
+  CUcontext ctx;
+  napkin::detail::driver_entry_point<CUresult (*)(CUcontext*)>("cuCtxGetCurrent")(&ctx);
+  napkin::detail::cupti_profiler_initialized init;
+  napkin::profiler dummy(napkin::metric_sets::one_pass());
+  napkin::metric_config sol(dummy.chip(), napkin::metric_sets::sol());
+  napkin::metric_config one(dummy.chip(), napkin::metric_sets::one_pass());
+  napkin::metric_config dur(dummy.chip(), napkin::metric_sets::custom("duration", {"gpu__time_duration.sum"}));
+  napkin::metric_config dram(dummy.chip(), napkin::metric_sets::custom("dram", {"dram__bytes_read.sum"}));
+  std::printf("passes: sol %zu, one_pass %zu, duration %zu, dram %zu\n", sol.passes(), one.passes(), dur.passes(),
+              dram.passes());
+
+  auto run = [&](const variant& v, napkin::detail::enabled_range_profiler& rp, int reps) {
+    acc total;
+    for (int rep = 0; rep < reps; ++rep) {
+      auto data = rp.counter_data(v.config->set(), v.image_ranges);
+      total.add("setcfg", timed([&] {
+        rp.set_config(*v.config, data, v.auto_range ? CUPTI_AutoRange : CUPTI_UserRange, CUPTI_UserReplay,
+                      v.image_ranges);
+      }));
+      for (bool done = false; !done;) {
+        if (v.pause_ms) std::this_thread::sleep_for(std::chrono::milliseconds(v.pause_ms));
+        total.add("start", timed([&] { rp.start(); }));
+        if (!v.auto_range) total.add("push", timed([&] { rp.push("r"); }));
+        if (!v.empty) total.add("launch", timed([&] { copy_kernel<<<1024, 256>>>(a, b, n); }));
+        if (!v.auto_range) total.add("pop", timed([&] { rp.pop(); }));
+        total.add("stop", timed([&] { done = rp.stop(); }));
+        total.add("sync", timed([] { cudaDeviceSynchronize(); }));
+        ++total.passes;
+      }
+      total.add("decode", timed([&] { rp.decode(); }));
+    }
+    total.print(v.name);
+  };
+
+  const variant user_variants[] = {
+      {"sol, 1-range image", &sol},
+      {"sol, 1-range image (again)", &sol},
+      {"sol, 256-range image", &sol, 256},
+      {"sol, empty range", &sol, 1, true},
+      {"sol, 30 ms pause before start", &sol, 1, false, 30},
+      {"one_pass set", &one},
+      {"gpu__time_duration.sum only", &dur},
+      {"dram__bytes_read.sum only", &dram},
+  };
+  {
+    auto e = timed([] {});
+    napkin::detail::enabled_range_profiler* rp = nullptr;
+    auto en = timed([&] { rp = new napkin::detail::enabled_range_profiler(ctx); });
+    std::printf("enable (user range): %.1f ms (u %.1f s %.1f)\n", en.wall_ms, en.user_ms, en.sys_ms);
+    (void)e;
+    for (const auto& v : user_variants) run(v, *rp, 3);
+    auto dis = timed([&] { delete rp; });
+    std::printf("disable: %.1f ms\n", dis.wall_ms);
+  }
+  {
+    napkin::detail::enabled_range_profiler rp(ctx);
+    run({"auto range, user replay, sol", &sol, 1, false, 0, true}, rp, 3);
+  }
+  // SetConfig once, then several complete replays without a new SetConfig: does Start still reprogram the
+  // counters when the configuration has not changed, and is each replay's data its own? Full and half copies
+  // alternate (64 MiB and 32 MiB read); the counter-data image is either left as decoded or re-initialized in
+  // place before each replay.
+  napkin::metric_config bytes1(dummy.chip(), napkin::metric_sets::custom(
+      "bytes-1pass", {"gpu__time_duration.sum", "dram__bytes_read.sum"}));
+  napkin::metric_config bytes9(dummy.chip(), napkin::metric_sets::custom(
+      "bytes-sol", {"gpu__time_duration.sum", "dram__bytes_read.sum", "sm__throughput.avg.pct_of_peak_sustained_elapsed"}));
+  for (const napkin::metric_config* cfg : {&bytes1, &bytes9}) {
+    for (bool reinit : {false, true}) {
+      napkin::detail::enabled_range_profiler rp(ctx);
+      auto data = rp.counter_data(cfg->set(), 1);
+      rp.set_config(*cfg, data, CUPTI_UserRange, CUPTI_UserReplay, 1);
+      napkin::detail::l2_flusher flusher(0);  // L2 cold and clean before each pass: the read bytes are exact
+      for (int rep = 0; rep < 5; ++rep) {
+        const size_t len = n >> (rep % 2);
+        if (reinit && rep > 0) {
+          auto init = NAPKIN_CUPTI_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
+          init.pRangeProfilerObject = rp.get();
+          init.counterDataSize = data.size();
+          init.pCounterData = data.data();
+          if (cuptiRangeProfilerCounterDataImageInitialize(&init) != CUPTI_SUCCESS) std::printf("re-init failed\n");
+        }
+        double start_ms = 0;
+        int passes = 0;
+        auto t0 = clk::now();
+        try {
+          for (bool done = false; !done && passes < 20; ++passes) {
+            start_ms += timed([&] { rp.start(); }).wall_ms;
+            flusher.flush();
+            rp.push("r");
+            copy_kernel<<<1024, 256>>>(a, b, len);
+            rp.pop();
+            done = rp.stop();
+            cudaDeviceSynchronize();
+          }
+          const size_t dropped = rp.decode();
+          const double total_ms = std::chrono::duration<double, std::milli>(clk::now() - t0).count();
+          auto v = cfg->evaluate(data, 0);
+          std::printf("%s, one SetConfig, %s, replay %d (%s copy, expect %zu MiB read): passes %d, start %.2f ms/pass, "
+                      "total %.2f ms, ranges %zu, dropped %zu, duration %.1f us, DRAM read %.1f MiB\n",
+                      cfg->set().name.c_str(), reinit ? "image re-initialized" : "image kept", rep,
+                      rep % 2 ? "half" : "full", len * 4 >> 20, passes, start_ms / passes, total_ms,
+                      napkin::metric_config::range_count(data), dropped, v[0] / 1e3, v[1] / 1048576.0);
+        } catch (const std::exception& e) {
+          std::printf("%s, one SetConfig, replay %d: %s\n", cfg->set().name.c_str(), rep, e.what());
+          break;
+        }
+      }
+    }
+  }
+  // Which passes stay expensive when SetConfig is not repeated? Start time of every pass of the third replay
+  // (one SetConfig, image re-initialized in place before each replay), for sol() and for each of its metrics
+  // alone.
+  {
+    std::vector<napkin::metric_set> sets{napkin::metric_sets::sol()};
+    for (const auto& m : napkin::metric_sets::sol().metrics) sets.push_back(napkin::metric_sets::custom(m, {m}));
+    napkin::detail::l2_flusher flusher(0);
+    for (const auto& set : sets) {
+      napkin::metric_config cfg(dummy.chip(), set);
+      napkin::detail::enabled_range_profiler rp(ctx);
+      auto data = rp.counter_data(cfg.set(), 1);
+      rp.set_config(cfg, data, CUPTI_UserRange, CUPTI_UserReplay, 1);
+      std::string starts;
+      double total_ms = 0;
+      for (int rep = 0; rep < 3; ++rep) {
+        auto init = NAPKIN_CUPTI_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
+        init.pRangeProfilerObject = rp.get();
+        init.counterDataSize = data.size();
+        init.pCounterData = data.data();
+        if (rep > 0) napkin::detail::cupti_check(cuptiRangeProfilerCounterDataImageInitialize(&init), "re-init");
+        auto t0 = clk::now();
+        for (bool done = false; !done;) {
+          const double ms = timed([&] { rp.start(); }).wall_ms;
+          if (rep == 2) { char buf[16]; std::snprintf(buf, sizeof buf, "%.1f ", ms); starts += buf; }
+          flusher.flush();
+          rp.push("r");
+          copy_kernel<<<1024, 256>>>(a, b, n);
+          rp.pop();
+          done = rp.stop();
+          cudaDeviceSynchronize();
+        }
+        rp.decode();
+        total_ms = std::chrono::duration<double, std::milli>(clk::now() - t0).count();
+      }
+      std::printf("third replay, one SetConfig: %-70s passes %zu, total %.1f ms, start per pass (ms): %s\n",
+                  set.name.c_str(), cfg.passes(), total_ms, starts.c_str());
+    }
+  }
+  // Many loaded modules: cuBLAS (eager-load its kernels by running one GEMM).
+  cublasHandle_t h;
+  cublasCreate(&h);
+  {
+    float alpha = 1, beta = 0;
+    cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 1024, 1024, 1024, &alpha, a, 1024, a, 1024, &beta, b, 1024);
+    cudaDeviceSynchronize();
+    napkin::detail::enabled_range_profiler rp(ctx);
+    run({"sol, after cuBLAS loaded", &sol}, rp, 3);
+  }
+  cublasDestroy(h);
+  return 0;
+}
