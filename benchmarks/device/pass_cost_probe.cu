@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdio>
 #include <map>
+#include <numeric>
 #include <string>
 #include <thread>
 #include "napkin/profiler.hpp"
@@ -66,6 +67,23 @@ struct acc {
     std::printf("| total %.2f\n", total / passes);
   }
 };
+
+// One complete user replay of a copy of `len` floats, L2 flushed after each start (as napkin's measure()
+// does); returns each pass's start time in ms.
+std::vector<double> replay_copy(napkin::detail::enabled_range_profiler& rp, napkin::detail::l2_flusher& flusher,
+                                const float* a, float* b, size_t len) {
+  std::vector<double> starts;
+  for (bool done = false; !done && starts.size() < 20;) {
+    starts.push_back(timed([&] { rp.start(); }).wall_ms);
+    flusher.flush();
+    rp.push("r");
+    copy_kernel<<<1024, 256>>>(a, b, len);
+    rp.pop();
+    done = rp.stop();
+    cudaDeviceSynchronize();
+  }
+  return starts;
+}
 
 struct variant {
   const char* name;
@@ -157,26 +175,12 @@ int main() {
       napkin::detail::l2_flusher flusher(0);  // L2 cold and clean before each pass: the read bytes are exact
       for (int rep = 0; rep < 5; ++rep) {
         const size_t len = n >> (rep % 2);
-        if (reinit && rep > 0) {
-          auto init = NAPKIN_CUPTI_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
-          init.pRangeProfilerObject = rp.get();
-          init.counterDataSize = data.size();
-          init.pCounterData = data.data();
-          if (cuptiRangeProfilerCounterDataImageInitialize(&init) != CUPTI_SUCCESS) std::printf("re-init failed\n");
-        }
-        double start_ms = 0;
-        int passes = 0;
+        if (reinit && rep > 0) rp.initialize(data);
         auto t0 = clk::now();
         try {
-          for (bool done = false; !done && passes < 20; ++passes) {
-            start_ms += timed([&] { rp.start(); }).wall_ms;
-            flusher.flush();
-            rp.push("r");
-            copy_kernel<<<1024, 256>>>(a, b, len);
-            rp.pop();
-            done = rp.stop();
-            cudaDeviceSynchronize();
-          }
+          const std::vector<double> starts = replay_copy(rp, flusher, a, b, len);
+          const int passes = static_cast<int>(starts.size());
+          const double start_ms = std::accumulate(starts.begin(), starts.end(), 0.0);
           const size_t dropped = rp.decode();
           const double total_ms = std::chrono::duration<double, std::milli>(clk::now() - t0).count();
           auto v = cfg->evaluate(data, 0);
@@ -207,22 +211,10 @@ int main() {
       std::string starts;
       double total_ms = 0;
       for (int rep = 0; rep < 3; ++rep) {
-        auto init = NAPKIN_CUPTI_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
-        init.pRangeProfilerObject = rp.get();
-        init.counterDataSize = data.size();
-        init.pCounterData = data.data();
-        if (rep > 0) napkin::detail::cupti_check(cuptiRangeProfilerCounterDataImageInitialize(&init), "re-init");
+        if (rep > 0) rp.initialize(data);
         auto t0 = clk::now();
-        for (bool done = false; !done;) {
-          const double ms = timed([&] { rp.start(); }).wall_ms;
+        for (double ms : replay_copy(rp, flusher, a, b, n))
           if (rep == 2) { char buf[16]; std::snprintf(buf, sizeof buf, "%.1f ", ms); starts += buf; }
-          flusher.flush();
-          rp.push("r");
-          copy_kernel<<<1024, 256>>>(a, b, n);
-          rp.pop();
-          done = rp.stop();
-          cudaDeviceSynchronize();
-        }
         rp.decode();
         total_ms = std::chrono::duration<double, std::milli>(clk::now() - t0).count();
       }
