@@ -174,8 +174,10 @@ class arguments {
 
 // ---- Parsing ---------------------------------------------------------------------------------------
 
-// A positive size: 4096, 8K (8·1024), 4M, 2G, 1T (binary multiples, as in "4K context"), or 2^28.
-inline std::int64_t parse_size(const std::string& text, const char* what = "size") {
+inline std::int64_t parse_size(const std::string& text, const char* what = "size");
+
+// A non-negative quantity: 4096, 8K (8·1024), 4M, 2G, 1T (binary multiples, as in "4K context"), or 2^28.
+inline std::int64_t parse_quantity(const std::string& text, const char* what) {
   const auto fail = [&](const char* why) -> std::int64_t {
     throw usage_error(std::string(what) + " is not a size: '" + text + "' (" + why + ")");
   };
@@ -218,16 +220,18 @@ inline std::int64_t parse_size(const std::string& text, const char* what = "size
     v = v * 10 + d;
   }
   if (v > std::numeric_limits<std::int64_t>::max() / multiplier) return fail("too large for 64 bits");
-  v *= multiplier;
+  return v * multiplier;
+}
+
+// A positive size, written as parse_quantity reads it.
+inline std::int64_t parse_size(const std::string& text, const char* what) {
+  const std::int64_t v = parse_quantity(text, what);
   if (v == 0) throw usage_error(std::string(what) + " must be positive, got '" + text + "'");
   return v;
 }
 
-// A non-negative count (padding, number of inputs, ops per element).
-inline std::int64_t parse_count(const std::string& text, const char* what) {
-  if (text == "0") return 0;
-  return parse_size(text, what);
-}
+// A non-negative count (padding, number of inputs, ops per element): "0", "00" and "0K" are zero.
+inline std::int64_t parse_count(const std::string& text, const char* what) { return parse_quantity(text, what); }
 
 inline dtype parse_dtype_arg(const std::string& text) {
   try {
