@@ -180,6 +180,28 @@ inline cudaError_t softmax_online(const float* in, float* out, int rows, int col
 // The kernels of the profiling walk-through this project started from (shared/seeds), kept as written
 // there so that the profiler's accuracy table measures exactly them.
 //
+// The seed's block reduction: a shared-memory tree over one value per thread (blockDim.x a power of two,
+// blockDim.x floats of shmem). Every thread gets the result; shmem is free again on return.
+struct max_of {
+  __device__ float operator()(float a, float b) const { return fmaxf(a, b); }
+};
+struct sum_of {
+  __device__ float operator()(float a, float b) const { return a + b; }
+};
+template <class Op>
+__device__ inline float shared_tree_reduce(float v, float* shmem, Op op) {
+  const int tid = threadIdx.x;
+  shmem[tid] = v;
+  __syncthreads();
+  for (int off = blockDim.x >> 1; off; off >>= 1) {
+    if (tid < off) shmem[tid] = op(shmem[tid], shmem[tid + off]);
+    __syncthreads();
+  }
+  const float r = shmem[0];
+  __syncthreads();
+  return r;
+}
+
 // Naive: 256 threads per row, shared-memory tree reductions, three passes over the row in global memory
 // (max; exp and sum, writing exp; normalize in place). Needs blockDim.x floats of dynamic shared memory.
 __global__ void softmax_seed_naive_kernel(const float* __restrict__ in, float* __restrict__ out, int cols) {
@@ -188,27 +210,14 @@ __global__ void softmax_seed_naive_kernel(const float* __restrict__ in, float* _
   const std::size_t base = std::size_t(row) * cols;
   float local_max = -FLT_MAX;
   for (int c = tid; c < cols; c += stride) local_max = fmaxf(local_max, in[base + c]);
-  shmem[tid] = local_max;
-  __syncthreads();
-  for (int off = stride >> 1; off; off >>= 1) {
-    if (tid < off) shmem[tid] = fmaxf(shmem[tid], shmem[tid + off]);
-    __syncthreads();
-  }
-  const float row_max = shmem[0];
-  __syncthreads();
+  const float row_max = shared_tree_reduce(local_max, shmem, max_of{});
   float local_sum = 0.0f;
   for (int c = tid; c < cols; c += stride) {
     const float e = expf(in[base + c] - row_max);
     out[base + c] = e;
     local_sum += e;
   }
-  shmem[tid] = local_sum;
-  __syncthreads();
-  for (int off = stride >> 1; off; off >>= 1) {
-    if (tid < off) shmem[tid] += shmem[tid + off];
-    __syncthreads();
-  }
-  const float row_sum = shmem[0];
+  const float row_sum = shared_tree_reduce(local_sum, shmem, sum_of{});
   for (int c = tid; c < cols; c += stride) out[base + c] /= row_sum;
 }
 
@@ -225,26 +234,13 @@ __global__ void softmax_seed_registers_kernel(const float* __restrict__ in, floa
     x[i] = in[base + tid + i * stride];
     local_max = fmaxf(local_max, x[i]);
   }
-  shmem[tid] = local_max;
-  __syncthreads();
-  for (int off = stride >> 1; off; off >>= 1) {
-    if (tid < off) shmem[tid] = fmaxf(shmem[tid], shmem[tid + off]);
-    __syncthreads();
-  }
-  const float row_max = shmem[0];
-  __syncthreads();
+  const float row_max = shared_tree_reduce(local_max, shmem, max_of{});
   float local_sum = 0.0f;
   for (int i = 0; i < ITEMS; ++i) {
     x[i] = expf(x[i] - row_max);
     local_sum += x[i];
   }
-  shmem[tid] = local_sum;
-  __syncthreads();
-  for (int off = stride >> 1; off; off >>= 1) {
-    if (tid < off) shmem[tid] += shmem[tid + off];
-    __syncthreads();
-  }
-  const float row_sum = shmem[0];
+  const float row_sum = shared_tree_reduce(local_sum, shmem, sum_of{});
   for (int i = 0; i < ITEMS; ++i) out[base + tid + i * stride] = x[i] / row_sum;
 }
 
