@@ -11,6 +11,8 @@
 // defines NAPKIN_NO_SHORT_MACROS.
 #pragma once
 
+#include "napkin/config.hpp"
+
 #include <cuda_runtime_api.h>
 
 #include <atomic>
@@ -19,7 +21,12 @@
 
 #include "napkin/check/core.hpp"
 
-namespace napkin {
+NAPKIN_BEGIN_PROCESS_STATE
+// Whether launches are synchronized: -1 not decided yet (read the environment on first use); 0 or 1.
+inline std::atomic<int> launch_sync{-1};
+NAPKIN_END_PROCESS_STATE
+
+NAPKIN_BEGIN_NAMESPACE
 
 template <>
 struct status_traits<cudaError_t> {
@@ -86,8 +93,6 @@ struct status_traits<cudaError_t> {
 #endif
 
 namespace detail {
-// -1: not decided yet (read the environment on first use); 0 or 1 afterwards.
-inline std::atomic<int> g_launch_sync{-1};
 
 // The compiled default comes in as an argument, from the macros' expansion in the caller's translation
 // unit: a body that read NAPKIN_SYNC_LAUNCHES itself would differ between debug and release translation
@@ -99,17 +104,17 @@ inline int launch_sync_from_environment(bool compiled_default) noexcept {
 }
 
 inline bool launch_sync(bool compiled_default) noexcept {
-  int v = g_launch_sync.load(std::memory_order_relaxed);
+  int v = process_state::launch_sync.load(std::memory_order_relaxed);
   if (NAPKIN_DETAIL_UNLIKELY(v < 0)) {
     v = launch_sync_from_environment(compiled_default);
     int expected = -1;
-    if (!g_launch_sync.compare_exchange_strong(expected, v)) v = expected;
+    if (!process_state::launch_sync.compare_exchange_strong(expected, v)) v = expected;
   }
   return v != 0;
 }
 }  // namespace detail
 
-inline void set_launch_sync(bool on) noexcept { detail::g_launch_sync.store(on ? 1 : 0); }
+inline void set_launch_sync(bool on) noexcept { process_state::launch_sync.store(on ? 1 : 0); }
 // Whether launches are synchronized (decides it now, from the environment and this translation unit's
 // NAPKIN_SYNC_LAUNCHES, if no check has yet).
 #define NAPKIN_LAUNCH_SYNC() ::napkin::detail::launch_sync(NAPKIN_SYNC_LAUNCHES != 0)
@@ -149,7 +154,7 @@ inline void check_nothing_pending(const char* what, const char* file, unsigned l
 }
 
 }  // namespace detail
-}  // namespace napkin
+NAPKIN_END_NAMESPACE
 
 // After `kernel<<<...>>>(...)`: reports the launch's error (invalid configuration, too many resources,
 // no image for this GPU); with launch synchronization on, also the kernel's own fault.

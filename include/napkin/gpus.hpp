@@ -14,6 +14,8 @@
 //   (napkin/gpus_cuda.hpp does it for a live device).
 #pragma once
 
+#include "napkin/config.hpp"
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -23,7 +25,7 @@
 #include "napkin/detail/math_errors.hpp"
 #include "napkin/workloads.hpp"
 
-namespace napkin {
+NAPKIN_BEGIN_NAMESPACE
 
 // Math pipes. "Vector" pipes are the CUDA cores; *_tensor pipes are the tensor cores, named by input
 // type and (where it changes the rate) accumulate type.
@@ -403,4 +405,4 @@ constexpr gpu_spec derive_gpu_spec(const device_facts& f) {
   return g;
 }
 
-}  // namespace napkin
+NAPKIN_END_NAMESPACE

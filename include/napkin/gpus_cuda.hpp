@@ -10,6 +10,8 @@
 // cudaDeviceGetAttribute.
 #pragma once
 
+#include "napkin/config.hpp"
+
 #include <cuda_runtime_api.h>
 
 #include <cstring>
@@ -18,7 +20,7 @@
 
 #include "napkin/gpus.hpp"
 
-namespace napkin {
+NAPKIN_BEGIN_NAMESPACE
 
 struct device_gpu {
   std::string name;    // cudaDeviceProp::name, e.g. "NVIDIA H100 80GB HBM3"
@@ -67,4 +69,4 @@ inline device_gpu device_gpu_spec(int device = -1) {
   return d;
 }
 
-}  // namespace napkin
+NAPKIN_END_NAMESPACE

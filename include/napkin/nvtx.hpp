@@ -14,6 +14,8 @@
 // nvtx3.hpp recommends for header-only libraries. See docs/nvtx.md.
 #pragma once
 
+#include "napkin/error.hpp"
+
 #include <array>
 #include <atomic>
 #include <cstddef>
@@ -70,19 +72,8 @@
 #include <unistd.h>
 #endif
 
-#if defined(__GNUC__) || defined(__clang__)
-#define NAPKIN_DETAIL_LIKELY(x) __builtin_expect(!!(x), 1)
-#define NAPKIN_DETAIL_UNLIKELY(x) __builtin_expect(!!(x), 0)
-#define NAPKIN_DETAIL_NOINLINE __attribute__((noinline, cold))
-#define NAPKIN_DETAIL_PRETTY_FUNCTION __PRETTY_FUNCTION__
-#else
-#define NAPKIN_DETAIL_LIKELY(x) (x)
-#define NAPKIN_DETAIL_UNLIKELY(x) (x)
-#define NAPKIN_DETAIL_NOINLINE
-#define NAPKIN_DETAIL_PRETTY_FUNCTION __FUNCTION__
-#endif
 
-namespace napkin {
+NAPKIN_BEGIN_NAMESPACE
 
 // ---- Attribute value types (NVTX3's, re-exported) -----------------------------------------------
 using color = nvtx3::v1::color;        ///< ARGB color; napkin::color{0xFF00FF00u} or from rgb/argb
@@ -124,7 +115,7 @@ constexpr std::uint8_t to_byte(double unit) noexcept {
 /// HSV (hue in degrees [0, 360), saturation and value in [0, 1]) to an opaque NVTX color.
 constexpr color color_from_hsv(unsigned hue_degrees, double saturation, double value) {
   if (hue_degrees >= 360 || !(saturation >= 0.0 && saturation <= 1.0) || !(value >= 0.0 && value <= 1.0)) {
-    throw std::invalid_argument("napkin::color_from_hsv: hue must be in [0, 360), saturation and value in [0, 1]");
+    detail::raise_input_error("napkin::color_from_hsv: hue must be in [0, 360), saturation and value in [0, 1]");
   }
   unsigned const sector = hue_degrees / 60;
   double const f = static_cast<double>(hue_degrees % 60) / 60.0;
@@ -165,7 +156,7 @@ enum : unsigned char {
 inline std::atomic<unsigned char> nvtx_switch{switch_unread};
 
 /// First use only: NAPKIN_NVTX decides, unless set_nvtx_enabled() already did.
-NAPKIN_DETAIL_NOINLINE inline bool read_nvtx_switch() noexcept {
+NAPKIN_DETAIL_COLD inline bool read_nvtx_switch() noexcept {
   unsigned char wanted = switch_on;
   if (char const* env = std::getenv("NAPKIN_NVTX"); env != nullptr && *env != '\0') {
     std::string_view const v{env};
@@ -358,20 +349,20 @@ std::string format_name(format_string<Args...> const& fmt, Args const&... args) 
       ++i;
     } else if (f[i] == '{' && i + 1 < f.size() && f[i + 1] == '}') {
       if (next == sizeof...(Args)) {
-        throw std::invalid_argument("napkin: NVTX name \"" + std::string{f} + "\" has more {} than arguments");
+        detail::raise_input_error("napkin: NVTX name \"" + std::string{f} + "\" has more {} than arguments");
       }
       writers[next](os, values[next]);
       ++next;
       ++i;
     } else if (f[i] == '{' || f[i] == '}') {
-      throw std::invalid_argument("napkin: NVTX name \"" + std::string{f} +
+      detail::raise_input_error("napkin: NVTX name \"" + std::string{f} +
                                   "\": only {} placeholders are supported without <format>");
     } else {
       os << f[i];
     }
   }
   if (next != sizeof...(Args)) {
-    throw std::invalid_argument("napkin: NVTX name \"" + std::string{f} + "\" has fewer {} than arguments");
+    detail::raise_input_error("napkin: NVTX name \"" + std::string{f} + "\" has fewer {} than arguments");
   }
   return std::move(os).str();
 }
@@ -655,7 +646,7 @@ class [[nodiscard]] range_in {
   enum : unsigned char { pushed_to_nvtx = 1, listener_owed_pop = 2 };
 
   template <class Name, class... Attributes>
-  NAPKIN_DETAIL_NOINLINE static unsigned char push(Name const& name, Attributes const&... attributes) {
+  NAPKIN_DETAIL_COLD static unsigned char push(Name const& name, Attributes const&... attributes) {
     nvtxDomainHandle_t domain = nvtx3::v1::domain::get<D>();
     detail::with_attributes<D>(
         name, [domain](nvtxEventAttributes_t const* a) { nvtxDomainRangePushEx(domain, a); }, attributes...);
@@ -663,7 +654,7 @@ class [[nodiscard]] range_in {
   }
   // Off the hot path: the switch is unread, or a listener is installed (napkin's profiler watches a phase).
   template <class Name, class... Attributes>
-  NAPKIN_DETAIL_NOINLINE static unsigned char push_slow(unsigned char s, Name const& name,
+  NAPKIN_DETAIL_COLD static unsigned char push_slow(unsigned char s, Name const& name,
                                                         Attributes const&... attributes) {
     unsigned char state = 0;
     if (detail::should_push()) state = push(name, attributes...);
@@ -677,7 +668,7 @@ class [[nodiscard]] range_in {
     }
     return state;
   }
-  NAPKIN_DETAIL_NOINLINE static void pop(unsigned char state) noexcept {
+  NAPKIN_DETAIL_COLD static void pop(unsigned char state) noexcept {
     if ((state & listener_owed_pop) != 0) {
       if (detail::range_listener* l = detail::installed_range_listener.load(std::memory_order_acquire)) l->on_pop();
     }
@@ -723,7 +714,7 @@ class [[nodiscard]] unique_range_in {
 
  private:
   template <class Name, class... Attributes>
-  NAPKIN_DETAIL_NOINLINE void start(Name const& name, Attributes const&... attributes) {
+  NAPKIN_DETAIL_COLD void start(Name const& name, Attributes const&... attributes) {
     nvtxDomainHandle_t domain = nvtx3::v1::domain::get<D>();
     detail::with_attributes<D>(
         name, [this, domain](nvtxEventAttributes_t const* a) { id_ = nvtxDomainRangeStartEx(domain, a); },
@@ -836,7 +827,7 @@ inline void name_event(cudaEvent_t, char const*) noexcept {}
 }  // namespace nvtx_off
 #endif  // NAPKIN_NVTX_ENABLED
 
-}  // namespace napkin
+NAPKIN_END_NAMESPACE
 
 // ---- Macros: one registered name per call site ---------------------------------------------------
 #define NAPKIN_DETAIL_CAT2(a, b) a##b

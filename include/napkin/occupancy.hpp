@@ -17,6 +17,8 @@
 // in napkin::detail whose name says what is wrong.
 #pragma once
 
+#include "napkin/error.hpp"
+
 #include <array>
 #include <climits>
 #include <cmath>
@@ -24,7 +26,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace napkin {
+NAPKIN_BEGIN_NAMESPACE
 
 // ------------------------------------------------------------------------------------------------
 // Compute capability
@@ -53,47 +55,47 @@ namespace detail {
 // Failures. Each is a non-constexpr function, so in constant evaluation the compiler stops at the call
 // and names the function; at run time it throws with the numbers.
 [[noreturn]] inline void unknown_compute_capability(int major, int minor) {
-  throw std::invalid_argument("napkin::occupancy: unknown compute capability " + std::to_string(major) + "." +
+  detail::raise_input_error("napkin::occupancy: unknown compute capability " + std::to_string(major) + "." +
                               std::to_string(minor) +
                               " (napkin knows 5.0-5.3, 6.0-6.2, 7.0, 7.2, 7.5, 8.0, 8.6-8.9, 9.0, 10.0, 10.1, "
                               "10.3, 11.0, 12.0, 12.1; it never guesses)");
 }
 [[noreturn]] inline void threads_per_block_must_be_at_least_1(int threads) {
-  throw std::invalid_argument("napkin::occupancy: threads per block is " + std::to_string(threads) +
+  detail::raise_input_error("napkin::occupancy: threads per block is " + std::to_string(threads) +
                               "; a block needs at least 1 thread");
 }
 [[noreturn]] inline void threads_per_block_above_the_device_limit(int threads, int limit) {
-  throw std::invalid_argument("napkin::occupancy: " + std::to_string(threads) +
+  detail::raise_input_error("napkin::occupancy: " + std::to_string(threads) +
                               " threads per block is above the device limit of " + std::to_string(limit) +
                               "; the launch would fail with cudaErrorInvalidConfiguration");
 }
 [[noreturn]] inline void threads_per_block_above_the_kernel_limit(int threads, int limit) {
-  throw std::invalid_argument("napkin::occupancy: " + std::to_string(threads) +
+  detail::raise_input_error("napkin::occupancy: " + std::to_string(threads) +
                               " threads per block is above this kernel's limit of " + std::to_string(limit) +
                               " (its __launch_bounds__ or register use); the launch would fail");
 }
 [[noreturn]] inline void registers_per_thread_out_of_range(int registers, int limit) {
-  throw std::invalid_argument("napkin::occupancy: " + std::to_string(registers) +
+  detail::raise_input_error("napkin::occupancy: " + std::to_string(registers) +
                               " registers per thread is outside 0.." + std::to_string(limit) +
                               " (the architecture's maximum per thread)");
 }
 [[noreturn]] inline void shared_memory_must_not_be_negative(const char* which, int bytes) {
-  throw std::invalid_argument(std::string("napkin::occupancy: ") + which + " shared memory is " +
+  detail::raise_input_error(std::string("napkin::occupancy: ") + which + " shared memory is " +
                               std::to_string(bytes) + " bytes; it must be >= 0");
 }
 [[noreturn]] inline void static_shared_memory_above_48_KiB(int bytes, int limit) {
-  throw std::invalid_argument("napkin::occupancy: " + std::to_string(bytes) +
+  detail::raise_input_error("napkin::occupancy: " + std::to_string(bytes) +
                               " bytes of static shared memory is above the " + std::to_string(limit) +
                               "-byte limit for static allocations; use dynamic shared memory and opt in");
 }
 [[noreturn]] inline void shared_memory_above_the_opt_in_limit(int static_bytes, int dynamic_bytes, int limit) {
-  throw std::invalid_argument("napkin::occupancy: " + std::to_string(static_bytes) + " B static + " +
+  detail::raise_input_error("napkin::occupancy: " + std::to_string(static_bytes) + " B static + " +
                               std::to_string(dynamic_bytes) + " B dynamic shared memory per block is above "
                               "the opt-in limit of " + std::to_string(limit) + " B per block");
 }
 [[noreturn]] inline void dynamic_shared_memory_above_the_kernel_limit(int dynamic_bytes, int kernel_limit,
                                                                       int opt_in_limit) {
-  throw std::invalid_argument(
+  detail::raise_input_error(
       "napkin::occupancy: " + std::to_string(dynamic_bytes) +
       " B of dynamic shared memory is above this kernel's maximum of " + std::to_string(kernel_limit) +
       " B; raise it with cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, " +
@@ -101,21 +103,21 @@ namespace detail {
 }
 [[noreturn]] inline void max_dynamic_shared_memory_above_the_opt_in_limit(int static_bytes, int max_dynamic,
                                                                           int limit) {
-  throw std::invalid_argument("napkin::occupancy: the kernel's maximum dynamic shared memory (" +
+  detail::raise_input_error("napkin::occupancy: the kernel's maximum dynamic shared memory (" +
                               std::to_string(max_dynamic) + " B) plus its static " + std::to_string(static_bytes) +
                               " B is above the opt-in limit of " + std::to_string(limit) +
                               " B; cudaFuncSetAttribute would refuse it");
 }
 [[noreturn]] inline void carveout_percent_out_of_range(int percent) {
-  throw std::invalid_argument("napkin::occupancy: shared-memory carveout " + std::to_string(percent) +
+  detail::raise_input_error("napkin::occupancy: shared-memory carveout " + std::to_string(percent) +
                               "% is outside -1 (default) .. 100");
 }
 [[noreturn]] inline void resource_count_must_not_be_negative(const char* what, int count) {
-  throw std::invalid_argument(std::string("napkin::occupancy: ") + what + " is " + std::to_string(count) +
+  detail::raise_input_error(std::string("napkin::occupancy: ") + what + " is " + std::to_string(count) +
                               "; it must be >= 0");
 }
 [[noreturn]] inline void blocks_per_sm_must_be_at_least_1(int blocks) {
-  throw std::invalid_argument("napkin::occupancy: " + std::to_string(blocks) +
+  detail::raise_input_error("napkin::occupancy: " + std::to_string(blocks) +
                               " blocks per SM requested; ask for at least 1");
 }
 
@@ -888,4 +890,4 @@ inline std::string explain(const sm_limits& l, int threads, const kernel_resourc
                             : steps + ".");
 }
 
-}  // namespace napkin
+NAPKIN_END_NAMESPACE

@@ -24,6 +24,8 @@
 //   on 6.0 (2 sub-partitions), 7.5 / 8.6 / 8.9 / 12.x (32 or 48 warps per SM, not 64).
 #pragma once
 
+#include "napkin/config.hpp"
+
 #include <cuda_runtime_api.h>
 
 #include <string>
@@ -32,7 +34,7 @@
 #include "napkin/check.hpp"
 #include "napkin/occupancy.hpp"
 
-namespace napkin {
+NAPKIN_BEGIN_NAMESPACE
 
 // The limits of a device whose properties you already have: the CC's table entry, with what the device
 // reports replacing the table's values (a MIG slice or a SKU with fewer SMs or less shared memory).
@@ -143,4 +145,4 @@ block_size_choice best_block_size(void (*kernel)(Args...)) {
   return best_block_size(current_device_limits(), resources_of(kernel), 0);
 }
 
-}  // namespace napkin
+NAPKIN_END_NAMESPACE

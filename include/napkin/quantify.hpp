@@ -7,11 +7,13 @@
 // Plain C++17, no CUDA.
 #pragma once
 
+#include "napkin/config.hpp"
+
 #include <cstdint>
 
 #include "napkin/detail/math_errors.hpp"
 
-namespace napkin {
+NAPKIN_BEGIN_NAMESPACE
 
 namespace detail {
 constexpr void require_positive(double v, const char* what) {
@@ -146,4 +148,4 @@ constexpr double fraction_of_roofline(double lower_bound_seconds, double measure
   return lower_bound_seconds / measured_seconds;
 }
 
-}  // namespace napkin
+NAPKIN_END_NAMESPACE

@@ -16,6 +16,8 @@
 // real kernels (they can be far slower); it is the model's pessimistic case.
 #pragma once
 
+#include "napkin/config.hpp"
+
 #include <algorithm>
 #include <string_view>
 
@@ -23,7 +25,7 @@
 #include "napkin/gpus.hpp"
 #include "napkin/workloads.hpp"
 
-namespace napkin {
+NAPKIN_BEGIN_NAMESPACE
 
 // Dense by default. 2:4 structured sparsity doubles the tensor pipes of compute capability 8.0 and
 // newer (not FP64 tensor); it must be asked for.
@@ -156,4 +158,4 @@ constexpr double intensity_to_be_compute_bound(const gpu_spec& g, pipe p, sparsi
   return ridge_point(g, p, s);
 }
 
-}  // namespace napkin
+NAPKIN_END_NAMESPACE

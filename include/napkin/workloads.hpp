@@ -16,13 +16,15 @@
 //   evaluation and throws at run time (see napkin/detail/math_errors.hpp).
 #pragma once
 
+#include "napkin/config.hpp"
+
 #include <cstdint>
 #include <limits>
 #include <string_view>
 
 #include "napkin/detail/math_errors.hpp"
 
-namespace napkin {
+NAPKIN_BEGIN_NAMESPACE
 
 // Element types. tf32 is stored in 4 bytes (it is fp32 in memory; only the tensor core rounds it).
 enum class dtype : unsigned char { fp64, fp32, tf32, fp16, bf16, fp8, int8, int32 };
@@ -404,4 +406,4 @@ constexpr workload conv2d(const conv2d_shape& s, element_types t = {}, counting 
   return w;
 }
 
-}  // namespace napkin
+NAPKIN_END_NAMESPACE

@@ -73,23 +73,23 @@ TEST_CASE("with launch synchronization on, the check synchronizes and attributes
 
 TEST_CASE("NAPKIN_SYNC_LAUNCHES in the environment decides the default, read once") {
   ::setenv("NAPKIN_SYNC_LAUNCHES", "1", 1);
-  napkin::detail::g_launch_sync.store(-1);
+  napkin::process_state::launch_sync.store(-1);
   CHECK(NAPKIN_LAUNCH_SYNC());
   ::setenv("NAPKIN_SYNC_LAUNCHES", "0", 1);
   CHECK(NAPKIN_LAUNCH_SYNC());  // already decided
-  napkin::detail::g_launch_sync.store(-1);
+  napkin::process_state::launch_sync.store(-1);
   CHECK_FALSE(NAPKIN_LAUNCH_SYNC());
   ::unsetenv("NAPKIN_SYNC_LAUNCHES");
-  napkin::detail::g_launch_sync.store(-1);
+  napkin::process_state::launch_sync.store(-1);
 #ifdef NDEBUG
   CHECK_FALSE(NAPKIN_LAUNCH_SYNC());
 #else
   CHECK(NAPKIN_LAUNCH_SYNC());
 #endif
   // The compiled default is the caller's, passed in: the library's body is the same in every unit.
-  napkin::detail::g_launch_sync.store(-1);
+  napkin::process_state::launch_sync.store(-1);
   CHECK(napkin::detail::launch_sync(true));
-  napkin::detail::g_launch_sync.store(-1);
+  napkin::process_state::launch_sync.store(-1);
   CHECK_FALSE(napkin::detail::launch_sync(false));
   napkin::set_launch_sync(false);
 }

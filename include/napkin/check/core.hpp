@@ -5,43 +5,18 @@
 // for the driver and each library, and a user can do it for their own status types. Nothing here needs
 // a CUDA header: the mechanism is plain C++17.
 //
-// Global state: the failure policy and handler are two process-wide atomics (per shared object that
-// includes napkin). They are read once per *failure*, never on the success path.
+// The failure policy (napkin/error.hpp) is read once per *failure*, never on the success path.
 #pragma once
 
-#include <atomic>
+#include "napkin/error.hpp"
+
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
-#include <exception>
-#include <memory>
-#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
 
-#if defined(__GNUC__) || defined(__clang__)
-#define NAPKIN_DETAIL_UNLIKELY(x) __builtin_expect(!!(x), 0)
-#define NAPKIN_DETAIL_COLD __attribute__((cold, noinline))
-#else
-#define NAPKIN_DETAIL_UNLIKELY(x) (x)
-#define NAPKIN_DETAIL_COLD
-#endif
-
-#if defined(__cpp_exceptions) || defined(__EXCEPTIONS) || defined(_CPPUNWIND)
-#define NAPKIN_DETAIL_HAS_EXCEPTIONS 1
-#else
-#define NAPKIN_DETAIL_HAS_EXCEPTIONS 0
-#endif
-
-namespace napkin {
-
-// Where a check was written.
-struct source_site {
-  const char* file;
-  unsigned line;
-  const char* function;
-};
+NAPKIN_BEGIN_NAMESPACE
 
 // `status_traits<Status>` — what napkin must know about a status type. A specialization provides:
 //   static constexpr const char* library;          e.g. "cuBLAS"
@@ -87,154 +62,7 @@ constexpr void require_traits() {
 }
 }  // namespace detail
 
-// Everything known about one failed check. Built only on failure.
-struct error_info {
-  std::string library;      // "CUDA runtime", "CUDA driver", "cuBLAS", ...
-  std::int64_t code = 0;    // the numeric status
-  std::string name;         // "cudaErrorMemoryAllocation"
-  std::string description;  // "out of memory"
-  std::string expression;   // the checked expression as written
-  source_site site{"", 0, ""};
-  bool sticky = false;   // the CUDA context is unusable: only a new process recovers
-  bool pending = false;  // the error was left by earlier work, not produced by `expression`
-  std::string note;      // hints, library detail, attribution
-
-  // One line: "file:line: in function(): <library> call `expr` failed: NAME (code): text; note".
-  std::string message() const {
-    std::string m;
-    m.reserve(160 + expression.size() + note.size());
-    m += site.file;
-    m += ':';
-    m += std::to_string(site.line);
-    m += ": in ";
-    m += site.function;
-    m += "(): ";
-    m += library;
-    m += pending ? " error found pending before `" : " call `";
-    m += expression;
-    m += pending ? "`: " : "` failed: ";
-    m += name;
-    m += " (";
-    m += std::to_string(code);
-    m += ')';
-    if (!description.empty() && description != name) {
-      m += ": ";
-      m += description;
-    }
-    if (!note.empty()) {
-      m += " [";
-      m += note;
-      m += ']';
-    }
-    return m;
-  }
-};
-
-// The exception napkin throws for every library. Copying it never throws (shared, immutable payload).
-class cuda_error : public std::runtime_error {
- public:
-  explicit cuda_error(error_info info)
-      : cuda_error(std::make_shared<const error_info>(std::move(info))) {}
-
-  const error_info& info() const noexcept { return *info_; }
-  std::int64_t code() const noexcept { return info_->code; }
-  const std::string& library() const noexcept { return info_->library; }
-  const std::string& name() const noexcept { return info_->name; }
-  const std::string& description() const noexcept { return info_->description; }
-  const std::string& expression() const noexcept { return info_->expression; }
-  const char* file() const noexcept { return info_->site.file; }
-  unsigned line() const noexcept { return info_->site.line; }
-  const char* function() const noexcept { return info_->site.function; }
-  // True when the CUDA context is unusable (cudaErrorIllegalAddress and the like): catch, report,
-  // and end the process; retrying cannot succeed.
-  bool is_sticky() const noexcept { return info_->sticky; }
-  // True when the error was pending from earlier work rather than produced by expression().
-  bool is_pending() const noexcept { return info_->pending; }
-
- private:
-  explicit cuda_error(std::shared_ptr<const error_info> p) : std::runtime_error(p->message()), info_(std::move(p)) {}
-  std::shared_ptr<const error_info> info_;
-};
-
-// What a failed check does.
-enum class failure_policy : int {
-  throw_exception,  // throw napkin::cuda_error (the default)
-  abort_process,    // print the message to stderr and std::abort()
-  call_handler,     // call the handler installed with set_failure_handler; execution continues after it
-};
-using failure_handler = void (*)(const error_info&);
-
 namespace detail {
-inline std::atomic<failure_policy> g_failure_policy{failure_policy::throw_exception};
-inline std::atomic<failure_handler> g_failure_handler{nullptr};
-}  // namespace detail
-
-inline void set_failure_policy(failure_policy p) noexcept { detail::g_failure_policy.store(p); }
-inline failure_policy get_failure_policy() noexcept { return detail::g_failure_policy.load(); }
-// Installs `h` and, when it is not null, selects failure_policy::call_handler (null: throw_exception).
-// Returns the previous handler. The handler may throw its own exception, log, or terminate.
-inline failure_handler set_failure_handler(failure_handler h) noexcept {
-  failure_handler old = detail::g_failure_handler.exchange(h);
-  set_failure_policy(h ? failure_policy::call_handler : failure_policy::throw_exception);
-  return old;
-}
-
-// Sets a policy (and handler) for a scope and restores the previous ones at its end.
-class scoped_failure_policy {
- public:
-  explicit scoped_failure_policy(failure_policy p, failure_handler h = nullptr) noexcept
-      : old_policy_(get_failure_policy()), old_handler_(detail::g_failure_handler.exchange(h)) {
-    set_failure_policy(p);
-  }
-  ~scoped_failure_policy() {
-    detail::g_failure_handler.store(old_handler_);
-    set_failure_policy(old_policy_);
-  }
-  scoped_failure_policy(const scoped_failure_policy&) = delete;
-  scoped_failure_policy& operator=(const scoped_failure_policy&) = delete;
-
- private:
-  failure_policy old_policy_;
-  failure_handler old_handler_;
-};
-
-namespace detail {
-
-inline void print_failure(const char* prefix, const error_info& info) noexcept {
-#if NAPKIN_DETAIL_HAS_EXCEPTIONS
-  try {
-#endif
-    std::fprintf(stderr, "%s%s\n", prefix, info.message().c_str());
-#if NAPKIN_DETAIL_HAS_EXCEPTIONS
-  } catch (...) {
-    std::fprintf(stderr, "%s%s error %lld (message unavailable: out of memory)\n", prefix,
-                 info.library.c_str(), static_cast<long long>(info.code));
-  }
-#endif
-}
-
-// Applies the failure policy. Returns only under call_handler when the handler returns.
-NAPKIN_DETAIL_COLD inline void raise(error_info&& info) {
-  switch (get_failure_policy()) {
-    case failure_policy::abort_process:
-      print_failure("napkin: fatal: ", info);
-      std::abort();
-    case failure_policy::call_handler:
-      if (failure_handler h = g_failure_handler.load()) {
-        h(info);
-        return;
-      }
-      [[fallthrough]];  // no handler installed: throw
-    case failure_policy::throw_exception:
-    default:
-#if NAPKIN_DETAIL_HAS_EXCEPTIONS
-      throw cuda_error(std::move(info));
-#else
-      print_failure("napkin: fatal (built without exceptions): ", info);
-      std::abort();
-#endif
-  }
-}
 
 inline void append_note(std::string& note, const char* text) {
   if (!text || !*text) return;
@@ -298,37 +126,22 @@ inline Status check_allow(Status s, Status allowed, const char* expression, cons
 template <class Status>
 NAPKIN_DETAIL_COLD bool report_nothrow(Status s, const char* expression, source_site site) noexcept {
   if constexpr (has_after_failure<Status>::value) status_traits<Status>::after_failure(s);
-#if NAPKIN_DETAIL_HAS_EXCEPTIONS
+#if NAPKIN_HAS_EXCEPTIONS
   try {
 #endif
-    error_info info = make_info(s, expression, site);
-    switch (get_failure_policy()) {
-      case failure_policy::abort_process:
-        print_failure("napkin: fatal: ", info);
-        std::abort();
-      case failure_policy::call_handler:
-        if (failure_handler h = g_failure_handler.load()) {
-#if NAPKIN_DETAIL_HAS_EXCEPTIONS
-          try {
-            h(info);
-          } catch (...) {
-            print_failure("napkin: (exception from the failure handler swallowed in a no-throw check) ",
-                          info);
-          }
-#else
-          h(info);
+    const error_info info = make_info(s, expression, site);
+#if NAPKIN_HAS_EXCEPTIONS
+    try {
 #endif
-          return false;
-        }
-        [[fallthrough]];
-      case failure_policy::throw_exception:
-      default:
+      if (apply_policy(info) == policy_outcome::throw_or_abort)
         print_failure("napkin: error (not thrown: no-throw check): ", info);
+#if NAPKIN_HAS_EXCEPTIONS
+    } catch (...) {
+      print_failure("napkin: (exception from the failure handler swallowed in a no-throw check) ", info);
     }
-#if NAPKIN_DETAIL_HAS_EXCEPTIONS
   } catch (...) {
-    std::fprintf(stderr, "napkin: error %lld in `%s` at %s:%u (message unavailable)\n",
-                 static_cast<long long>(s), expression, site.file, site.line);
+    std::fprintf(stderr, "napkin: error %lld in `%s` at %s:%u (message unavailable)\n", static_cast<long long>(s),
+                 expression, site.file, site.line);
   }
 #endif
   return false;
@@ -371,7 +184,7 @@ bool is_sticky(Status s) noexcept {
   }
 }
 
-}  // namespace napkin
+NAPKIN_END_NAMESPACE
 
 // The location of a check, as the three scalar arguments check functions take.
 #define NAPKIN_DETAIL_SITE_ARGS __FILE__, static_cast<unsigned>(__LINE__), static_cast<const char*>(__func__)

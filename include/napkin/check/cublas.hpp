@@ -3,11 +3,13 @@
 // so one specialization serves both libraries.
 #pragma once
 
+#include "napkin/config.hpp"
+
 #include <cublasLt.h>
 
 #include "napkin/check.hpp"
 
-namespace napkin {
+NAPKIN_BEGIN_NAMESPACE
 
 template <>
 struct status_traits<cublasStatus_t> {
@@ -28,4 +30,4 @@ struct status_traits<cublasStatus_t> {
   }
 };
 
-}  // namespace napkin
+NAPKIN_END_NAMESPACE

@@ -2,13 +2,15 @@
 // cudnnGetErrorString, and cuDNN's own last-error message (cudnnGetLastErrorString, cuDNN 9) as detail.
 #pragma once
 
+#include "napkin/config.hpp"
+
 #include <cudnn.h>
 
 #include <string>
 
 #include "napkin/check.hpp"
 
-namespace napkin {
+NAPKIN_BEGIN_NAMESPACE
 
 template <>
 struct status_traits<cudnnStatus_t> {
@@ -26,4 +28,4 @@ struct status_traits<cudnnStatus_t> {
 #endif
 };
 
-}  // namespace napkin
+NAPKIN_END_NAMESPACE

@@ -2,12 +2,14 @@
 // table generated from this toolkit's cufft.h (detail/cufft_names.hpp; CTest checks it against the installed header).
 #pragma once
 
+#include "napkin/config.hpp"
+
 #include <cufft.h>
 
 #include "napkin/check.hpp"
 #include "napkin/check/detail/cufft_names.hpp"
 
-namespace napkin {
+NAPKIN_BEGIN_NAMESPACE
 
 template <>
 struct status_traits<cufftResult> : detail::table_status_names<cufftResult, detail::cufft_status_table> {
@@ -15,4 +17,4 @@ struct status_traits<cufftResult> : detail::table_status_names<cufftResult, deta
   static constexpr bool failed(cufftResult s) noexcept { return s != CUFFT_SUCCESS; }
 };
 
-}  // namespace napkin
+NAPKIN_END_NAMESPACE

@@ -2,12 +2,14 @@
 // cuptiGetResultString (the name) and cuptiGetErrorMessage (the text).
 #pragma once
 
+#include "napkin/config.hpp"
+
 #include <cupti_result.h>
 
 #include "napkin/check.hpp"
 #include "napkin/detail/cupti_advice.hpp"
 
-namespace napkin {
+NAPKIN_BEGIN_NAMESPACE
 
 template <>
 struct status_traits<CUptiResult> {
@@ -24,4 +26,4 @@ struct status_traits<CUptiResult> {
   static constexpr const char* hint(CUptiResult r) noexcept { return detail::cupti_advice(r); }
 };
 
-}  // namespace napkin
+NAPKIN_END_NAMESPACE

@@ -2,12 +2,14 @@
 // table generated from this toolkit's curand.h (detail/curand_names.hpp; CTest checks it against the installed header).
 #pragma once
 
+#include "napkin/config.hpp"
+
 #include <curand.h>
 
 #include "napkin/check.hpp"
 #include "napkin/check/detail/curand_names.hpp"
 
-namespace napkin {
+NAPKIN_BEGIN_NAMESPACE
 
 template <>
 struct status_traits<curandStatus_t> : detail::table_status_names<curandStatus_t, detail::curand_status_table> {
@@ -20,4 +22,4 @@ struct status_traits<curandStatus_t> : detail::table_status_names<curandStatus_t
   }
 };
 
-}  // namespace napkin
+NAPKIN_END_NAMESPACE

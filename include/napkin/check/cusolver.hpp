@@ -2,12 +2,14 @@
 // table generated from this toolkit's cusolver_common.h (detail/cusolver_names.hpp; CTest checks it against the installed header).
 #pragma once
 
+#include "napkin/config.hpp"
+
 #include <cusolver_common.h>
 
 #include "napkin/check.hpp"
 #include "napkin/check/detail/cusolver_names.hpp"
 
-namespace napkin {
+NAPKIN_BEGIN_NAMESPACE
 
 template <>
 struct status_traits<cusolverStatus_t> : detail::table_status_names<cusolverStatus_t, detail::cusolver_status_table> {
@@ -15,4 +17,4 @@ struct status_traits<cusolverStatus_t> : detail::table_status_names<cusolverStat
   static constexpr bool failed(cusolverStatus_t s) noexcept { return s != CUSOLVER_STATUS_SUCCESS; }
 };
 
-}  // namespace napkin
+NAPKIN_END_NAMESPACE

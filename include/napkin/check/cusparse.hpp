@@ -2,11 +2,13 @@
 // cusparseGetErrorName / cusparseGetErrorString.
 #pragma once
 
+#include "napkin/config.hpp"
+
 #include <cusparse.h>
 
 #include "napkin/check.hpp"
 
-namespace napkin {
+NAPKIN_BEGIN_NAMESPACE
 
 template <>
 struct status_traits<cusparseStatus_t> {
@@ -16,4 +18,4 @@ struct status_traits<cusparseStatus_t> {
   static const char* description(cusparseStatus_t s) noexcept { return cusparseGetErrorString(s); }
 };
 
-}  // namespace napkin
+NAPKIN_END_NAMESPACE

@@ -5,12 +5,14 @@
 // come from a table generated from this toolkit's cuda.h (detail/driver_names.hpp).
 #pragma once
 
+#include "napkin/config.hpp"
+
 #include <cuda.h>
 
 #include "napkin/check.hpp"
 #include "napkin/check/detail/driver_names.hpp"
 
-namespace napkin {
+NAPKIN_BEGIN_NAMESPACE
 namespace detail {
 
 struct driver_error_getters {
@@ -81,4 +83,4 @@ struct status_traits<CUresult> {
   }
 };
 
-}  // namespace napkin
+NAPKIN_END_NAMESPACE

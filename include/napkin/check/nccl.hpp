@@ -5,6 +5,8 @@
 // ncclCommGetAsyncError until it changes).
 #pragma once
 
+#include "napkin/config.hpp"
+
 #include <nccl.h>
 
 #include <string>
@@ -12,7 +14,7 @@
 #include "napkin/check.hpp"
 #include "napkin/check/detail/nccl_names.hpp"
 
-namespace napkin {
+NAPKIN_BEGIN_NAMESPACE
 
 template <>
 struct status_traits<ncclResult_t> {
@@ -40,4 +42,4 @@ struct status_traits<ncclResult_t> {
   }
 };
 
-}  // namespace napkin
+NAPKIN_END_NAMESPACE

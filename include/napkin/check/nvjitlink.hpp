@@ -2,12 +2,14 @@
 // table generated from this toolkit's nvJitLink.h (detail/nvjitlink_names.hpp; CTest checks it against the installed header).
 #pragma once
 
+#include "napkin/config.hpp"
+
 #include <nvJitLink.h>
 
 #include "napkin/check.hpp"
 #include "napkin/check/detail/nvjitlink_names.hpp"
 
-namespace napkin {
+NAPKIN_BEGIN_NAMESPACE
 
 template <>
 struct status_traits<nvJitLinkResult> : detail::table_status_names<nvJitLinkResult, detail::nvjitlink_status_table> {
@@ -18,4 +20,4 @@ struct status_traits<nvJitLinkResult> : detail::table_status_names<nvJitLinkResu
   }
 };
 
-}  // namespace napkin
+NAPKIN_END_NAMESPACE

@@ -1,11 +1,13 @@
 // napkin/check/nvrtc.hpp — NAPKIN_CUDA_CHECK for NVRTC (nvrtcResult), named by nvrtcGetErrorString.
 #pragma once
 
+#include "napkin/config.hpp"
+
 #include <nvrtc.h>
 
 #include "napkin/check.hpp"
 
-namespace napkin {
+NAPKIN_BEGIN_NAMESPACE
 
 template <>
 struct status_traits<nvrtcResult> {
@@ -19,4 +21,4 @@ struct status_traits<nvrtcResult> {
   }
 };
 
-}  // namespace napkin
+NAPKIN_END_NAMESPACE

@@ -2,9 +2,12 @@
 // NAPKIN_CUDA_CHECK on a CUptiResult) and napkin/profiler/errors.hpp (the profiler's messages).
 #pragma once
 
+#include "napkin/config.hpp"
+
 #include <cupti_result.h>
 
-namespace napkin::detail {
+NAPKIN_BEGIN_NAMESPACE
+namespace detail {
 
 // Null when there is nothing better to say than CUPTI's own text.
 constexpr const char* cupti_advice(CUptiResult status) noexcept {
@@ -51,4 +54,5 @@ constexpr const char* cupti_advice(CUptiResult status) noexcept {
   }
 }
 
-}  // namespace napkin::detail
+}  // namespace detail
+NAPKIN_END_NAMESPACE

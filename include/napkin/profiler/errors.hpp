@@ -4,6 +4,8 @@
 // failure is napkin's own check), the call that failed, CUPTI's own text, and what to do about it.
 #pragma once
 
+#include "napkin/config.hpp"
+
 #include <cupti_result.h>
 
 #include "napkin/detail/cupti_advice.hpp"
@@ -12,7 +14,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace napkin {
+NAPKIN_BEGIN_NAMESPACE
 
 class profiler_error : public std::runtime_error {
  public:
@@ -70,4 +72,4 @@ inline void cupti_check(CUptiResult status, const char* call) {
   if (status != CUPTI_SUCCESS) throw profiler_error(status, describe_cupti_failure(call, status));
 }
 }  // namespace detail
-}  // namespace napkin
+NAPKIN_END_NAMESPACE

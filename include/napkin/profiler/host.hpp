@@ -4,6 +4,8 @@
 // checked and its cost in replay passes known for any supported chip, in CI or before a run.
 #pragma once
 
+#include "napkin/config.hpp"
+
 #include <cupti_profiler_host.h>
 #include <cupti_range_profiler.h>
 
@@ -19,7 +21,7 @@
 #include "napkin/profiler/errors.hpp"
 #include "napkin/profiler/metrics.hpp"
 
-namespace napkin {
+NAPKIN_BEGIN_NAMESPACE
 
 // The chip names this CUPTI can plan for ("GH100" for H100/H200, "GA100" for A100, ...).
 inline std::vector<std::string> supported_chips() {
@@ -238,4 +240,4 @@ inline pass_plan plan_passes(const std::string& chip, const metric_set& set) {
   return {chip, set.name, set.metrics.size(), config.passes()};
 }
 
-}  // namespace napkin
+NAPKIN_END_NAMESPACE

@@ -5,6 +5,8 @@
 // per process: when another tool holds it, names fall back to "kernel #i" and the reason is kept.
 #pragma once
 
+#include "napkin/config.hpp"
+
 #include <cupti_callbacks.h>
 #include <cupti_driver_cbid.h>
 #include <cupti_runtime_cbid.h>
@@ -22,7 +24,7 @@
 
 #include "napkin/profiler/errors.hpp"
 
-namespace napkin {
+NAPKIN_BEGIN_NAMESPACE
 
 // A demangled kernel name, without its parameter list ("void scale<float>(float*, int)" -> "scale<float>").
 inline std::string readable_kernel_name(const char* symbol) {
@@ -157,4 +159,4 @@ class kernel_name_recorder {
 };
 
 }  // namespace detail
-}  // namespace napkin
+NAPKIN_END_NAMESPACE

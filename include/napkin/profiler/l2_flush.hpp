@@ -10,6 +10,8 @@
 // so this header needs no nvcc: it works from a .cpp compiled by any C++17 compiler, and never links libcuda.
 #pragma once
 
+#include "napkin/config.hpp"
+
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -18,7 +20,8 @@
 
 #include "napkin/profiler/errors.hpp"
 
-namespace napkin::detail {
+NAPKIN_BEGIN_NAMESPACE
+namespace detail {
 
 // napkin_l2_clean(const uint4* buf, uint64 n4, uint32* sink, uint32 never): a grid-stride read of n4 16-byte
 // words, XORed together; the XOR is stored only if it equals `never` (it cannot: the buffer is zero and
@@ -139,4 +142,5 @@ class l2_flusher {
   cudaKernel_t kernel_ = nullptr;
 };
 
-}  // namespace napkin::detail
+}  // namespace detail
+NAPKIN_END_NAMESPACE

@@ -5,11 +5,13 @@
 // CUPTI's host API for GH100. Plain C++17: no CUPTI or CUDA header is needed to name a metric.
 #pragma once
 
+#include "napkin/config.hpp"
+
 #include <string>
 #include <utility>
 #include <vector>
 
-namespace napkin {
+NAPKIN_BEGIN_NAMESPACE
 
 // Metric names, one constant per number a report can show.
 namespace metric {
@@ -103,4 +105,4 @@ inline metric_set custom(std::string name, std::vector<std::string> metrics) {
 }
 
 }  // namespace metric_sets
-}  // namespace napkin
+NAPKIN_END_NAMESPACE

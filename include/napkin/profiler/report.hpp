@@ -4,6 +4,8 @@
 // Units follow ncu: duration in ns, throughputs in % of peak, frequencies in Hz, traffic in bytes.
 #pragma once
 
+#include "napkin/config.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -18,7 +20,7 @@
 
 #include "napkin/profiler/metrics.hpp"
 
-namespace napkin {
+NAPKIN_BEGIN_NAMESPACE
 
 // How the numbers were collected; it matters for reading them (docs/profiler.md).
 enum class measured_by {
@@ -438,4 +440,4 @@ inline std::string to_key_values(const sol_report& r) {
   return os.str();
 }
 
-}  // namespace napkin
+NAPKIN_END_NAMESPACE

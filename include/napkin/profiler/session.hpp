@@ -16,6 +16,8 @@
 // Not thread-safe: one profiler per thread and context at a time (CUPTI's range profiler is per context).
 #pragma once
 
+#include "napkin/config.hpp"
+
 #include <cuda.h>  // CUcontext/CUdevice types only
 #include <cuda_runtime_api.h>
 #include <cupti_profiler_target.h>
@@ -44,7 +46,7 @@
 #include "napkin/profiler/metrics.hpp"
 #include "napkin/profiler/report.hpp"
 
-namespace napkin {
+NAPKIN_BEGIN_NAMESPACE
 
 // Who replays per_kernel()'s kernels for the passes a metric set needs (ncu's --replay-mode names).
 enum class replay {
@@ -926,4 +928,4 @@ profiler::phase profiler::watch_phase(std::string name) {
   return phase(std::move(s));
 }
 
-}  // namespace napkin
+NAPKIN_END_NAMESPACE

@@ -1,10 +1,13 @@
 // napkin/check/detail/status_table.hpp — lookup in the generated status tables (*_names.hpp).
 #pragma once
 
+#include "napkin/config.hpp"
+
 #include <cstddef>
 #include <cstdint>
 
-namespace napkin::detail {
+NAPKIN_BEGIN_NAMESPACE
+namespace detail {
 
 struct status_entry {
   std::int64_t value;
@@ -44,4 +47,5 @@ struct table_status_names {
   }
 };
 
-}  // namespace napkin::detail
+}  // namespace detail
+NAPKIN_END_NAMESPACE
