@@ -34,7 +34,8 @@ constexpr workload hgemm_macs = gemm(4096, 4096, 4096, dtype::fp16, {}, counting
 static_assert(hgemm_macs.counted_flops() == n4096 * n4096 * n4096);
 static_assert(hgemm_macs.flops == 2 * n4096 * n4096 * n4096);
 static_assert(hgemm_std.counted_flops() == hgemm_std.flops);
-static_assert(same_roofline(estimate(hgemm_macs, h100, pipe::fp16_tensor), estimate(hgemm_std, h100, pipe::fp16_tensor)));
+static_assert(same_roofline(estimate(hgemm_macs, h100, pipe::fp16_tensor),
+                            estimate(hgemm_std, h100, pipe::fp16_tensor)));
 static_assert(estimate(hgemm_macs, h100, pipe::fp16_tensor).lower_bound_seconds() > 138.9e-6 &&
               estimate(hgemm_macs, h100, pipe::fp16_tensor).lower_bound_seconds() < 139.0e-6);
 
