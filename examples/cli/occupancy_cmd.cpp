@@ -1,7 +1,6 @@
 // napkin occupancy: theoretical occupancy of a launch, what limits it, and what would raise it.
 //   napkin occupancy --cc 9.0 --threads 256 --regs 32 --smem 8K
 //   napkin occupancy --gpu h100-sxm --threads 224 --regs 92 --graphs
-#include <climits>
 #include <cstdio>
 #include <string>
 
@@ -12,27 +11,12 @@ namespace {
 
 using namespace napkin::cli;
 
-int parse_int(const std::string& text, const char* what, bool allow_zero = true) {
-  const std::int64_t v = allow_zero ? parse_count(text, what) : parse_size(text, what);
-  if (v > INT_MAX) throw usage_error(std::string(what) + " is too large: '" + text + "'");
-  return static_cast<int>(v);
-}
-
-// "9.0", "12.1", "90", "sm_90".
-napkin::compute_capability parse_cc(std::string text) {
-  if (text.rfind("sm_", 0) == 0) text = text.substr(3);
-  const auto digits = [](const std::string& s) {
-    return !s.empty() && s.size() <= 3 && s.find_first_not_of("0123456789") == std::string::npos;
-  };
-  const std::size_t dot = text.find('.');
-  if (dot != std::string::npos && digits(text.substr(0, dot)) && digits(text.substr(dot + 1)) && dot + 2 == text.size())
-    return {std::stoi(text.substr(0, dot)), std::stoi(text.substr(dot + 1))};
-  if (dot == std::string::npos && digits(text) && text.size() >= 2)
-    return {std::stoi(text.substr(0, text.size() - 1)), text.back() - '0'};
-  throw usage_error("not a compute capability: '" + text + "' (e.g. 9.0, 12.1 or sm_90)");
-}
-
 std::string blocks_text(int blocks) { return blocks == napkin::unlimited ? "-" : std::to_string(blocks); }
+
+// "1 block", "2 blocks".
+std::string count(int n, const char* singular, const char* plural) {
+  return std::to_string(n) + " " + (n == 1 ? singular : plural);
+}
 
 // A graph as the ranges of x over which the active warps stay the same.
 template <std::size_t N>
@@ -92,7 +76,7 @@ int run_occupancy(arguments& args, std::ostream& out) {
   napkin::kernel_resources k{};
   k.registers_per_thread = parse_int(*regs_arg, "registers per thread");
   k.static_smem = parse_int(static_arg, "static shared memory");
-  if (carveout_arg != "default") k.carveout_percent = parse_int(carveout_arg, "carveout percent");
+  k.carveout_percent = parse_carveout(carveout_arg);
   const int dynamic_smem = parse_int(smem_arg, "shared memory");
 
   const napkin::occupancy_result r = napkin::occupancy(limits, threads, k, dynamic_smem);
@@ -104,11 +88,13 @@ int run_occupancy(arguments& args, std::ostream& out) {
     out << buf << value << "\n";
   };
   out << "occupancy on CC " << cc.major << "." << cc.minor << " (" << limits.architecture << ")" << where << "\n";
-  line("launch", std::to_string(threads) + " threads, " + std::to_string(k.registers_per_thread) +
-                     " registers/thread, " + std::to_string(dynamic_smem) + " B dynamic + " +
-                     std::to_string(k.static_smem) + " B static shared memory");
-  line("per block", std::to_string(r.warps_per_block) + " warps, " + std::to_string(r.registers_per_block) +
-                        " registers, " + std::to_string(r.smem_per_block) + " B shared memory (" +
+  line("launch", count(threads, "thread", "threads") + ", " +
+                     count(k.registers_per_thread, "register/thread", "registers/thread") + ", " +
+                     std::to_string(dynamic_smem) + " B dynamic + " + std::to_string(k.static_smem) +
+                     " B static shared memory");
+  line("per block", count(r.warps_per_block, "warp", "warps") + ", " +
+                        count(r.registers_per_block, "register", "registers") + ", " +
+                        std::to_string(r.smem_per_block) + " B shared memory (" +
                         std::to_string(limits.smem_reserved_per_block) + " B reserve, " +
                         std::to_string(limits.smem_allocation_unit) + " B units)");
   std::string by = "registers " + blocks_text(r.blocks_by_registers) + ", shared memory " +
@@ -119,12 +105,13 @@ int run_occupancy(arguments& args, std::ostream& out) {
   line("blocks/SM by", by);
   char occ[64];
   std::snprintf(occ, sizeof occ, "%.1f%%", 100.0 * r.occupancy());
-  line("result", std::to_string(r.blocks_per_sm) + " blocks/SM, " + std::to_string(r.active_warps()) + " of " +
-                     std::to_string(r.max_warps_per_sm) + " warps, occupancy " + occ);
-  std::string best_text = std::to_string(best.block_size) + " threads (" + std::to_string(best.blocks_per_sm) +
-                          " blocks/SM, " + std::to_string(best.active_warps) + " warps)";
+  line("result", count(r.blocks_per_sm, "block/SM", "blocks/SM") + ", " + std::to_string(r.active_warps()) +
+                     " of " + count(r.max_warps_per_sm, "warp", "warps") + ", occupancy " + occ);
+  std::string best_text = count(best.block_size, "thread", "threads") + " (" +
+                          count(best.blocks_per_sm, "block/SM", "blocks/SM") + ", " +
+                          count(best.active_warps, "warp", "warps") + ")";
   if (sm_count > 0)
-    best_text += "; min grid " + std::to_string(best.min_grid_size(sm_count)) + " on " + std::to_string(sm_count) + " SMs";
+    best_text += "; min grid " + std::to_string(best.min_grid_size(sm_count)) + " on " + count(sm_count, "SM", "SMs");
   line("best block size", best_text);
   out << napkin::explain(limits, threads, k, dynamic_smem) << "\n";
   if (graphs) {
@@ -140,12 +127,14 @@ const registrar occupancy{
     {"occupancy", "theoretical occupancy of a launch: limiter, next step, best block size (--graphs)",
      "napkin occupancy (--cc X.Y | --gpu KEY) --threads N --regs N [--smem SIZE] [--static-smem SIZE]\n"
      "                 [--carveout PCT] [--graphs]\n"
-     "  --cc X.Y           compute capability (5.0 .. 12.1), or --gpu KEY from `napkin gpus` (default h100-sxm)\n"
+     "  --cc X.Y           compute capability (5.0 .. 12.1; also 90, sm_90, sm_90a), or --gpu KEY from\n"
+     "                     `napkin gpus` (default h100-sxm)\n"
      "  --threads N        threads per block\n"
      "  --regs N           registers per thread\n"
      "  --smem SIZE        dynamic shared memory per block (8K = 8192 B; default 0)\n"
      "  --static-smem SIZE static shared memory per block (default 0)\n"
-     "  --carveout PCT     cudaFuncAttributePreferredSharedMemoryCarveout, 0..100 (default: the driver's)\n"
+     "  --carveout PCT     cudaFuncAttributePreferredSharedMemoryCarveout: 0..100, or -1 for the driver's\n"
+     "                     default (the default)\n"
      "  --graphs           Nsight Compute's three occupancy graphs, as ranges x:warps",
      {"graphs"},
      run_occupancy}};

@@ -52,32 +52,44 @@ inline constexpr std::array<pipe, pipe_count> all_pipes{
 
 constexpr std::size_t index(pipe p) noexcept { return static_cast<std::size_t>(p); }
 
-constexpr bool is_tensor(pipe p) noexcept { return index(p) >= index(pipe::fp64_tensor); }
+// False for a value outside the enumerators (static_cast<pipe>(12)): every table lookup checks it first.
+constexpr bool is_valid(pipe p) noexcept { return index(p) < pipe_count; }
+
+constexpr bool is_tensor(pipe p) noexcept { return is_valid(p) && index(p) >= index(pipe::fp64_tensor); }
 
 // Short names, used by the command-line tool: fp32, fp16, fp16-tc, fp16-tc-f16acc, int8-tc, ...
+// "unknown" for a value outside the enumerators.
 constexpr std::string_view to_string(pipe p) noexcept {
   constexpr std::array<std::string_view, pipe_count> names{
       "fp64",  "fp32",     "fp16",  "bf16",           "fp64-tc", "tf32-tc",
       "fp16-tc", "fp16-tc-f16acc", "bf16-tc", "fp8-tc", "fp8-tc-f16acc", "int8-tc"};
-  return names[index(p)];
+  return is_valid(p) ? names[index(p)] : "unknown";
 }
 
+// What the pipe is, without parentheses (callers put it in some): "FP16 tensor cores, FP32 accumulate".
 constexpr std::string_view describe(pipe p) noexcept {
   constexpr std::array<std::string_view, pipe_count> text{
-      "FP64 (CUDA cores)",
-      "FP32 (CUDA cores)",
-      "FP16 (CUDA cores, non-tensor)",
-      "BF16 (CUDA cores, non-tensor)",
-      "FP64 tensor core",
-      "TF32 tensor core, FP32 accumulate",
-      "FP16 tensor core, FP32 accumulate",
-      "FP16 tensor core, FP16 accumulate",
-      "BF16 tensor core, FP32 accumulate",
-      "FP8 tensor core, FP32 accumulate",
-      "FP8 tensor core, FP16 accumulate",
-      "INT8 tensor core, INT32 accumulate (OP/s)"};
-  return text[index(p)];
+      "FP64 CUDA cores",
+      "FP32 CUDA cores",
+      "FP16 CUDA cores, non-tensor",
+      "BF16 CUDA cores, non-tensor",
+      "FP64 tensor cores",
+      "TF32 tensor cores, FP32 accumulate",
+      "FP16 tensor cores, FP32 accumulate",
+      "FP16 tensor cores, FP16 accumulate",
+      "BF16 tensor cores, FP32 accumulate",
+      "FP8 tensor cores, FP32 accumulate",
+      "FP8 tensor cores, FP16 accumulate",
+      "INT8 tensor cores, INT32 accumulate, OP/s"};
+  return is_valid(p) ? text[index(p)] : "unknown pipe";
 }
+
+namespace detail {
+constexpr std::size_t checked_index(pipe p) {
+  if (!is_valid(p)) enum_value_out_of_range("pipe", static_cast<int>(p));
+  return index(p);
+}
+}  // namespace detail
 
 constexpr pipe parse_pipe(std::string_view s) {
   for (pipe p : all_pipes)
@@ -120,13 +132,14 @@ struct pipe_peak {
   double value;  // dense FLOP/s (OP/s for int8), or FLOP per clock per SM in per_sm_rate_table
 };
 
-// Builds the per-pipe array from {pipe, value} pairs; a pipe listed twice is an error.
+// Builds the per-pipe array from {pipe, value} pairs; a pipe listed twice is an error, and so is a value
+// that is not a finite positive number.
 constexpr pipe_peaks make_peaks(std::initializer_list<pipe_peak> list) {
   pipe_peaks out{};
   for (const pipe_peak& e : list) {
-    if (out[index(e.p)] != 0.0) detail::value_out_of_range("a pipe is listed twice in a GPU spec");
-    if (!(e.value > 0.0)) detail::value_out_of_range("a listed peak must be positive");
-    out[index(e.p)] = e.value;
+    const std::size_t i = detail::checked_index(e.p);
+    if (out[i] != 0.0) detail::value_out_of_range("a pipe is listed twice in a GPU spec");
+    out[i] = detail::positive_finite(e.value, "a listed peak");
   }
   return out;
 }
@@ -143,12 +156,15 @@ struct gpu_spec {
   pipe_peaks peaks{};           // dense FLOP/s per pipe; 0: absent on the chip or no published figure
   std::string_view source;      // where the numbers come from
 
-  constexpr bool has(pipe p) const noexcept { return peaks[index(p)] > 0.0; }
+  // False for a pipe the spec has no figure for, and for a value outside the pipe enumerators.
+  constexpr bool has(pipe p) const noexcept { return is_valid(p) && peaks[index(p)] > 0.0; }
 
-  // Dense peak of `p`; an error when the table has no figure for it.
+  // Dense peak of `p`; an error when the table has no figure for it, or when the figure (in a spec built
+  // by hand) is not a finite positive number.
   constexpr double peak(pipe p) const {
-    if (!has(p)) detail::pipe_not_available_on_this_gpu(key, to_string(p));
-    return peaks[index(p)];
+    const double v = peaks[detail::checked_index(p)];
+    if (v == 0.0) detail::pipe_not_available_on_this_gpu(key, to_string(p));
+    return detail::positive_finite(v, "a GPU spec's peak FLOP/s");
   }
 };
 
@@ -376,16 +392,17 @@ constexpr std::size_t find_per_sm_rates(int cc_major, int cc_minor) noexcept {
 // runtime reports the per-pin data clock / 2 and for GDDR6X a clock such that this formula gives the
 // datasheet figure: H100 SXM 2,619 MHz x 5,120 bit -> 3.35 TB/s; RTX 4090 10,501 MHz x 384 bit -> 1.01 TB/s.
 constexpr double dram_bandwidth(double memory_clock_khz, int bus_bits) {
-  if (!(memory_clock_khz > 0)) detail::value_out_of_range("the memory clock must be positive");
+  detail::positive_finite(memory_clock_khz, "the memory clock (kHz)");
   if (bus_bits <= 0) detail::value_out_of_range("the memory bus width must be positive");
-  return 2.0 * memory_clock_khz * 1e3 * static_cast<double>(bus_bits) / 8.0;
+  return detail::finite_result(2.0 * memory_clock_khz * 1e3 * static_cast<double>(bus_bits) / 8.0,
+                               "the DRAM bandwidth (2 x memory clock x bus width / 8)");
 }
 
 // The derived spec. Pipes are filled only for a compute capability in per_sm_rate_table; for any other
 // the spec still has its bandwidth, and asking for a peak is an error that says so.
 constexpr gpu_spec derive_gpu_spec(const device_facts& f) {
   if (f.sm_count <= 0) detail::value_out_of_range("the SM count must be positive");
-  if (!(f.sm_clock_khz > 0)) detail::value_out_of_range("the SM clock must be positive");
+  detail::positive_finite(f.sm_clock_khz, "the SM clock (kHz)");
   gpu_spec g;
   g.key = "derived";
   g.name = "derived from the device's properties";
@@ -400,7 +417,9 @@ constexpr gpu_spec derive_gpu_spec(const device_facts& f) {
   const std::size_t r = find_per_sm_rates(f.cc_major, f.cc_minor);
   if (r < per_sm_rate_table.size()) {
     for (std::size_t i = 0; i < pipe_count; ++i)
-      g.peaks[i] = per_sm_rate_table[r].flops_per_clock[i] * static_cast<double>(f.sm_count) * f.sm_clock_khz * 1e3;
+      g.peaks[i] = detail::finite_result(
+          per_sm_rate_table[r].flops_per_clock[i] * static_cast<double>(f.sm_count) * f.sm_clock_khz * 1e3,
+          "a derived peak (SMs x FLOP per clock x SM clock)");
   }
   return g;
 }

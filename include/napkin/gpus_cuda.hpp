@@ -18,6 +18,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "napkin/error.hpp"
 #include "napkin/gpus.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
@@ -29,25 +30,43 @@ struct device_gpu {
 };
 
 namespace detail {
-inline void cuda_or_throw(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    (void)cudaGetLastError();  // clear a sticky-free error so later calls are not confused by it
-    throw std::runtime_error(std::string("napkin: ") + what + " failed: " + cudaGetErrorName(e) + ": " +
-                             cudaGetErrorString(e));
-  }
+// A failed query has no value to continue with: napkin's failure policy (napkin/error.hpp) throws
+// napkin::cuda_error (a std::runtime_error), or prints and aborts without exceptions; a failure handler
+// that returns ends the process.
+[[noreturn]] NAPKIN_DETAIL_COLD inline void device_query_failed(cudaError_t e, const char* expression,
+                                                                source_site site) {
+  (void)cudaGetLastError();  // clear the runtime's last error so later calls are not confused by it
+  error_info info;
+  info.library = "CUDA runtime";
+  info.code = static_cast<std::int64_t>(e);
+  info.name = cudaGetErrorName(e);
+  info.description = cudaGetErrorString(e);
+  info.expression = expression;
+  info.site = site;
+  const error_info copy = info;
+  raise(std::move(info));
+  print_and_abort("napkin: fatal (the failure handler returned; there is no device to describe): ", copy);
+}
+
+inline void device_query(cudaError_t e, const char* expression, source_site site) {
+  if (e != cudaSuccess) device_query_failed(e, expression, site);
 }
 }  // namespace detail
 
-// What the runtime reports for `device`; throws std::runtime_error when it cannot be queried.
+// What the runtime reports for `device`; throws napkin::cuda_error (a std::runtime_error) when it cannot
+// be queried (without exceptions: prints the error and aborts).
 inline device_facts query_device_facts(int device, std::string* name = nullptr) {
+  constexpr const char* fn = "napkin::query_device_facts";
+  constexpr const char* file = "napkin/gpus_cuda.hpp";
   cudaDeviceProp prop{};
-  detail::cuda_or_throw(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
+  detail::device_query(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties(&prop, device)",
+                       {file, __LINE__, fn});
   int sm_clock_khz = 0;
   int mem_clock_khz = 0;
-  detail::cuda_or_throw(cudaDeviceGetAttribute(&sm_clock_khz, cudaDevAttrClockRate, device),
-                        "cudaDeviceGetAttribute(cudaDevAttrClockRate)");
-  detail::cuda_or_throw(cudaDeviceGetAttribute(&mem_clock_khz, cudaDevAttrMemoryClockRate, device),
-                        "cudaDeviceGetAttribute(cudaDevAttrMemoryClockRate)");
+  detail::device_query(cudaDeviceGetAttribute(&sm_clock_khz, cudaDevAttrClockRate, device),
+                       "cudaDeviceGetAttribute(&clock, cudaDevAttrClockRate, device)", {file, __LINE__, fn});
+  detail::device_query(cudaDeviceGetAttribute(&mem_clock_khz, cudaDevAttrMemoryClockRate, device),
+                       "cudaDeviceGetAttribute(&clock, cudaDevAttrMemoryClockRate, device)", {file, __LINE__, fn});
   if (name != nullptr) name->assign(prop.name, strnlen(prop.name, sizeof prop.name));
   device_facts f;
   f.cc_major = prop.major;
@@ -62,7 +81,9 @@ inline device_facts query_device_facts(int device, std::string* name = nullptr) 
 
 // The derived spec of `device` (default: the current device).
 inline device_gpu device_gpu_spec(int device = -1) {
-  if (device < 0) detail::cuda_or_throw(cudaGetDevice(&device), "cudaGetDevice");
+  if (device < 0)
+    detail::device_query(cudaGetDevice(&device), "cudaGetDevice(&device)",
+                         {"napkin/gpus_cuda.hpp", __LINE__, "napkin::device_gpu_spec"});
   device_gpu d;
   d.facts = query_device_facts(device, &d.name);
   d.spec = derive_gpu_spec(d.facts);

@@ -1,6 +1,10 @@
-// napkin/quantify.hpp — the "quantify before you fix" formulas: how much a profiled problem costs and
-// what fixing it could gain. Inputs are numbers read off Nsight Compute (named below); every function
-// is constexpr and rejects impossible inputs (negative counts, fractions outside [0, 1], ...).
+// napkin/quantify.hpp — how much a profiled problem costs and what fixing it could gain, from numbers
+// read off Nsight Compute. NVIDIA's "Analysis-Driven Optimization" series (R. Crovella, NVIDIA Developer
+// Blog, 2020, part 1) fixes limiters "in pareto order": the one that, if fixed, would yield the largest
+// improvement first; these formulas put a number on that improvement. They are ratios of Nsight Compute
+// metrics (names and meaning: the Nsight Compute Profiling Guide) and Amdahl's law (G. Amdahl, AFIPS
+// 1967). Every function is constexpr and rejects impossible inputs: NaN, infinity, negative counts,
+// fractions outside [0, 1], ...
 //
 //   static_assert(napkin::coalescing_speedup(16) == 4.0);   // 16 sectors/request instead of 4
 //
@@ -16,25 +20,22 @@
 NAPKIN_BEGIN_NAMESPACE
 
 namespace detail {
-constexpr void require_positive(double v, const char* what) {
-  if (!(v > 0)) value_out_of_range(what);
-}
-constexpr void require_non_negative(double v, const char* what) {
-  if (!(v >= 0)) value_out_of_range(what);
-}
+// A finite result from finite inputs (huge inputs can still overflow).
+constexpr double checked_result(double v) { return finite_result(v, "the result"); }
 }  // namespace detail
 
 // --- Coalescing (L1/TEX table, Global Load row, "Sectors/Req") -------------------------------------
-// A warp whose 32 threads each load `bytes_per_thread` contiguous bytes needs 32·bytes/32 sectors of
-// 32 B: 4 for 4-byte loads, 8 for float2, 16 for float4.
+// A sector is 32 B (Nsight Compute Profiling Guide, "Memory"). A warp whose 32 threads each load
+// `bytes_per_thread` contiguous bytes needs 32·bytes/32 sectors: 4 for 4-byte loads, 8 for float2, 16 for
+// float4.
 constexpr double ideal_sectors_per_request(double bytes_per_thread = 4) {
-  detail::require_positive(bytes_per_thread, "bytes per thread must be positive");
-  return bytes_per_thread;
+  return detail::positive_finite(bytes_per_thread, "bytes per thread");
 }
 
 // Fraction of fetched sectors that carry no requested byte: (sectors − ideal) / sectors.
 constexpr double bandwidth_waste(double sectors_per_request, double ideal = 4) {
-  detail::require_positive(ideal, "the ideal sectors per request must be positive");
+  detail::positive_finite(ideal, "the ideal sectors per request");
+  detail::positive_finite(sectors_per_request, "sectors per request");
   if (!(sectors_per_request >= ideal))
     detail::value_out_of_range("sectors per request cannot be below the ideal for the access width");
   return (sectors_per_request - ideal) / sectors_per_request;
@@ -50,25 +51,26 @@ constexpr double coalescing_speedup(double sectors_per_request, double ideal = 4
 // Above 2: data is re-read instead of reused (missing tiling) or intermediates go through DRAM (missing
 // fusion).
 constexpr double traffic_overhead(double measured_bytes, double minimum_bytes) {
-  detail::require_positive(minimum_bytes, "the minimum byte count must be positive");
-  detail::require_non_negative(measured_bytes, "measured bytes must not be negative");
-  return measured_bytes / minimum_bytes;
+  detail::positive_finite(minimum_bytes, "the minimum byte count");
+  detail::non_negative_finite(measured_bytes, "measured bytes");
+  return detail::checked_result(measured_bytes / minimum_bytes);
 }
 
 // --- Amdahl (bank conflicts: fraction of time in shared-memory access, n-way conflicts) -------------
 // Speedup when a fraction f of the time becomes n times faster: 1 / ((1 − f) + f / n).
 constexpr double amdahl_speedup(double fraction, double n) {
   if (!(fraction >= 0 && fraction <= 1)) detail::value_out_of_range("Amdahl's fraction must lie in [0, 1]");
-  detail::require_positive(n, "Amdahl's speedup factor must be positive");
-  return 1.0 / ((1.0 - fraction) + fraction / n);
+  detail::positive_finite(n, "Amdahl's speedup factor");
+  return detail::checked_result(1.0 / ((1.0 - fraction) + fraction / n));
 }
 
 // Average N-way of shared-memory bank conflicts: wavefronts / ideal wavefronts (Source page columns
 // "L1 Wavefronts Shared" and "L1 Wavefronts Shared Ideal").
 constexpr double bank_conflict_ways(double wavefronts, double ideal_wavefronts) {
-  detail::require_positive(ideal_wavefronts, "ideal wavefronts must be positive");
+  detail::positive_finite(ideal_wavefronts, "ideal wavefronts");
+  detail::positive_finite(wavefronts, "wavefronts");
   if (!(wavefronts >= ideal_wavefronts)) detail::value_out_of_range("wavefronts cannot be below the ideal");
-  return wavefronts / ideal_wavefronts;
+  return detail::checked_result(wavefronts / ideal_wavefronts);
 }
 
 // --- Divergence ("Avg. Predicated-On Threads Executed" / "Avg. Not Predicated Off Threads Per Warp") -
@@ -91,14 +93,15 @@ constexpr double divergence_speedup(double active_threads_per_warp) {
 }
 
 // --- Instruction mix (SASS counts per opcode) --------------------------------------------------------
-// (LDS + STS + LDG + STG) / FFMA: ~0.25 for a GEMM with 8×8 thread tiles, ~1 or more without coarsening.
+// (LDS + STS + LDG + STG) / FFMA: ~0.25 for a GEMM with 8×8 thread tiles (16 loads feed 64 FFMAs), ~1 or
+// more without coarsening.
 constexpr double memory_instructions_per_ffma(double lds, double sts, double ldg, double stg, double ffma) {
-  detail::require_non_negative(lds, "instruction counts must not be negative");
-  detail::require_non_negative(sts, "instruction counts must not be negative");
-  detail::require_non_negative(ldg, "instruction counts must not be negative");
-  detail::require_non_negative(stg, "instruction counts must not be negative");
-  detail::require_positive(ffma, "the FFMA count must be positive");
-  return (lds + sts + ldg + stg) / ffma;
+  detail::non_negative_finite(lds, "the LDS count");
+  detail::non_negative_finite(sts, "the STS count");
+  detail::non_negative_finite(ldg, "the LDG count");
+  detail::non_negative_finite(stg, "the STG count");
+  detail::positive_finite(ffma, "the FFMA count");
+  return detail::checked_result((lds + sts + ldg + stg) / ffma);
 }
 
 // Warps in a launch: blocks × ceil(threads per block / 32). Equals the usual
@@ -120,32 +123,32 @@ constexpr std::uint64_t warps_in_launch(std::uint64_t grid_x, std::uint64_t grid
 
 // Iterations of a loop: "Instructions Executed" of an instruction inside it (warp-level) / warps.
 constexpr double loop_iterations(double instructions_executed, double warps) {
-  detail::require_non_negative(instructions_executed, "instructions executed must not be negative");
-  detail::require_positive(warps, "the warp count must be positive");
-  return instructions_executed / warps;
+  detail::non_negative_finite(instructions_executed, "instructions executed");
+  detail::positive_finite(warps, "the warp count");
+  return detail::checked_result(instructions_executed / warps);
 }
 
 // --- Achieved rates ----------------------------------------------------------------------------------
 // FLOP/s from sm__sass_thread_inst_executed_op_ffma_pred_on.sum (thread-level FFMAs, 2 FLOPs each).
 constexpr double ffma_flops_per_second(double ffma_count, double seconds) {
-  detail::require_non_negative(ffma_count, "the FFMA count must not be negative");
-  detail::require_positive(seconds, "the duration must be positive");
-  return 2.0 * ffma_count / seconds;
+  detail::non_negative_finite(ffma_count, "the FFMA count");
+  detail::positive_finite(seconds, "the duration");
+  return detail::checked_result(2.0 * ffma_count / seconds);
 }
 
 // B/s from dram__bytes.sum / gpu__time_duration.sum.
 constexpr double effective_bandwidth(double bytes, double seconds) {
-  detail::require_non_negative(bytes, "the byte count must not be negative");
-  detail::require_positive(seconds, "the duration must be positive");
-  return bytes / seconds;
+  detail::non_negative_finite(bytes, "the byte count");
+  detail::positive_finite(seconds, "the duration");
+  return detail::checked_result(bytes / seconds);
 }
 
 // Fraction of the roofline lower bound a kernel achieved: lower bound / measured time. At most 1 when
-// the peaks, the bandwidth and the counting convention are right; above 1 means one of them is wrong.
+// the peaks, the bandwidth and the byte count are right; above 1 means one of them is wrong.
 constexpr double fraction_of_roofline(double lower_bound_seconds, double measured_seconds) {
-  detail::require_positive(lower_bound_seconds, "the lower bound must be positive");
-  detail::require_positive(measured_seconds, "the measured time must be positive");
-  return lower_bound_seconds / measured_seconds;
+  detail::positive_finite(lower_bound_seconds, "the lower bound");
+  detail::positive_finite(measured_seconds, "the measured time");
+  return detail::checked_result(lower_bound_seconds / measured_seconds);
 }
 
 NAPKIN_END_NAMESPACE

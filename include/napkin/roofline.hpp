@@ -14,6 +14,10 @@
 // Both bounds ignore launch overhead (~µs) and caches: a kernel's measured time is at least the lower
 // bound when the peak, the bandwidth and the byte count are right. The no-overlap time is NOT a bound on
 // real kernels (they can be far slower); it is the model's pessimistic case.
+// FLOPs are always the workload's standard count (workload::flops: FMA = 2), the convention the peaks
+// are quoted in; a workload's counting convention changes only workload::counted_flops().
+// Every input must be a finite positive number (NaN and infinity are refused), and so must every
+// ratio computed from them.
 #pragma once
 
 #include "napkin/config.hpp"
@@ -38,8 +42,9 @@ constexpr bool supports_sparsity(const gpu_spec& g, pipe p) noexcept {
 constexpr double peak_flops(const gpu_spec& g, pipe p, sparsity s = sparsity::dense) {
   const double dense = g.peak(p);
   if (s == sparsity::dense) return dense;
+  if (s != sparsity::sparse_2_4) detail::enum_value_out_of_range("sparsity", static_cast<int>(s));
   if (!supports_sparsity(g, p)) detail::sparsity_needs_a_sparse_tensor_pipe(g.key, to_string(p));
-  return 2.0 * dense;
+  return detail::finite_result(2.0 * dense, "the 2:4-sparse peak (2 x the dense peak)");
 }
 
 // A roof: one compute ceiling and one bandwidth ceiling. Build one from the table (roof_of) or from
@@ -48,33 +53,36 @@ struct roof {
   double peak_flops = 0;  // FLOP/s
   double bandwidth = 0;   // B/s
 
+  // Both ceilings finite and positive.
   constexpr void validate() const {
-    if (!(peak_flops > 0)) detail::value_out_of_range("a roof's peak FLOP/s must be positive");
-    if (!(bandwidth > 0)) detail::value_out_of_range("a roof's bandwidth must be positive");
+    detail::positive_finite(peak_flops, "a roof's peak FLOP/s");
+    detail::positive_finite(bandwidth, "a roof's bandwidth");
   }
   // The intensity (FLOP/B) at which memory time equals math time: the least intensity a kernel needs to
   // be compute-bound.
   constexpr double ridge() const {
     validate();
-    return peak_flops / bandwidth;
+    return detail::finite_result(peak_flops / bandwidth, "the ridge (peak FLOP/s / bandwidth)");
   }
   constexpr double attainable_flops(double intensity) const {
     validate();
-    if (!(intensity >= 0)) detail::value_out_of_range("arithmetic intensity must not be negative");
+    detail::non_negative_finite(intensity, "arithmetic intensity");
     return std::min(peak_flops, bandwidth * intensity);
   }
 };
 
 constexpr roof roof_of(const gpu_spec& g, pipe p, sparsity s = sparsity::dense) {
-  if (!(g.memory_bandwidth > 0)) detail::value_out_of_range("the GPU spec has no memory bandwidth");
+  if (g.memory_bandwidth == 0) detail::value_out_of_range("the GPU spec has no memory bandwidth");
+  detail::positive_finite(g.memory_bandwidth, "a GPU spec's memory bandwidth");
   return roof{peak_flops(g, p, s), g.memory_bandwidth};
 }
 
 // A roof scaled to what good kernels reach, e.g. derate(r, 0.8, 0.9): large H100 GEMMs reach ~80% of the
 // dense tensor peak and bandwidth-bound kernels ~90% of DRAM bandwidth (docs/napkin-math.md).
 constexpr roof derate(const roof& r, double compute_efficiency, double memory_efficiency) {
+  r.validate();
   if (!(compute_efficiency > 0 && compute_efficiency <= 1) || !(memory_efficiency > 0 && memory_efficiency <= 1))
-    detail::value_out_of_range("efficiencies must lie in (0, 1]");
+    detail::value_out_of_range("efficiencies must lie in (0, 1]");  // NaN fails both comparisons
   return roof{r.peak_flops * compute_efficiency, r.bandwidth * memory_efficiency};
 }
 
@@ -100,12 +108,17 @@ constexpr pipe default_pipe(const gpu_spec& g, const workload& w) {
 
 enum class regime : unsigned char { memory_bound, compute_bound };
 
+// "unknown" for a value outside the enumerators.
 constexpr std::string_view to_string(regime r) noexcept {
-  return r == regime::compute_bound ? "compute-bound" : "memory-bound";
+  switch (r) {
+    case regime::memory_bound: return "memory-bound";
+    case regime::compute_bound: return "compute-bound";
+  }
+  return "unknown";
 }
 
 struct roofline_estimate {
-  double flops = 0;            // the workload's FLOPs
+  double flops = 0;            // the workload's FLOPs, standard count (workload::flops)
   double bytes = 0;            // the workload's bytes
   double intensity = 0;        // FLOP/B
   double ridge = 0;            // FLOP/B
@@ -128,8 +141,8 @@ constexpr roofline_estimate estimate(const workload& w, const roof& r) {
   e.bytes = static_cast<double>(w.bytes());
   e.intensity = w.intensity();
   e.ridge = r.ridge();
-  e.compute_seconds = e.flops / r.peak_flops;
-  e.memory_seconds = e.bytes / r.bandwidth;
+  e.compute_seconds = detail::finite_result(e.flops / r.peak_flops, "the compute time (FLOPs / peak)");
+  e.memory_seconds = detail::finite_result(e.bytes / r.bandwidth, "the memory time (bytes / bandwidth)");
   e.attainable_flops = r.attainable_flops(e.intensity);
   e.bound = e.intensity >= e.ridge ? regime::compute_bound : regime::memory_bound;
   return e;

@@ -6,14 +6,17 @@
 //   static_assert(w.intensity() > 682 && w.intensity() < 683);   // FLOP per byte
 //
 // Conventions (docs/napkin-math.md has the full text and the sources):
-// * An FMA is 2 FLOPs; exp, division and sqrt count 1 each. `counting` selects other conventions
-//   (MACs, Dongarra's weights); `counting::attention_softmax` adds the softmax to attention.
+// * An FMA is 2 FLOPs; exp, division and sqrt count 1 each: the convention datasheet peaks are quoted in,
+//   so `workload::flops` (and everything napkin/roofline.hpp computes from it) always uses it. `counting`
+//   selects another convention for the FLOPs a workload reports (MACs, Dongarra's weights;
+//   `counting::attention_softmax` adds the softmax to attention): `workload::counted_flops()`.
 // * Bytes are the compulsory DRAM traffic: every input read once, every output written once, no
 //   write-allocate, no index or metadata bytes. Softmax can instead count what a multi-pass algorithm
 //   really reads (`softmax_algorithm`).
 // * Sizes are signed so that a negative size is an error rather than a huge unsigned number. A zero or
 //   negative size, and any count that overflows 64-bit arithmetic, fails to compile in constant
-//   evaluation and throws at run time (see napkin/detail/math_errors.hpp).
+//   evaluation and throws at run time (see napkin/detail/math_errors.hpp). So does an enum value outside
+//   its enumerators (a dtype cast from an integer, say).
 #pragma once
 
 #include "napkin/config.hpp"
@@ -29,7 +32,7 @@ NAPKIN_BEGIN_NAMESPACE
 // Element types. tf32 is stored in 4 bytes (it is fp32 in memory; only the tensor core rounds it).
 enum class dtype : unsigned char { fp64, fp32, tf32, fp16, bf16, fp8, int8, int32 };
 
-constexpr std::uint64_t bytes_per_element(dtype t) noexcept {
+constexpr std::uint64_t bytes_per_element(dtype t) {
   switch (t) {
     case dtype::fp64: return 8;
     case dtype::fp32:
@@ -40,9 +43,10 @@ constexpr std::uint64_t bytes_per_element(dtype t) noexcept {
     case dtype::fp8:
     case dtype::int8: return 1;
   }
-  return 0;  // unreachable: every enumerator is handled above
+  detail::enum_value_out_of_range("dtype", static_cast<int>(t));
 }
 
+// "unknown" for a value outside the enumerators.
 constexpr std::string_view to_string(dtype t) noexcept {
   switch (t) {
     case dtype::fp64: return "fp64";
@@ -54,7 +58,7 @@ constexpr std::string_view to_string(dtype t) noexcept {
     case dtype::int8: return "int8";
     case dtype::int32: return "int32";
   }
-  return "?";
+  return "unknown";
 }
 
 // Accepts the names above plus common spellings (float, half, double, e4m3, e5m2, ...).
@@ -96,7 +100,8 @@ struct element_types {
 };
 
 // How FLOPs are counted. The default is NVIDIA's GPU Performance Background guide (an FMA is 2 FLOPs,
-// other operations 1) and FlashAttention's matmul-only attention count.
+// other operations 1) and FlashAttention's matmul-only attention count: the convention of the datasheet
+// peaks, which the roofline always uses. Another convention changes only workload::counted_flops().
 struct counting {
   std::uint64_t fma = 2;           // per fused multiply-add; 1 counts MACs (fvcore, THOP, ptflops)
   std::uint64_t exp = 1;           // per exp / transcendental; Dongarra weights log as 8
@@ -107,15 +112,29 @@ struct counting {
   static constexpr counting standard() noexcept { return {}; }
   static constexpr counting macs() noexcept { return {1, 1, 1, 1, false}; }
   static constexpr counting dongarra() noexcept { return {2, 8, 4, 4, false}; }
+
+  friend constexpr bool operator==(const counting& a, const counting& b) noexcept {
+    return a.fma == b.fma && a.exp == b.exp && a.div == b.div && a.sqrt == b.sqrt &&
+           a.attention_softmax == b.attention_softmax;
+  }
+  friend constexpr bool operator!=(const counting& a, const counting& b) noexcept { return !(a == b); }
 };
 
 // What a kernel must do at minimum. bytes() = bytes_read + bytes_written.
 struct workload {
-  std::uint64_t flops = 0;
+  std::uint64_t flops = 0;  // standard count (FMA = 2, other ops 1): what the roofline divides by peaks
   std::uint64_t bytes_read = 0;
   std::uint64_t bytes_written = 0;
   element_types types{};
   bool matrix = false;  // a matrix product that tensor cores can run (see napkin::default_pipe)
+  counting convention{};               // the convention counted_flops() reports in
+  std::uint64_t convention_flops = 0;  // the FLOPs as `convention` counts them (read counted_flops())
+
+  // The FLOPs in the workload's counting convention, for display: `flops` under counting::standard().
+  // Never use it for time or intensity (a MACs count over a FLOP/s peak halves the time).
+  constexpr std::uint64_t counted_flops() const noexcept {
+    return convention == counting::standard() ? flops : convention_flops;
+  }
 
   constexpr std::uint64_t bytes() const {
     if (bytes_read > std::numeric_limits<std::uint64_t>::max() - bytes_written)
@@ -160,6 +179,15 @@ constexpr std::uint64_t bytes_of(std::uint64_t elements, dtype t) { return mul(e
 // Ops of the mathematical softmax per element: max (compare), subtract, exp, sum, normalize.
 constexpr std::uint64_t softmax_ops_per_element(const counting& c) { return add(add(3, c.exp), c.div); }
 
+// Sets w.flops with the standard convention and w.counted_flops() with `c`; `count(convention)` is the
+// workload's FLOP formula.
+template <class Count>
+constexpr void set_flops(workload& w, const counting& c, Count count) {
+  w.flops = count(counting::standard());
+  w.convention = c;
+  w.convention_flops = c == counting::standard() ? w.flops : count(c);
+}
+
 }  // namespace detail
 
 // ---------------------------------------------------------------------------------------------------
@@ -180,7 +208,7 @@ constexpr workload gemm(std::int64_t m, std::int64_t n, std::int64_t k, element_
   std::uint64_t read = add(bytes_of(mul(M, K), t.input), bytes_of(mul(K, N), t.input));
   if (o.read_c) read = add(read, bytes_of(c_elements, t.output));
   workload w;
-  w.flops = mul(mul(c.fma, c_elements), mul(K, batch));
+  set_flops(w, c, [&](const counting& cc) { return mul(mul(cc.fma, c_elements), mul(K, batch)); });
   w.bytes_read = mul(read, batch);
   w.bytes_written = mul(bytes_of(c_elements, t.output), batch);
   w.types = t;
@@ -190,8 +218,8 @@ constexpr workload gemm(std::int64_t m, std::int64_t n, std::int64_t k, element_
 
 // ---------------------------------------------------------------------------------------------------
 // Reduction: n elements summed into `outputs` results (1: a full sum; r: r row sums). One add per
-// element read, as the seeds count it (the exact minimum is n − outputs adds; the difference is
-// invisible at napkin precision).
+// element read, N FLOPs, as the roofline literature counts a sum (the exact minimum is n − outputs adds;
+// the difference is invisible at napkin precision). An add is 1 FLOP in every convention.
 constexpr workload reduction(std::int64_t n, element_types t = {}, std::int64_t outputs = 1) {
   using namespace detail;
   const std::uint64_t N = positive(n, "reduction size");
@@ -215,13 +243,13 @@ enum class softmax_algorithm : unsigned char {
   three_pass,  // 3 reads: max pass, sum-of-exp pass, normalize pass ("safe" softmax)
 };
 
-constexpr std::uint64_t input_reads(softmax_algorithm a) noexcept {
+constexpr std::uint64_t input_reads(softmax_algorithm a) {
   switch (a) {
     case softmax_algorithm::fused: return 1;
     case softmax_algorithm::online: return 2;
     case softmax_algorithm::three_pass: return 3;
   }
-  return 1;
+  detail::enum_value_out_of_range("softmax_algorithm", static_cast<int>(a));
 }
 
 constexpr workload softmax(std::int64_t rows, std::int64_t cols, element_types t = {},
@@ -229,7 +257,7 @@ constexpr workload softmax(std::int64_t rows, std::int64_t cols, element_types t
   using namespace detail;
   const std::uint64_t elements = mul(positive(rows, "softmax rows"), positive(cols, "softmax columns"));
   workload w;
-  w.flops = mul(elements, softmax_ops_per_element(c));
+  set_flops(w, c, [&](const counting& cc) { return mul(elements, softmax_ops_per_element(cc)); });
   w.bytes_read = mul(bytes_of(elements, t.input), input_reads(a));
   w.bytes_written = bytes_of(elements, t.output);
   w.types = t;
@@ -263,10 +291,12 @@ constexpr workload elementwise(std::int64_t n, std::int64_t inputs = 1, std::int
 constexpr workload layer_norm(std::int64_t rows, std::int64_t cols, element_types t = {}, counting c = {}) {
   using namespace detail;
   const std::uint64_t R = positive(rows, "layer norm rows"), C = positive(cols, "layer norm columns");
-  const std::uint64_t per_element = add(3, mul(2, c.fma));
-  const std::uint64_t per_row = add(add(mul(2, c.div), c.sqrt), 1);
   workload w;
-  w.flops = add(mul(mul(R, C), per_element), mul(R, per_row));
+  set_flops(w, c, [&](const counting& cc) {
+    const std::uint64_t per_element = add(3, mul(2, cc.fma));
+    const std::uint64_t per_row = add(add(mul(2, cc.div), cc.sqrt), 1);
+    return add(mul(mul(R, C), per_element), mul(R, per_row));
+  });
   w.bytes_read = add(bytes_of(mul(R, C), t.input), bytes_of(mul(2, C), t.input));  // x, gamma, beta
   w.bytes_written = bytes_of(mul(R, C), t.output);
   w.types = t;
@@ -276,10 +306,12 @@ constexpr workload layer_norm(std::int64_t rows, std::int64_t cols, element_type
 constexpr workload rms_norm(std::int64_t rows, std::int64_t cols, element_types t = {}, counting c = {}) {
   using namespace detail;
   const std::uint64_t R = positive(rows, "RMS norm rows"), C = positive(cols, "RMS norm columns");
-  const std::uint64_t per_element = add(2, c.fma);
-  const std::uint64_t per_row = add(add(c.div, c.sqrt), 1);
   workload w;
-  w.flops = add(mul(mul(R, C), per_element), mul(R, per_row));
+  set_flops(w, c, [&](const counting& cc) {
+    const std::uint64_t per_element = add(2, cc.fma);
+    const std::uint64_t per_row = add(add(cc.div, cc.sqrt), 1);
+    return add(mul(mul(R, C), per_element), mul(R, per_row));
+  });
   w.bytes_read = add(bytes_of(mul(R, C), t.input), bytes_of(C, t.input));  // x, gamma
   w.bytes_written = bytes_of(mul(R, C), t.output);
   w.types = t;
@@ -319,9 +351,17 @@ constexpr workload attention(const attention_shape& s, element_types t = dtype::
   if (Hkv > H || H % Hkv != 0) value_out_of_range("attention heads must be a multiple of kv_heads");
 
   const std::uint64_t scores = mul(mul(B, H), mul(Nq, Nk));
-  std::uint64_t forward = mul(mul(2, c.fma), mul(scores, D));
-  if (c.attention_softmax) forward = add(forward, mul(scores, softmax_ops_per_element(c)));
-  if (s.causal) forward /= 2;
+  const auto flops_of_pass = [&](const counting& cc) {
+    std::uint64_t forward = mul(mul(2, cc.fma), mul(scores, D));
+    if (cc.attention_softmax) forward = add(forward, mul(scores, softmax_ops_per_element(cc)));
+    if (s.causal) forward /= 2;
+    switch (p) {
+      case pass::forward: return forward;
+      case pass::backward: return mul(forward, 5) / 2;
+      case pass::forward_backward: return mul(forward, 7) / 2;
+    }
+    enum_value_out_of_range("pass", static_cast<int>(p));
+  };
 
   const std::uint64_t q = bytes_of(mul(mul(B, H), mul(Nq, D)), t.input);     // Q, dO (input type)
   const std::uint64_t kv = bytes_of(mul(mul(B, Hkv), mul(Nk, D)), t.input);  // K or V
@@ -336,19 +376,17 @@ constexpr workload attention(const attention_shape& s, element_types t = dtype::
   workload w;
   w.types = t;
   w.matrix = true;
+  set_flops(w, c, flops_of_pass);
   switch (p) {
     case pass::forward:
-      w.flops = forward;
       w.bytes_read = fwd_read;
       w.bytes_written = fwd_written;
       break;
     case pass::backward:
-      w.flops = mul(forward, 5) / 2;
       w.bytes_read = bwd_read;
       w.bytes_written = bwd_written;
       break;
     case pass::forward_backward:
-      w.flops = mul(forward, 7) / 2;
       w.bytes_read = add(fwd_read, bwd_read);
       w.bytes_written = add(add(fwd_written, lse), bwd_written);
       break;
@@ -398,7 +436,7 @@ constexpr workload conv2d(const conv2d_shape& s, element_types t = {}, counting 
   const std::uint64_t outputs = mul(mul(N, K), mul(P, Q));
   const std::uint64_t filter = mul(C / G, mul(R, S));  // multiply-adds per output element
   workload w;
-  w.flops = mul(mul(c.fma, outputs), filter);
+  set_flops(w, c, [&](const counting& cc) { return mul(mul(cc.fma, outputs), filter); });
   w.bytes_read = add(bytes_of(mul(mul(N, C), mul(H, W)), t.input), bytes_of(mul(K, filter), t.input));
   w.bytes_written = bytes_of(outputs, t.output);
   w.types = t;

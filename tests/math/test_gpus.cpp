@@ -1,5 +1,5 @@
-// The GPU table against the seeds' Annex B, against the CUDA C++ Programming Guide's per-SM rates, and
-// the derivation of a spec from device properties.
+// The GPU table against ridges computed by hand from the datasheet figures, against the CUDA C++
+// Programming Guide's per-SM rates, and the derivation of a spec from device properties.
 #include <doctest/doctest.h>
 
 #include <set>
@@ -16,41 +16,41 @@ using napkin_test::error_message;
 
 namespace {
 constexpr double abs_diff(double a, double b) { return a > b ? a - b : b - a; }
-// Annex B prints ridges to one decimal; napkin's ridge must round to the same figure.
+// The ridges below are written to one decimal; napkin's ridge must round to the same figure.
 constexpr bool rounds_to(double value, double printed) { return abs_diff(value, printed) <= 0.05 + 1e-9; }
 }  // namespace
 
-// ---- Seeds, Annex B "Ridge-point tables (FP32, FP16, Tensor)" -------------------------------------
-// FP32 table: peak GFLOPS / peak GB/s -> ridge.
+// ---- Ridge points, by hand: datasheet peak GFLOP/s / datasheet GB/s ---------------------------------
+// FP32 (CUDA cores).
 static_assert(rounds_to(ridge_point(gpus::v100_sxm2, pipe::fp32), 17.4));      // 15,700 / 900
 static_assert(rounds_to(ridge_point(gpus::a100_sxm_80gb, pipe::fp32), 9.6));   // 19,500 / 2,039
 static_assert(rounds_to(ridge_point(gpus::h100_sxm, pipe::fp32), 20.0));       // 66,900 / 3,350
 static_assert(rounds_to(ridge_point(gpus::rtx_4090, pipe::fp32), 81.9));       // 82,600 / 1,008
-// FP16 (non-tensor) table.
+// FP16 (CUDA cores, non-tensor).
 static_assert(rounds_to(ridge_point(gpus::v100_sxm2, pipe::fp16), 34.9));      // 31,400 / 900
 static_assert(rounds_to(ridge_point(gpus::a100_sxm_80gb, pipe::fp16), 38.3));  // 78,000 / 2,039
 static_assert(rounds_to(ridge_point(gpus::h100_sxm, pipe::fp16), 39.9));       // 133,800 / 3,350
-// Annex B's RTX 4090 FP16 row (165,200 GFLOPS -> 163.9) is WRONG: non-tensor FP16 on AD102 runs 1:1
-// with FP32 (82.6 TFLOPS -> ridge 81.9). 165.2 TFLOPS is the dense FP16 *tensor* rate with FP32
-// accumulate, so the Annex's 163.9 is that pipe's ridge.
+// A common mix-up: RTX 4090 "FP16 165.2 TFLOPS" (-> ridge 163.9) is the dense FP16 *tensor* rate with
+// FP32 accumulate (Ada whitepaper); non-tensor FP16 on AD102 runs 1:1 with FP32 (82.6 TFLOPS -> ridge
+// 81.9). 163.9 is the tensor pipe's ridge.
 static_assert(rounds_to(ridge_point(gpus::rtx_4090, pipe::fp16), 81.9));
 static_assert(!rounds_to(ridge_point(gpus::rtx_4090, pipe::fp16), 163.9));
 static_assert(rounds_to(ridge_point(gpus::rtx_4090, pipe::fp16_tensor), 163.9));
-// Tensor table (TFLOPS).
+// FP16 tensor cores, FP32 accumulate (TFLOP/s).
 static_assert(rounds_to(ridge_point(gpus::v100_sxm2, pipe::fp16_tensor), 138.9));      // 125 / 900
 static_assert(rounds_to(ridge_point(gpus::a100_sxm_80gb, pipe::fp16_tensor), 153.0));  // 312 / 2,039
-// H100: Annex B rounds the dense peak to 989 (-> 295.2); napkin keeps 989.4 (1.83 GHz x 132 SMs x 4096
+// H100: tables that round the dense peak to 989 get 295.2; napkin keeps 989.4 (1.83 GHz x 132 SMs x 4096
 // FLOP/clk), whose ridge is 295.3. Both are the dense figure (sparse would give 590.7).
 static_assert(abs_diff(ridge_point(gpus::h100_sxm, pipe::fp16_tensor), 295.2) < 0.15);
 static_assert(rounds_to(989e12 / 3350e9, 295.2));
 
-TEST_CASE("Annex B inputs match the table, at run time") {
+TEST_CASE("datasheet peaks and bandwidths match the table, at run time") {
   struct row {
     const char* gpu;
     pipe p;
-    double annex_peak;  // FLOP/s as Annex B prints it
-    double annex_bw;    // B/s
-    double annex_ridge;
+    double datasheet_peak;  // FLOP/s
+    double datasheet_bw;    // B/s
+    double ridge;           // by hand, one decimal
   };
   const row rows[] = {
       {"v100-sxm2", pipe::fp32, 15700e9, 900e9, 17.4},       {"a100-sxm-80gb", pipe::fp32, 19500e9, 2039e9, 9.6},
@@ -60,15 +60,15 @@ TEST_CASE("Annex B inputs match the table, at run time") {
       {"a100-sxm-80gb", pipe::fp16_tensor, 312e12, 2039e9, 153.0},
   };
   for (const row& r : rows) {
-    CAPTURE(r.gpu);
+    CAPTURE(std::string(r.gpu));
     const gpu_spec& g = find_gpu(r.gpu);
-    CHECK(g.peak(r.p) == r.annex_peak);
-    CHECK(g.memory_bandwidth == r.annex_bw);
-    CHECK(rounds_to(ridge_point(g, r.p), r.annex_ridge));
+    CHECK(g.peak(r.p) == r.datasheet_peak);
+    CHECK(g.memory_bandwidth == r.datasheet_bw);
+    CHECK(rounds_to(ridge_point(g, r.p), r.ridge));
   }
-  // H100 tensor: 989.4 in the table vs 989 in the Annex (0.04%).
+  // H100 tensor: 989.4 in the table vs the rounded 989 (0.04%).
   CHECK(find_gpu("h100-sxm").peak(pipe::fp16_tensor) == doctest::Approx(989e12).epsilon(5e-4));
-  // The wrong Annex row: RTX 4090 "FP16" 165,200 GFLOPS is not the FP16 (CUDA-core) pipe ...
+  // The mix-up: RTX 4090 "FP16" 165,200 GFLOPS is not the FP16 (CUDA-core) pipe ...
   CHECK(find_gpu("rtx-4090").peak(pipe::fp16) == 82.6e12);
   // ... it is the tensor pipe with FP32 accumulate; with FP16 accumulate the rate doubles.
   CHECK(find_gpu("rtx-4090").peak(pipe::fp16_tensor) == 165.2e12);

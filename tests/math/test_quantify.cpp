@@ -1,4 +1,4 @@
-// The seeds' "Step 3 Quantify" formulas, with the seeds' own worked examples.
+// The quantify formulas (napkin/quantify.hpp) on worked examples computed by hand in the comments.
 #include <doctest/doctest.h>
 
 #include <stdexcept>
@@ -7,14 +7,14 @@
 
 using namespace napkin;
 
-// "Sectors/Req = 16. Waste = 75%. Potential speedup = 4x."
+// 16 sectors per request where 4-byte loads need 4: (16 - 4) / 16 = 75% waste, 16 / 4 = 4x speedup.
 static_assert(bandwidth_waste(16) == 0.75);
 static_assert(coalescing_speedup(16) == 4.0);
 
-TEST_CASE("coalescing: the seeds' two examples") {
+TEST_CASE("coalescing: 16 and 5 sectors per request") {
   CHECK(bandwidth_waste(16) == 0.75);
   CHECK(coalescing_speedup(16) == 4.0);
-  // "Sectors/Req = 5. Waste = 20%. Potential speedup = 1.25x."
+  // 5 sectors per request: (5 - 4) / 5 = 20% waste, 5 / 4 = 1.25x.
   CHECK(bandwidth_waste(5) == doctest::Approx(0.20));
   CHECK(coalescing_speedup(5) == 1.25);
   // float4 loads: 16 sectors per request is already ideal.
@@ -30,8 +30,9 @@ TEST_CASE("traffic overhead") {
   CHECK_THROWS_AS(traffic_overhead(-1, 1e9), std::domain_error);
 }
 
-TEST_CASE("Amdahl: the seeds' bank-conflict example") {
-  // "60% of its time on shared loads ... 3-way ... the total time from 1.0 to 0.6, speedup 1.67x."
+TEST_CASE("Amdahl: a bank-conflict example") {
+  // 60% of the time in shared loads with 3-way conflicts: removing them takes 0.6 to 0.2, the total from
+  // 1.0 to 0.6, a 1 / 0.6 = 1.67x speedup.
   CHECK(amdahl_speedup(0.6, 3) == doctest::Approx(1.0 / 0.6));
   CHECK(amdahl_speedup(0.6, 3) == doctest::Approx(1.67).epsilon(1e-2));
   CHECK(amdahl_speedup(0, 10) == 1.0);
@@ -42,8 +43,8 @@ TEST_CASE("Amdahl: the seeds' bank-conflict example") {
   CHECK_THROWS_AS(bank_conflict_ways(50, 100), std::domain_error);
 }
 
-TEST_CASE("divergence: the seeds' example") {
-  // "Avg Predicated-On Threads = 24 ... Waste = 25%. Potential speedup ... = 32/24 = 1.33x."
+TEST_CASE("divergence: 24 of 32 lanes active") {
+  // 24 active threads per warp: 1 - 24/32 = 25% waste; 32/24 = 1.33x if all were active.
   CHECK(divergence_waste(24) == 0.25);
   CHECK(divergence_speedup(24) == doctest::Approx(1.333).epsilon(1e-3));
   CHECK(divergence_waste(32) == 0.0);
@@ -68,7 +69,7 @@ TEST_CASE("instruction mix, warps and loop iterations") {
 }
 
 TEST_CASE("achieved rates") {
-  // Seeds: GFLOPS = ffma·2 / ns. 1e9 FFMAs in 1 ms (1e6 ns): 2,000 GFLOP/s.
+  // An FFMA is 2 FLOPs: 1e9 FFMAs in 1 ms = 2e9 FLOP / 1e-3 s = 2,000 GFLOP/s.
   CHECK(ffma_flops_per_second(1e9, 1e-3) == doctest::Approx(2000e9));
   CHECK(effective_bandwidth(3.01e9, 1e-3) == doctest::Approx(3.01e12));
   CHECK(fraction_of_roofline(0.9e-3, 1e-3) == doctest::Approx(0.9));

@@ -1,5 +1,5 @@
-// Roofline bounds, regimes and ridge points, against hand arithmetic and the research notes' worked
-// H100 examples (docs/napkin-math.md; shared/research/roofline.md §3.2 and §4.5).
+// Roofline bounds, regimes and ridge points, against hand arithmetic, including the lower bounds of
+// three kernels with published H100/H200 measurements (docs/napkin-math.md cites them).
 #include <doctest/doctest.h>
 
 #include <stdexcept>
@@ -33,17 +33,20 @@ TEST_CASE("H100 SXM, 4096³ fp32 GEMM on the FP32 pipe") {
   CHECK(e.max_bytes_for_compute_bound() == doctest::Approx(137438953472.0 / (66.9e12 / 3350e9)));
 }
 
-TEST_CASE("research §4.5 validation cases: predicted lower bounds") {
-  // BF16 8192³ on tensor cores: 1.0995 TFLOP / 989.4 TFLOP/s = 1.111 ms.
+TEST_CASE("predicted lower bounds of published measurements") {
+  // BF16 8192³ on tensor cores (cuBLAS measured 1.378 ms, pranjalssh/fast.cu): 2·8192³ = 1.0995 TFLOP /
+  // 989.4 TFLOP/s = 1.111 ms.
   CHECK(lower_bound_seconds(gemm(8192, 8192, 8192, dtype::bf16), gpus::h100_sxm, pipe::bf16_tensor) ==
         doctest::Approx(1.111e-3).epsilon(1e-3));
-  // Softmax fp32 16K x 131K: 2·2^14·2^17·4 B = 17.18 GB at 3.35 TB/s = 5.13 ms, memory-bound.
+  // Softmax fp32 16K x 131K (QuACK measured 3.01 TB/s, Dao-AILab/quack): 2·2^14·2^17·4 B = 17.18 GB at
+  // 3.35 TB/s = 5.13 ms, memory-bound.
   const roofline_estimate sm = estimate(softmax(16384, 131072), gpus::h100_sxm, pipe::fp32);
   CHECK(sm.bytes == doctest::Approx(17.18e9).epsilon(1e-3));
   CHECK(sm.lower_bound_seconds() == doctest::Approx(5.13e-3).epsilon(1e-3));
   CHECK(sm.bound == regime::memory_bound);
-  // H200 int32 sum of 2^28: 1.074 GB at 4.8 TB/s = 223.7 µs. (Integer math has no pipe in the table;
-  // the kernel is memory-bound whatever the pipe, so use the FP32 roof.)
+  // H200 int32 sum of 2^28 (CUB measured 249.3 µs, NVIDIA/cccl PR #9722): 1.074 GB at 4.8 TB/s = 223.7 µs.
+  // (Integer math has no pipe in the table; the kernel is memory-bound whatever the pipe, so use the FP32
+  // roof.)
   CHECK(lower_bound_seconds(reduction(1 << 28, dtype::int32), gpus::h200_sxm, pipe::fp32) ==
         doctest::Approx(223.7e-6).epsilon(1e-3));
 }
