@@ -403,7 +403,7 @@ TEST_CASE("sweep C: block barriers, virtual resources, GP100") {
   CHECK(t.mismatches == 0);
 }
 
-TEST_CASE("sweep D: random launches over every field (fixed seed)") {
+TEST_CASE("sweep D: random launches over every field (reproducible: a fixed mt19937 start)") {
   std::mt19937 rng(20250605u);
   const auto all = subjects();
   const auto pick = [&rng](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
