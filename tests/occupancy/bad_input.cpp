@@ -64,7 +64,7 @@ TEST_CASE("a compute capability whose minor is outside 0..9 or that is negative 
   CHECK_THROWS_WITH_AS(napkin::limits_of(cc), doctest::Contains("compute capability 8.10"), std::invalid_argument);
   cc = compute_capability{10, 0};
   cc.minor = -10;
-  CHECK_THROWS_AS(napkin::limits_of(cc), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(napkin::limits_of(cc), doctest::Contains("compute capability 10.-10"), std::invalid_argument);
   // The edges that are valid: 0..9 for the minor (12.1 and 10.3 are real), and the numbers they make.
   CHECK(compute_capability(12, 1).number() == 121);
   CHECK(compute_capability(10, 3).number() == 103);
@@ -123,7 +123,8 @@ TEST_CASE("the members of sm_limits refuse what they cannot compute") {
   CHECK(h100.carveout_bytes(9) == 228 * KiB);
   CHECK_THROWS_WITH_AS(h100.carveout_bytes(10), doctest::Contains("carveout index 10 is outside 0..9"),
                        std::invalid_argument);
-  CHECK_THROWS_AS(h100.carveout_bytes(-1), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(h100.carveout_bytes(-1), doctest::Contains("carveout index -1 is outside 0..9"),
+                       std::invalid_argument);
   l = h100;
   l.carveout_count = 11;
   CHECK_THROWS_WITH_AS(napkin::snap_to_carveout(l, 0), doctest::Contains("sm_limits.carveout_count is 11"),
@@ -143,6 +144,16 @@ TEST_CASE("a valid user-built sm_limits is accepted: a CC napkin does not know, 
   const auto r = napkin::occupancy(l, 256, kernel_resources{32});
   CHECK(r.blocks_per_sm == 6);
   CHECK(r.occupancy() == 1.0);
+  // More shared memory than the 2048-point graph holds at every 128-byte unit: 328 KiB per SM, 327 KiB
+  // opt-in = 2617 units, so the graph takes every 2nd unit (256 B) and still ends at the opt-in limit:
+  // 334848 / 256 + 1 = 1309 points. (It used to stop silently at 2047 x 128 = 262016 B.)
+  sm_limits big_smem = l;
+  big_smem.smem_per_sm = 328 * KiB;
+  big_smem.smem_per_block_optin = 327 * KiB;
+  const auto g = napkin::graph_shared_memory(big_smem, 256, kernel_resources{32});
+  CHECK(g.size == 1309);
+  CHECK(g.points[1].x == 256);
+  CHECK(g.points[g.size - 1].x == 327 * KiB);
   // The largest values the validation allows are still computed exactly (no int overflow on the way):
   // 16384 threads/SM = 512 warps; 2^20 registers per SM and per block; 16 MiB of shared memory per SM.
   l.max_threads_per_sm = 16384;
