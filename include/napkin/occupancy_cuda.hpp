@@ -11,17 +11,19 @@
 //   * kernel_resources from cudaFuncGetAttributes: numRegs, sharedSizeBytes (static), maxThreadsPerBlock,
 //     maxDynamicSharedSizeBytes (cudaFuncAttributeMaxDynamicSharedMemorySize) and preferredShmemCarveout.
 //     cudaFuncSetCacheConfig's preference cannot be queried: pass it in kernel_resources::cache if you set it.
-// CUDA errors throw napkin::cuda_error (napkin/check.hpp); invalid launches throw std::invalid_argument.
+// Failures go through napkin's failure policy (napkin/error.hpp): by default CUDA errors throw
+// napkin::cuda_error and invalid launches (or device limits napkin cannot use) std::invalid_argument;
+// built without exceptions, they print and abort, or call the failure handler you installed.
 //
 // The register rule, once more, next to the run-time numbers it is fed (occupancy.hpp has it in full):
-//   exact: regs_per_warp = roundup(numRegs x 32, 256); warps/SM = 4 x floor(16384 / regs_per_warp);
-//          blocks = floor(warps/SM / warps_per_block), and the block must fit regsPerBlock with its warps
-//          rounded up to a multiple of 4.
-//   seeds: max_warps_per_sub = 16384 / (numRegs x 32), occupancy = 4 x that / max warps.
+//   exact:      regs_per_warp = roundup(numRegs x 32, 256); warps/SM = 4 x floor(16384 / regs_per_warp);
+//               blocks = floor(warps/SM / warps_per_block), and the block must fit regsPerBlock with its
+//               warps rounded up to a multiple of 4.
+//   simplified: max_warps_per_sub_partition = 16384 / (numRegs x 32), occupancy = 4 x that / max warps.
 //   They agree when numRegs is a multiple of 8 and the warps divide into whole blocks (128 regs, 256 threads
-//   on H100: 25% both ways). They differ when numRegs is not a multiple of 8 (33 regs: seed 60 warps,
-//   exact 48) or the block does not divide the warps (40 regs, 224 threads: seed 48 warps, exact 42), and
-//   on 6.0 (2 sub-partitions), 7.5 / 8.6 / 8.9 / 12.x (32 or 48 warps per SM, not 64).
+//   on H100: 25% both ways). They differ when numRegs is not a multiple of 8 (33 regs: simplified 60 warps,
+//   exact 48) or the block does not divide the warps (40 regs, 224 threads: simplified 48 warps, exact 42),
+//   and on 6.0 (2 sub-partitions), 7.5 / 8.6 / 8.9 / 12.x (32 or 48 warps per SM, not 64).
 #pragma once
 
 #include "napkin/config.hpp"
@@ -128,15 +130,17 @@ std::string explain(void (*kernel)(Args...), int threads, int dynamic_smem = 0) 
   return explain(current_device_limits(), threads, resources_of(kernel), dynamic_smem);
 }
 
-// Like cudaOccupancyMaxPotentialBlockSize(VariableSMem): `dynamic_smem_of(threads)` may be a number or a
-// callable. min_grid_size(limits.sm_count) gives the runtime's minGridSize.
+// Like cudaOccupancyMaxPotentialBlockSize(VariableSMem): `dynamic_smem_of(threads)` may be an integer
+// number of bytes or a callable returning one. min_grid_size(limits.sm_count) gives the runtime's minGridSize.
 template <class DynamicSmem, class... Args>
 block_size_choice best_block_size(void (*kernel)(Args...), DynamicSmem dynamic_smem_of) {
   const kernel_resources k = resources_of(kernel);
   if constexpr (std::is_invocable_v<DynamicSmem, int>) {
     return best_block_size(current_device_limits(), k, dynamic_smem_of);
   } else {
-    return best_block_size(current_device_limits(), k, static_cast<int>(dynamic_smem_of));
+    static_assert(std::is_integral_v<DynamicSmem>, "dynamic shared memory must be an integer number of bytes");
+    // Not cast to int: a size above INT_MAX makes every block size invalid instead of wrapping.
+    return best_block_size(current_device_limits(), k, [dynamic_smem_of](int) { return dynamic_smem_of; });
   }
 }
 

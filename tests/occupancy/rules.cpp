@@ -32,7 +32,7 @@ static_assert(golden.smem_per_block == 9216 && golden.registers_per_block == 819
 static_assert(golden.limiters.bits == bits(limiter::warps, limiter::registers));
 
 // --- Registers (sub-partition rule, 256-register allocation unit per warp) ----------------------------------
-// 128 regs: 4096/warp, 4 warps/sub-partition, 16 warps, 2 blocks of 8 warps: 25% (the seeds' example).
+// 128 regs: 4096/warp, 4 warps/sub-partition, 16 warps, 2 blocks of 8 warps: 25%.
 static_assert(occupancy(sm_90, 256, 128).blocks_per_sm == 2 && occupancy(sm_90, 256, 128).active_warps() == 16);
 static_assert(occupancy(sm_90, 256, 128).limiters.bits == bits(limiter::registers));
 // 255 regs count as 256: 8192/warp, 2 warps/sub-partition, 8 warps: 1 block.
@@ -87,6 +87,14 @@ constexpr bool every_cc_reaches_full_occupancy() {
   return true;
 }
 static_assert(every_cc_reaches_full_occupancy());
+
+// napkin's own table passes the validation every user-built sm_limits goes through.
+constexpr bool every_table_entry_is_valid() {
+  for (const auto cc : napkin::known_compute_capabilities)
+    if (napkin::check_limits(napkin::limits_of(cc)) != napkin::limits_error::none) return false;
+  return true;
+}
+static_assert(every_table_entry_is_valid());
 
 // --- Legacy quirks --------------------------------------------------------------------------------------
 // GP100 (6.0) has 2 sub-partitions: 40 regs -> 1280/warp, 32768/1280 = 25 warps per half, 50 warps, 25
@@ -197,10 +205,25 @@ TEST_CASE("invalid launches are rejected at run time with the numbers in the mes
                        std::invalid_argument);
   kernel_resources bad_carveout{32};
   bad_carveout.carveout_percent = 101;
-  CHECK_THROWS_AS(occupancy(h100, 256, bad_carveout), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(occupancy(h100, 256, bad_carveout),
+                       doctest::Contains("carveout 101% is outside -1 (default) .. 100"), std::invalid_argument);
   CHECK_THROWS_WITH_AS(napkin::limits_of({13, 0}), doctest::Contains("unknown compute capability 13.0"),
                        std::invalid_argument);
-  CHECK_THROWS_AS(napkin::max_dynamic_smem_for(h100, 256, kernel_resources{32}, 0), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(napkin::max_dynamic_smem_for(h100, 256, kernel_resources{32}, 0),
+                       doctest::Contains("0 blocks per SM requested"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(occupancy(h100, 256, kernel_resources{32, -1}),
+                       doctest::Contains("static shared memory is -1 bytes; it must be >= 0"), std::invalid_argument);
+  kernel_resources negative_max_dynamic{32};
+  negative_max_dynamic.max_dynamic_smem = -2;
+  CHECK_THROWS_WITH_AS(occupancy(h100, 256, negative_max_dynamic),
+                       doctest::Contains("maximum dynamic shared memory is -2 bytes"), std::invalid_argument);
+  kernel_resources negative_barriers{32};
+  negative_barriers.block_barriers = -1;
+  CHECK_THROWS_WITH_AS(occupancy(h100, 256, negative_barriers), doctest::Contains("block_barriers is -1"),
+                       std::invalid_argument);
+  // Each launch_error has its own text.
+  CHECK(std::string(napkin::describe(napkin::launch_error::invalid_limits)).find("sm_limits") != std::string::npos);
+  CHECK(std::string(napkin::describe(napkin::limits_error::warp_size)).find("32-thread warps") != std::string::npos);
   // try_occupancy reports instead of throwing.
   CHECK(napkin::try_occupancy(h100, 2048, kernel_resources{32}).error == napkin::launch_error::threads_above_device_limit);
   CHECK(napkin::try_occupancy(h100, 2048, kernel_resources{32}).blocks_per_sm == 0);
@@ -220,16 +243,16 @@ TEST_CASE("the limits table: every entry has a source; unverified ones say so") 
   CHECK(napkin::limits_of({9, 0}).verified);
 }
 
-// The seeds' register formula, max_warps_per_sub = 16384 / (registers x 32) and warps per SM = 4 x that,
-// is the exact rule without the 256-register allocation unit and without whole blocks. Where it agrees
-// and where it does not, by hand:
-TEST_CASE("the seeds' sub-partition formula against the exact rule") {
-  // Agrees: 128 registers (a multiple of 8), 256-thread blocks: seed 4 x 16384/4096 = 16 warps; exact 16.
+// The simplified register formula, max_warps_per_sub_partition = 16384 / (registers x 32) and warps per SM
+// = 4 x that, is the exact rule without the 256-register allocation unit and without whole blocks. Where
+// it agrees and where it does not, by hand:
+TEST_CASE("the simplified sub-partition formula against the exact rule") {
+  // Agrees: 128 registers (a multiple of 8), 256-thread blocks: simplified 4 x 16384/4096 = 16 warps; exact 16.
   CHECK(occupancy(sm_90, 256, 128).active_warps() == 16);
-  // Differs: 33 registers are allocated as 40. Seed: 4 x 16384/1056 = 60 warps (93.75%).
+  // Differs: 33 registers are allocated as 40. Simplified: 4 x 16384/1056 = 60 warps (93.75%).
   // Exact: 16384/1280 = 12 per sub-partition -> 48 warps, 6 blocks (75%).
   CHECK(occupancy(sm_90, 256, 33).active_warps() == 48);
-  // Differs: a multiple of 8 but blocks that do not divide the warps. 40 registers: seed 48 warps; exact
+  // Differs: a multiple of 8 but blocks that do not divide the warps. 40 registers: simplified 48 warps; exact
   // 12 warps per sub-partition = 48, but 224-thread blocks (7 warps) fit 6 times = 42 warps.
   CHECK(occupancy(sm_90, 224, 40).active_warps() == 42);
 }
@@ -249,4 +272,30 @@ TEST_CASE("explain() names the limiter and the next step") {
   CHECK(full.find("at its maximum") != std::string::npos);
   const std::string cannot = napkin::explain(h100, 1024, kernel_resources{65});
   CHECK(cannot.find("cannot launch") != std::string::npos);
+}
+
+TEST_CASE("explain() says why block barriers and virtual resources limit") {
+  // 12.0: 24 blocks/SM and 24 barrier slots with 1 barrier per block tie (as in cuda_occupancy.h 13.0).
+  const std::string tie = napkin::explain(napkin::limits_of(sm_120), 32, kernel_resources{16});
+  CHECK(tie.find("Limited by blocks per SM and block barriers") != std::string::npos);
+  CHECK(tie.find("Each block uses 1 block barrier of the SM's 24 barrier slots") != std::string::npos);
+  CHECK(tie.find("so 24 blocks fit") != std::string::npos);
+  // H100 with 16 barriers per block: 64 / 16 = 4 blocks of 8 warps = 32 of 64 warps, barriers alone.
+  kernel_resources barriers{32};
+  barriers.block_barriers = 16;
+  const std::string only = napkin::explain(napkin::limits_of(sm_90), 256, barriers);
+  CHECK(only.find("Limited by block barriers.") != std::string::npos);
+  CHECK(only.find("Each block uses 16 block barriers of the SM's 64 barrier slots") != std::string::npos);
+  CHECK(only.find("so 4 blocks fit") != std::string::npos);
+  // 12.0 with 40 virtual resources per block: 128 / 40 = 3 blocks.
+  kernel_resources virtuals{16};
+  virtuals.virtual_resources = 40;
+  const std::string v = napkin::explain(napkin::limits_of(sm_120), 32, virtuals);
+  CHECK(v.find("Limited by virtual resources") != std::string::npos);
+  CHECK(v.find("Each block uses 40 of the SM's 128 virtual resources") != std::string::npos);
+  CHECK(v.find("so 3 blocks fit") != std::string::npos);
+  // More barriers than the SM has: the block cannot launch, and explain says why.
+  barriers.block_barriers = 65;
+  const std::string none = napkin::explain(napkin::limits_of(sm_90), 256, barriers);
+  CHECK(none.find("The block cannot launch: it uses 65 block barriers of the SM's 64") != std::string::npos);
 }
