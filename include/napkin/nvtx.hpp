@@ -34,6 +34,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -75,15 +76,17 @@
 // ---- Process-wide state --------------------------------------------------------------------------
 // Shared by every translation unit of this napkin version, with or without exceptions, with NVTX
 // compiled in or out (napkin/config.hpp): one switch, one NVTX initialization, one listener slot per
-// process. Each piece is an atomic (or a std::once_flag), constant-initialized, so it is usable during
+// process. Each piece is an atomic, constant-initialized, so it is usable during
 // static initialization and never destroyed before a late range.
 NAPKIN_BEGIN_PROCESS_STATE
 /// napkin's run-time NVTX switch: the low two bits are unread (0) / on (1) / off (2), bit 2 is set while
 /// a range listener is installed (see detail::switch_* in napkin/nvtx.hpp). "On" is stored with release
-/// only after NVTX is initialized (nvtx_initialized); ranges load it with acquire.
+/// only after NVTX is initialized (nvtx_initialization); ranges load it with acquire.
 inline std::atomic<unsigned char> nvtx_switch{0};
-/// napkin's one call of nvtxInitialize (loads the NVTX tool, if any, and sets NVTX's dispatch pointers).
-inline std::once_flag nvtx_initialized;
+/// napkin's one call of nvtxInitialize (loads the NVTX tool, if any, and sets NVTX's dispatch pointers):
+/// 0 not started, 1 running, 2 done. An atomic rather than std::once_flag: std::call_once may throw
+/// (std::system_error) and goes through pthread_once, which glibc before 2.34 has only in libpthread.
+inline std::atomic<unsigned char> nvtx_initialization{0};
 /// Whether a malformed run-time format string was already reported on stderr (once per process).
 inline std::atomic<bool> nvtx_format_reported{false};
 
@@ -208,7 +211,15 @@ using process_state::nvtx_switch;
 /// initialized, its dispatch pointers hold NVTX's init stub (non-null) whether or not a tool exists, so
 /// a range could not tell "tool attached" from "not initialized yet" (see NAPKIN_DETAIL_NVTX_TOOL).
 inline void initialize_nvtx() noexcept {
-  std::call_once(process_state::nvtx_initialized, [] { nvtxInitialize(nullptr); });
+  std::atomic<unsigned char>& state = process_state::nvtx_initialization;
+  if (NAPKIN_DETAIL_LIKELY(state.load(std::memory_order_acquire) == 2)) return;
+  unsigned char expected = 0;
+  if (state.compare_exchange_strong(expected, 1, std::memory_order_acq_rel, std::memory_order_acquire)) {
+    nvtxInitialize(nullptr);
+    state.store(2, std::memory_order_release);  // what the tool wrote happens-before every acquire of 2
+    return;
+  }
+  while (state.load(std::memory_order_acquire) != 2) std::this_thread::yield();  // another thread initializes
 }
 
 /// First use only: NAPKIN_NVTX decides, unless set_nvtx_enabled() already did.
@@ -501,7 +512,7 @@ class basic_format_string {
 #endif
   /// NAPKIN_FMT("..."): checked at compile time in every standard.
   template <std::size_t Placeholders, bool WellFormed>
-  // cppcheck-suppress noExplicitConstructor
+  // cppcheck-suppress [noExplicitConstructor, passedByValue] ; implicit on purpose; one string_view, by value
   constexpr basic_format_string(checked_literal<Placeholders, WellFormed> c) noexcept  // NOLINT(google-explicit-constructor)
       : text_{c.text} {
     static_assert(WellFormed, "napkin: NVTX format has a brace that is not part of {}, {{ or }} "
@@ -510,7 +521,7 @@ class basic_format_string {
     static_assert(!WellFormed || Placeholders >= sizeof...(Args), "napkin: NVTX format has fewer {} than arguments");
   }
   /// napkin::runtime_format(text): checked when formatted.
-  // cppcheck-suppress noExplicitConstructor
+  // cppcheck-suppress [noExplicitConstructor, passedByValue] ; implicit on purpose; one string_view, by value
   constexpr basic_format_string(runtime_format_string r) noexcept : text_{r.text} {}  // NOLINT(google-explicit-constructor)
 
   [[nodiscard]] constexpr std::string_view get() const noexcept { return text_; }
@@ -725,7 +736,7 @@ namespace detail {
 // loads the tool named by NVTX_INJECTION64_PATH, lets it assign the pointers of the entry points it
 // implements, and sets the others to null. So the pointer answers "a tool listens" only once NVTX has
 // initialized, which napkin guarantees before any range reads it:
-//   - napkin calls nvtxInitialize (std::call_once, process_state::nvtx_initialized) before it stores
+//   - napkin calls nvtxInitialize (once, process_state::nvtx_initialization) before it stores
 //     "on" in its switch (release), and a range reads the switch (acquire) before the pointer; the
 //     pointers a tool wrote during initialization therefore happen-before the range's read (no data race,
 //     also for ThreadSanitizer, whichever thread initialized NVTX);
