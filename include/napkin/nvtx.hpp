@@ -8,10 +8,16 @@
 //   napkin::mark("checkpoint");
 //   napkin::name_current_thread("loader"); napkin::name_stream(s, "copy");
 //
+// Format strings ("layer {}"): {} placeholders filled in order with operator<<, {{ and }} for braces.
+// A malformed literal is a compile error in C++20 (checked like std::format_string) and, in any
+// standard, when written NAPKIN_FMT("layer {}"); a format known only at run time is passed as
+// napkin::runtime_format(text) (C++17 also takes it directly) and, if malformed, names the range with the
+// text as written plus a marker: a range never throws for its format.
+//
 // Switches: NAPKIN_NVTX=0 in the environment or napkin::set_nvtx_enabled(false) at run time (one
-// relaxed atomic load per range); NVTX_DISABLE or NAPKIN_NVTX_DISABLE at compile time (every range is
-// an empty object). Built on NVTX3's C++ wrappers through the explicit-version namespace nvtx3::v1, as
-// nvtx3.hpp recommends for header-only libraries. See docs/nvtx.md.
+// load per range); NVTX_DISABLE or NAPKIN_NVTX_DISABLE at compile time (every range is an empty
+// object). Built on NVTX3's C++ wrappers through the explicit-version namespace nvtx3::v1, as
+// nvtx3.hpp recommends for header-only libraries. Works with and without exceptions. See docs/nvtx.md.
 #pragma once
 
 #include "napkin/error.hpp"
@@ -28,15 +34,10 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <tuple>
 #include <type_traits>
 #include <utility>
-
-#if defined(__has_include)
-#if __has_include(<format>)
-#include <format>
-#endif
-#endif
 
 #if defined(NVTX_DISABLE) || defined(NAPKIN_NVTX_DISABLE)
 #define NAPKIN_NVTX_ENABLED 0
@@ -72,6 +73,47 @@
 #include <unistd.h>
 #endif
 
+// ---- Process-wide state --------------------------------------------------------------------------
+// Shared by every translation unit of this napkin version, with or without exceptions, with NVTX
+// compiled in or out (napkin/config.hpp): one switch, one NVTX initialization, one listener slot per
+// process. Each piece is an atomic, constant-initialized, so it is usable during
+// static initialization and never destroyed before a late range.
+NAPKIN_BEGIN_PROCESS_STATE
+/// napkin's run-time NVTX switch: the low two bits are unread (0) / on (1) / off (2), bit 2 is set while
+/// a range listener is installed (see detail::switch_* in napkin/nvtx.hpp). "On" is stored with release
+/// only after NVTX is initialized (nvtx_initialization); ranges load it with acquire.
+inline std::atomic<unsigned char> nvtx_switch{0};
+/// napkin's one call of nvtxInitialize (loads the NVTX tool, if any, and sets NVTX's dispatch pointers):
+/// 0 not started, 1 running, 2 done. An atomic rather than std::once_flag: std::call_once may throw
+/// (std::system_error) and goes through pthread_once, which glibc before 2.34 has only in libpthread.
+inline std::atomic<unsigned char> nvtx_initialization{0};
+/// Whether a malformed run-time format string was already reported on stderr (once per process).
+inline std::atomic<bool> nvtx_format_reported{false};
+
+/// Told about every napkin push/pop range (range_in, NAPKIN_RANGE, NAPKIN_FUNC_RANGE) while installed,
+/// whether or not an NVTX tool listens and whatever napkin's NVTX switch says; ranges compiled out
+/// (NAPKIN_NVTX_DISABLE) are not seen. napkin::profiler::watch_phase installs one at a time. Each
+/// implementation must be thread-safe and outlive every range (static storage): a range may read the
+/// pointer just before it is cleared. A pop goes to the listener installed when the range closes: one
+/// installed later may hear a pop whose push it never saw (from any thread), and must ignore it.
+/// (Declared here, not per exception setting, so that every kind of translation unit sees one type.)
+class range_listener {
+ public:
+  /// A range opens on the calling thread; returns whether this listener wants on_pop() for it.
+  virtual bool on_push(char const* domain, std::string_view name) noexcept = 0;
+  /// A range that a listener's on_push() accepted closes, on the thread that opened it.
+  virtual void on_pop() noexcept = 0;
+
+ protected:
+  range_listener() = default;
+  ~range_listener() = default;
+  range_listener(range_listener const&) = default;
+  range_listener& operator=(range_listener const&) = default;
+};
+/// The process-wide listener slot (null almost always). Ranges look at it only when the switch's
+/// listened bit sends them off the hot path. Written by detail::install/remove_range_listener.
+inline std::atomic<range_listener*> installed_range_listener{nullptr};
+NAPKIN_END_PROCESS_STATE
 
 NAPKIN_BEGIN_NAMESPACE
 
@@ -112,10 +154,21 @@ constexpr std::uint8_t to_byte(double unit) noexcept {
 }
 }  // namespace detail
 
+namespace detail {
+// Not constexpr: in constant evaluation the compiler stops here and names the problem; at run time it is
+// napkin's failure policy (an exception, or a message and abort without exceptions).
+[[noreturn]] NAPKIN_DETAIL_COLD inline void hsv_out_of_range(unsigned hue_degrees, double saturation, double value) {
+  char text[160];
+  std::snprintf(text, sizeof text, "napkin: color_from_hsv(%u, %g, %g): hue must be in [0, 360), saturation "
+                "and value in [0, 1]", hue_degrees, saturation, value);
+  raise_input_error(text);
+}
+}  // namespace detail
+
 /// HSV (hue in degrees [0, 360), saturation and value in [0, 1]) to an opaque NVTX color.
 constexpr color color_from_hsv(unsigned hue_degrees, double saturation, double value) {
   if (hue_degrees >= 360 || !(saturation >= 0.0 && saturation <= 1.0) || !(value >= 0.0 && value <= 1.0)) {
-    detail::raise_input_error("napkin::color_from_hsv: hue must be in [0, 360), saturation and value in [0, 1]");
+    detail::hsv_out_of_range(hue_degrees, saturation, value);
   }
   unsigned const sector = hue_degrees / 60;
   double const f = static_cast<double>(hue_degrees % 60) / 60.0;
@@ -152,8 +205,22 @@ enum : unsigned char {
   switch_state_mask = 3,
   switch_listened = 4
 };
-// Constant-initialized, so it is valid before any dynamic initializer runs (static-init safe).
-inline std::atomic<unsigned char> nvtx_switch{switch_unread};
+using process_state::nvtx_switch;
+
+/// NVTX's one-time initialization, done by napkin before its switch first says "on". Until NVTX has
+/// initialized, its dispatch pointers hold NVTX's init stub (non-null) whether or not a tool exists, so
+/// a range could not tell "tool attached" from "not initialized yet" (see NAPKIN_DETAIL_NVTX_TOOL).
+inline void initialize_nvtx() noexcept {
+  std::atomic<unsigned char>& state = process_state::nvtx_initialization;
+  if (NAPKIN_DETAIL_LIKELY(state.load(std::memory_order_acquire) == 2)) return;
+  unsigned char expected = 0;
+  if (state.compare_exchange_strong(expected, 1, std::memory_order_acq_rel, std::memory_order_acquire)) {
+    nvtxInitialize(nullptr);
+    state.store(2, std::memory_order_release);  // what the tool wrote happens-before every acquire of 2
+    return;
+  }
+  while (state.load(std::memory_order_acquire) != 2) std::this_thread::yield();  // another thread initializes
+}
 
 /// First use only: NAPKIN_NVTX decides, unless set_nvtx_enabled() already did.
 NAPKIN_DETAIL_COLD inline bool read_nvtx_switch() noexcept {
@@ -167,27 +234,31 @@ NAPKIN_DETAIL_COLD inline bool read_nvtx_switch() noexcept {
                            "NVTX ranges stay enabled\n", env);
     }
   }
-  unsigned char current = nvtx_switch.load(std::memory_order_relaxed);
+  if (wanted == switch_on) initialize_nvtx();
+  unsigned char current = nvtx_switch.load(std::memory_order_acquire);
   while ((current & switch_state_mask) == switch_unread) {
     if (nvtx_switch.compare_exchange_weak(current, static_cast<unsigned char>(current | wanted),
-                                          std::memory_order_relaxed)) {
+                                          std::memory_order_acq_rel, std::memory_order_acquire)) {
       return wanted == switch_on;
     }
   }
   return (current & switch_state_mask) == switch_on;  // set_nvtx_enabled() won the race: the API call wins
 }
 
-/// Sets the on/off state, keeping the listened bit.
+/// Sets the on/off state, keeping the listened bit. "On" is published only after NVTX is initialized.
 inline void write_nvtx_state(unsigned char state) noexcept {
+  if (state == switch_on) initialize_nvtx();
   unsigned char current = nvtx_switch.load(std::memory_order_relaxed);
-  while (!nvtx_switch.compare_exchange_weak(
-      current, static_cast<unsigned char>((current & ~switch_state_mask) | state), std::memory_order_relaxed)) {
+  while (!nvtx_switch.compare_exchange_weak(current,
+                                            static_cast<unsigned char>((current & ~switch_state_mask) | state),
+                                            std::memory_order_release, std::memory_order_relaxed)) {
   }
 }
 
-/// The hot-path gate: a single relaxed load when the switch has been read.
+/// The hot-path gate: a single load when the switch has been read. Acquire: a thread that sees "on"
+/// also sees NVTX's dispatch pointers as its initialization left them (a plain load on x86-64).
 inline bool runtime_enabled() noexcept {
-  unsigned char const s = nvtx_switch.load(std::memory_order_relaxed);
+  unsigned char const s = nvtx_switch.load(std::memory_order_acquire);
   if (NAPKIN_DETAIL_LIKELY(s == switch_on)) return true;
   unsigned char const state = s & switch_state_mask;
   return state == switch_unread ? read_nvtx_switch() : state == switch_on;
@@ -303,70 +374,210 @@ inline std::string readable_function_name(std::string_view pretty, unsigned line
 }  // namespace detail
 
 // ---- Formatted names --------------------------------------------------------------------------------
+// One syntax in every configuration: "{}" placeholders filled in order with operator<<, "{{" and "}}" for
+// literal braces, nothing else between braces. (For std::format's specifications, pass a callable that
+// formats: napkin::range r{[&] { return std::format("{:>4}", i); }} is called only when a tool listens.)
+//
+// Where the format is checked:
+//   - C++20 (consteval): a format written as a literal is checked at compile time, like std::format_string;
+//     a malformed one stops the compiler at a function named after the problem.
+//   - NAPKIN_FMT("layer {}") (any standard, the C++17 way): the literal's shape becomes a template
+//     argument and a static_assert compares it with the arguments.
+//   - napkin::runtime_format(text) (any standard; C++17 also takes a plain string): checked when the name
+//     is formatted, i.e. only when a tool listens. A malformed one never throws (a range may be opened in
+//     a destructor or a noexcept function): the name becomes the text as written followed by
+//     " [napkin: malformed NVTX format: <problem>]", and the first one of the process is reported on stderr.
+#if defined(__cpp_consteval) || (defined(__clang__) && __cplusplus >= 202002L)
+#define NAPKIN_NVTX_CHECKED_FORMAT 1
+#define NAPKIN_DETAIL_FORMAT_CHECK consteval
+#else
+#define NAPKIN_NVTX_CHECKED_FORMAT 0
+#define NAPKIN_DETAIL_FORMAT_CHECK constexpr
+#endif
+
 namespace detail {
 template <class T>
 struct identity {
   using type = T;
 };
 
-#if defined(__cpp_lib_format) && __cpp_lib_format >= 201907L
-#define NAPKIN_NVTX_HAS_STD_FORMAT 1
-template <class... Args>
-using format_string = std::format_string<Args const&...>;  // checked at compile time
-template <class... Args>
-std::string format_name(format_string<Args...> const& fmt, Args const&... args) {
-  return std::format(fmt, args...);
+/// What a format string looks like: how many {} it has, and whether every brace is part of {}, {{ or }}.
+struct format_shape {
+  std::size_t placeholders;
+  bool well_formed;
+};
+constexpr format_shape shape_of(std::string_view f) noexcept {
+  std::size_t placeholders = 0;
+  for (std::size_t i = 0; i < f.size(); ++i) {
+    if (f[i] != '{' && f[i] != '}') continue;
+    bool const doubled = i + 1 < f.size() && f[i + 1] == f[i];
+    if (f[i] == '{' && !doubled && i + 1 < f.size() && f[i + 1] == '}') {
+      ++placeholders;
+    } else if (!doubled) {
+      return {placeholders, false};
+    }
+    ++i;  // past "{}", "{{" or "}}"
+  }
+  return {placeholders, true};
 }
-#else
-#define NAPKIN_NVTX_HAS_STD_FORMAT 0
-/// Without <format> (C++17, libstdc++ < 13): "{}" placeholders filled in order with operator<<,
-/// "{{" and "}}" for braces. A mismatch throws std::invalid_argument when the name is formatted.
-template <class... Args>
-struct basic_format_string {
-  template <class S, std::enable_if_t<std::is_convertible_v<S const&, std::string_view>, int> = 0>
-  // cppcheck-suppress noExplicitConstructor ; implicit, like std::format_string
-  constexpr basic_format_string(S const& s) noexcept : text{s} {}  // NOLINT(google-explicit-constructor)
+
+enum class format_problem : unsigned char {
+  none,
+  more_placeholders_than_arguments,
+  fewer_placeholders_than_arguments,
+  brace_is_not_a_placeholder_or_an_escape
+};
+constexpr format_problem check_format(std::string_view f, std::size_t arguments) noexcept {
+  format_shape const shape = shape_of(f);
+  if (!shape.well_formed) return format_problem::brace_is_not_a_placeholder_or_an_escape;
+  if (shape.placeholders > arguments) return format_problem::more_placeholders_than_arguments;
+  if (shape.placeholders < arguments) return format_problem::fewer_placeholders_than_arguments;
+  return format_problem::none;
+}
+constexpr char const* describe(format_problem p) noexcept {
+  switch (p) {
+    case format_problem::more_placeholders_than_arguments: return "more {} than arguments";
+    case format_problem::fewer_placeholders_than_arguments: return "fewer {} than arguments";
+    case format_problem::brace_is_not_a_placeholder_or_an_escape:
+      return "a brace that is not part of {}, {{ or }} (napkin's formats have {} placeholders only)";
+    case format_problem::none: break;
+  }
+  return "no problem";
+}
+
+// Reached only while checking a literal format in constant evaluation (C++20): these are not constexpr,
+// so the compiler stops and its diagnostic names the problem. Never called at run time.
+inline void nvtx_format_has_more_placeholders_than_arguments() noexcept {}
+inline void nvtx_format_has_fewer_placeholders_than_arguments() noexcept {}
+inline void nvtx_format_has_a_brace_that_is_not_a_placeholder_or_an_escape() noexcept {}
+
+/// NAPKIN_FMT's result: the literal and its shape, as template arguments.
+template <std::size_t Placeholders, bool WellFormed>
+struct checked_literal {
   std::string_view text;
 };
-template <class... Args>
-using format_string = basic_format_string<typename identity<Args>::type...>;
+}  // namespace detail
 
+/// A format string known only at run time; see napkin::runtime_format.
+struct runtime_format_string {
+  std::string_view text;
+};
+/// napkin::range r{napkin::runtime_format(text), i}: a format read or built at run time. It is checked
+/// when the name is formatted (only when a tool listens); a malformed one names the range with the text
+/// as written plus " [napkin: malformed NVTX format: ...]". `text` must outlive the range's constructor.
+constexpr runtime_format_string runtime_format(std::string_view text) noexcept { return {text}; }
+
+namespace detail {
+/// The format string of a name formatted with Args: see "Formatted names" above for where it is checked.
 template <class... Args>
-std::string format_name(format_string<Args...> const& fmt, Args const&... args) {
+class basic_format_string {
+ public:
+  /// A literal (C++20: checked at compile time) or, in C++17, any string.
+  template <class S, std::enable_if_t<std::is_convertible_v<S const&, std::string_view>, int> = 0>
+  // cppcheck-suppress noExplicitConstructor ; implicit, like std::format_string
+  NAPKIN_DETAIL_FORMAT_CHECK basic_format_string(S const& s) noexcept : text_{s} {  // NOLINT(google-explicit-constructor)
+#if NAPKIN_NVTX_CHECKED_FORMAT
+    switch (check_format(text_, sizeof...(Args))) {
+      case format_problem::more_placeholders_than_arguments:
+        nvtx_format_has_more_placeholders_than_arguments();
+        break;
+      case format_problem::fewer_placeholders_than_arguments:
+        nvtx_format_has_fewer_placeholders_than_arguments();
+        break;
+      case format_problem::brace_is_not_a_placeholder_or_an_escape:
+        nvtx_format_has_a_brace_that_is_not_a_placeholder_or_an_escape();
+        break;
+      case format_problem::none:
+        break;
+    }
+#endif
+  }
+#if !NAPKIN_NVTX_CHECKED_FORMAT && defined(__clang__)
+  /// C++17 with Clang: a literal is checked at compile time too (diagnose_if sees the argument's value).
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wgcc-compat"  // diagnose_if is Clang's; this block is Clang-only
+  template <std::size_t N>
+  // cppcheck-suppress noExplicitConstructor
+  constexpr basic_format_string(char const (&s)[N]) noexcept  // NOLINT(google-explicit-constructor)
+      __attribute__((diagnose_if(check_format(s, sizeof...(Args)) == format_problem::more_placeholders_than_arguments,
+                                 "napkin: NVTX format has more {} than arguments", "error")))
+      __attribute__((diagnose_if(check_format(s, sizeof...(Args)) == format_problem::fewer_placeholders_than_arguments,
+                                 "napkin: NVTX format has fewer {} than arguments", "error")))
+      __attribute__((diagnose_if(check_format(s, sizeof...(Args)) ==
+                                     format_problem::brace_is_not_a_placeholder_or_an_escape,
+                                 "napkin: NVTX format has a brace that is not part of {}, {{ or }} "
+                                 "(napkin's formats have {} placeholders only)", "error")))
+      : text_{s} {}
+#pragma clang diagnostic pop
+#endif
+  /// NAPKIN_FMT("..."): checked at compile time in every standard.
+  template <std::size_t Placeholders, bool WellFormed>
+  // cppcheck-suppress [noExplicitConstructor, passedByValue] ; implicit on purpose; one string_view, by value
+  constexpr basic_format_string(checked_literal<Placeholders, WellFormed> c) noexcept  // NOLINT(google-explicit-constructor)
+      : text_{c.text} {
+    static_assert(WellFormed, "napkin: NVTX format has a brace that is not part of {}, {{ or }} "
+                              "(napkin's formats have {} placeholders only)");
+    static_assert(!WellFormed || Placeholders <= sizeof...(Args), "napkin: NVTX format has more {} than arguments");
+    static_assert(!WellFormed || Placeholders >= sizeof...(Args), "napkin: NVTX format has fewer {} than arguments");
+  }
+  /// napkin::runtime_format(text): checked when formatted.
+  // cppcheck-suppress [noExplicitConstructor, passedByValue] ; implicit on purpose; one string_view, by value
+  constexpr basic_format_string(runtime_format_string r) noexcept : text_{r.text} {}  // NOLINT(google-explicit-constructor)
+
+  [[nodiscard]] constexpr std::string_view get() const noexcept { return text_; }
+
+ private:
+  std::string_view text_;
+};
+template <class... Args>
+using format_string = basic_format_string<typename identity<Args>::type...>;  // Args deduced elsewhere
+
+/// The name a malformed run-time format gets; the first one of the process is also reported on stderr.
+NAPKIN_DETAIL_COLD inline std::string malformed_format_name(std::string_view f, format_problem p) {
+  std::string name{f};
+  name += " [napkin: malformed NVTX format: ";
+  name += describe(p);
+  name += ']';
+  if (!process_state::nvtx_format_reported.exchange(true, std::memory_order_relaxed)) {
+    std::fprintf(stderr, "napkin: NVTX name \"%s\" is malformed (%s); the range is named \"%s\" "
+                         "(reported once per process)\n", std::string{f}.c_str(), describe(p), name.c_str());
+  }
+  return name;
+}
+
+/// napkin's formatter, for any text (this is what a name's format goes through at run time, and what a
+/// fuzzer can call): {} filled in order with operator<<, {{ and }} as braces. A malformed format is not
+/// an error here: it returns malformed_format_name(). Throws only what allocation or an argument's
+/// operator<< throws.
+template <class... Args>
+std::string format_runtime(std::string_view f, Args const&... args) {
+  format_problem const problem = check_format(f, sizeof...(Args));
+  if (problem != format_problem::none) return malformed_format_name(f, problem);
   using writer = void (*)(std::ostream&, void const*);
   std::array<writer, sizeof...(Args)> const writers{
       {[](std::ostream& os, void const* p) { os << *static_cast<Args const*>(p); }...}};
   std::array<void const*, sizeof...(Args)> const values{{static_cast<void const*>(&args)...}};
-  std::string_view const f = fmt.text;
   std::ostringstream os;
   std::size_t next = 0;
   for (std::size_t i = 0; i < f.size(); ++i) {
-    if (f[i] == '{' && i + 1 < f.size() && f[i + 1] == '{') {
-      os << '{';
-      ++i;
-    } else if (f[i] == '}' && i + 1 < f.size() && f[i + 1] == '}') {
-      os << '}';
-      ++i;
-    } else if (f[i] == '{' && i + 1 < f.size() && f[i + 1] == '}') {
-      if (next == sizeof...(Args)) {
-        detail::raise_input_error("napkin: NVTX name \"" + std::string{f} + "\" has more {} than arguments");
-      }
+    if (f[i] == '{' && f[i + 1] == '}') {  // well formed: a brace is never last
       writers[next](os, values[next]);
       ++next;
       ++i;
-    } else if (f[i] == '{' || f[i] == '}') {
-      detail::raise_input_error("napkin: NVTX name \"" + std::string{f} +
-                                  "\": only {} placeholders are supported without <format>");
+    } else if (f[i] == '{' || f[i] == '}') {  // "{{" or "}}"
+      os << f[i];
+      ++i;
     } else {
       os << f[i];
     }
   }
-  if (next != sizeof...(Args)) {
-    detail::raise_input_error("napkin: NVTX name \"" + std::string{f} + "\" has fewer {} than arguments");
-  }
   return std::move(os).str();
 }
-#endif
+
+template <class... Args>
+std::string format_name(format_string<Args...> const& fmt, Args const&... args) {
+  return format_runtime(fmt.get(), args...);
+}
 
 template <class T>
 inline constexpr bool is_attribute_v =
@@ -377,12 +588,24 @@ template <class... Ts>
 using if_attributes = std::enable_if_t<(is_attribute_v<Ts> && ...), int>;
 template <class... Ts>
 using if_format_arguments = std::enable_if_t<(sizeof...(Ts) > 0) && (!is_attribute_v<Ts> && ...), int>;
+/// What napkin accepts as a name (besides NAPKIN_RANGE's call sites).
+template <class Name>
+inline constexpr bool is_name_v = std::is_convertible_v<Name const&, char const*> ||
+                                  std::is_convertible_v<Name const&, std::string_view> ||
+                                  std::is_invocable_v<Name const&>;
 }  // namespace detail
 
-/// The format string of napkin's formatted names ("layer {}"): std::format's (checked at compile
-/// time) where <format> exists, else "{}" placeholders only.
+/// The format string of napkin's formatted names ("layer {}"); see "Formatted names" above.
 template <class... Args>
 using format_string = detail::format_string<Args...>;
+
+/// NAPKIN_FMT("layer {}"): a literal format checked at compile time in every standard (C++17 included):
+/// napkin::range r{NAPKIN_FMT("layer {}"), i}. A mismatch stops the compiler with "napkin: NVTX format ...".
+#define NAPKIN_FMT(literal)                                                                       \
+  ::napkin::detail::checked_literal<::napkin::detail::shape_of(literal).placeholders,            \
+                                    ::napkin::detail::shape_of(literal).well_formed> {            \
+    ::std::string_view { literal }                                                                \
+  }
 
 /// A name formatted later, only if a tool listens: napkin::range r{napkin::format("x{}", i), napkin::payload{i}}.
 /// Holds references to its arguments: use it within the full expression that creates the range.
@@ -432,14 +655,18 @@ class call_site {
  private:
   void register_name() noexcept {
     if (is_function_) {
+#if NAPKIN_HAS_EXCEPTIONS
       try {
+#endif
         std::string const readable = readable_function_name(source_, line_);
         char* copy = new char[readable.size() + 1];  // kept for the process, reachable from here
         std::memcpy(copy, readable.c_str(), readable.size() + 1);
         name_ = copy;
         color_ = color_of(readable);
+#if NAPKIN_HAS_EXCEPTIONS
       } catch (...) {  // out of memory: the raw signature is still a correct name
       }
+#endif  // without exceptions, running out of memory ends the process, as everywhere else
     }
     handle_ = nvtxDomainRegisterStringA(nvtx3::v1::domain::get<D>(), name_ != nullptr ? name_ : source_);
   }
@@ -465,28 +692,8 @@ constexpr char const* domain_name_of() noexcept {
 
 // ---- Range listeners: how napkin's profiler sees an annotated phase ---------------------------------
 namespace detail {
-/// Told about every napkin push/pop range (range_in, NAPKIN_RANGE, NAPKIN_FUNC_RANGE) while installed,
-/// whether or not an NVTX tool listens and whatever napkin's NVTX switch says; ranges compiled out
-/// (NAPKIN_NVTX_DISABLE) are not seen. napkin::profiler::watch_phase installs one at a time. Each
-/// implementation must be thread-safe and outlive every range (static storage): a range may read the
-/// pointer just before it is cleared. A pop goes to the listener installed when the range closes: one
-/// installed later may hear a pop whose push it never saw (from any thread), and must ignore it.
-class range_listener {
- public:
-  /// A range opens on the calling thread; returns whether this listener wants on_pop() for it.
-  virtual bool on_push(char const* domain, std::string_view name) noexcept = 0;
-  /// A range that a listener's on_push() accepted closes, on the thread that opened it.
-  virtual void on_pop() noexcept = 0;
-
- protected:
-  range_listener() = default;
-  ~range_listener() = default;
-  range_listener(range_listener const&) = default;
-  range_listener& operator=(range_listener const&) = default;
-};
-/// The process-wide listener slot (null almost always). Ranges look at it only when the switch's
-/// switch_listened bit sends them off the hot path. Constant-initialized; written by the two functions below.
-inline std::atomic<range_listener*> installed_range_listener{nullptr};
+using process_state::installed_range_listener;
+using process_state::range_listener;  // documented where it is declared, above
 
 /// Installs `l` (static storage); replaces any other. napkin::profiler::watch_phase is the one user.
 inline void install_range_listener(range_listener* l) noexcept {
@@ -523,12 +730,24 @@ std::string name_text(Name const& name) {
 // ---- NVTX state (only in translation units that emit) ----------------------------------------------
 namespace detail {
 
-// NVTX dispatches through one function pointer per entry point; once NVTX has initialized, the
-// pointer is null unless a tool claimed that entry point. Before initialization it points to NVTX's
-// init stub (non-null), so the first range takes the full path and triggers initialization. Reading
-// it is what every NVTX C call does first, so it is the same (benign, word-sized) race NVTX has.
+// Whether a tool implements an NVTX entry point: NVTX dispatches each C call through one function pointer
+// in NVTX_VERSIONED_IDENTIFIER(nvtxGlobals) (nvtxDetail/nvtxImpl.h). Before NVTX initializes, every
+// pointer holds NVTX's init stub (non-null); its initialization (nvtxInitOnce, nvtxDetail/nvtxInit.h)
+// loads the tool named by NVTX_INJECTION64_PATH, lets it assign the pointers of the entry points it
+// implements, and sets the others to null. So the pointer answers "a tool listens" only once NVTX has
+// initialized, which napkin guarantees before any range reads it:
+//   - napkin calls nvtxInitialize (once, process_state::nvtx_initialization) before it stores
+//     "on" in its switch (release), and a range reads the switch (acquire) before the pointer; the
+//     pointers a tool wrote during initialization therefore happen-before the range's read (no data race,
+//     also for ThreadSanitizer, whichever thread initialized NVTX);
+//   - the read itself is a relaxed atomic load (__atomic_load_n, GCC/Clang) of the pointer-sized word:
+//     never torn, never cached across iterations by the compiler; on x86-64 and AArch64 a plain load.
+// NVTX_NO_IMPL builds (tools themselves) have no such pointers: "maybe attached", take the full path.
 #if defined(NVTX_NO_IMPL)
 #define NAPKIN_DETAIL_NVTX_TOOL(entry) true
+#elif defined(__GNUC__) || defined(__clang__)
+#define NAPKIN_DETAIL_NVTX_TOOL(entry) \
+  (__atomic_load_n(&NVTX_VERSIONED_IDENTIFIER(nvtxGlobals).entry##_impl_fnptr, __ATOMIC_RELAXED) != nullptr)
 #else
 #define NAPKIN_DETAIL_NVTX_TOOL(entry) (NVTX_VERSIONED_IDENTIFIER(nvtxGlobals).entry##_impl_fnptr != nullptr)
 #endif
@@ -593,20 +812,20 @@ inline void set_nvtx_enabled(bool on) noexcept {
 /// Whether a tool receives NVTX ranges from this module. Initializes NVTX (cheap after the first call):
 /// call it early to keep NVTX's one-time tool search out of a timed region.
 inline bool nvtx_tool_attached() noexcept {
-  nvtxInitialize(nullptr);
+  detail::initialize_nvtx();
   return NAPKIN_DETAIL_NVTX_TOOL(nvtxDomainRangePushEx);
 }
 
 /// A push/pop range: opens in the constructor, closes in the destructor, on the same thread, in
-/// reverse order of opening. With no tool attached or napkin switched off it does one relaxed load,
-/// one pointer test and nothing else: no formatting, hashing or allocation.
+/// reverse order of opening. With no tool attached or napkin switched off it does one load of the
+/// switch, one pointer test and nothing else: no formatting, hashing or allocation.
 template <class D = default_domain>
 class [[nodiscard]] range_in {
  public:
   /// range_in r{"name", napkin::payload{n}, napkin::rgb{..}, napkin::category{2}} — attributes optional.
   template <class Name, class... Attributes, detail::if_attributes<Attributes...> = 0>
-  explicit range_in(Name const& name, Attributes const&... attributes) {
-    unsigned char const s = detail::nvtx_switch.load(std::memory_order_relaxed);
+  [[nodiscard]] explicit range_in(Name const& name, Attributes const&... attributes) {
+    unsigned char const s = detail::nvtx_switch.load(std::memory_order_acquire);
     if (NAPKIN_DETAIL_LIKELY(s == detail::switch_on)) {
       if (NAPKIN_DETAIL_UNLIKELY(NAPKIN_DETAIL_NVTX_TOOL(nvtxDomainRangePushEx))) state_ = push(name, attributes...);
     } else if (s != detail::switch_off) {
@@ -615,8 +834,8 @@ class [[nodiscard]] range_in {
   }
   /// range_in r{"layer {} of {}", i, n} — formatted only when a tool listens.
   template <class... Args, detail::if_format_arguments<Args...> = 0>
-  explicit range_in(format_string<Args...> fmt, Args const&... args) {
-    unsigned char const s = detail::nvtx_switch.load(std::memory_order_relaxed);
+  [[nodiscard]] explicit range_in(format_string<Args...> fmt, Args const&... args) {
+    unsigned char const s = detail::nvtx_switch.load(std::memory_order_acquire);
     if (NAPKIN_DETAIL_LIKELY(s == detail::switch_on)) {
       if (NAPKIN_DETAIL_UNLIKELY(NAPKIN_DETAIL_NVTX_TOOL(nvtxDomainRangePushEx))) {
         state_ = push(lazy_format<Args...>{fmt, args...});
@@ -627,10 +846,10 @@ class [[nodiscard]] range_in {
   }
   /// For NAPKIN_FUNC_RANGE and NAPKIN_RANGE (which passes its literal again): one registration per site.
   template <class... Attributes, detail::if_attributes<Attributes...> = 0>
-  range_in(detail::call_site<D>& site, Attributes const&... attributes) noexcept
+  [[nodiscard]] range_in(detail::call_site<D>& site, Attributes const&... attributes) noexcept
       : range_in(&site, attributes...) {}
   template <std::size_t N, class... Attributes, detail::if_attributes<Attributes...> = 0>
-  range_in(detail::call_site<D>& site, char const (&)[N], Attributes const&... attributes) noexcept
+  [[nodiscard]] range_in(detail::call_site<D>& site, char const (&)[N], Attributes const&... attributes) noexcept
       : range_in(&site, attributes...) {}
   ~range_in() {
     if (NAPKIN_DETAIL_UNLIKELY(state_ != 0)) pop(state_);
@@ -660,10 +879,15 @@ class [[nodiscard]] range_in {
     if (detail::should_push()) state = push(name, attributes...);
     if ((s & detail::switch_listened) != 0) {
       if (detail::range_listener* l = detail::installed_range_listener.load(std::memory_order_acquire)) {
+#if NAPKIN_HAS_EXCEPTIONS
         try {
+#endif
           if (l->on_push(detail::domain_name_of<D>(), detail::name_text<D>(name))) state |= listener_owed_pop;
-        } catch (...) {  // formatting the name failed (out of memory, bad format): not the watched phase
+#if NAPKIN_HAS_EXCEPTIONS
+        } catch (...) {  // building the name failed (out of memory, a callable name threw): not the watched phase
         }
+#endif
+
       }
     }
     return state;
@@ -684,11 +908,11 @@ template <class D = default_domain>
 class [[nodiscard]] unique_range_in {
  public:
   template <class Name, class... Attributes, detail::if_attributes<Attributes...> = 0>
-  explicit unique_range_in(Name const& name, Attributes const&... attributes) {
+  [[nodiscard]] explicit unique_range_in(Name const& name, Attributes const&... attributes) {
     if (NAPKIN_DETAIL_UNLIKELY(detail::should_start())) start(name, attributes...);
   }
   template <class... Args, detail::if_format_arguments<Args...> = 0>
-  explicit unique_range_in(format_string<Args...> fmt, Args const&... args) {
+  [[nodiscard]] explicit unique_range_in(format_string<Args...> fmt, Args const&... args) {
     if (NAPKIN_DETAIL_UNLIKELY(detail::should_start())) start(lazy_format<Args...>{fmt, args...});
   }
   unique_range_in(unique_range_in&& other) noexcept
@@ -780,16 +1004,29 @@ inline void name_event(cudaEvent_t event, char const* name) noexcept {
 
 }  // namespace nvtx_on
 #else   // ---- compiled out: same API, empty inline bodies ------------------------------------------
+// The same overloads as above, so that a compiled-out build accepts and rejects the same code (formats
+// are checked here too). The types are marked unused for GCC: they are empty and trivially destructible,
+// and `auto u = napkin::unique_range{"request {}", 7};` must not warn "set but not used".
+#if defined(__GNUC__) || defined(__clang__)
+#define NAPKIN_DETAIL_UNUSED_TYPE gnu::unused
+#else
+#define NAPKIN_DETAIL_UNUSED_TYPE maybe_unused
+#endif
 inline namespace nvtx_off {
 inline bool nvtx_enabled() noexcept { return false; }
 inline void set_nvtx_enabled(bool) noexcept {}
 inline bool nvtx_tool_attached() noexcept { return false; }
 
 template <class D = default_domain>
-class [[nodiscard]] range_in {
+class [[nodiscard, NAPKIN_DETAIL_UNUSED_TYPE]] range_in {
  public:
-  template <class... Args>
-  explicit range_in(Args const&...) noexcept {}
+  template <class Name, class... Attributes, detail::if_attributes<Attributes...> = 0>
+  [[nodiscard]] explicit range_in(Name const&, Attributes const&...) noexcept {
+    static_assert(detail::is_name_v<Name>, "napkin NVTX names are string literals, char const*, std::string, "
+                                           "std::string_view, napkin::format(...) or a callable returning a string");
+  }
+  template <class... Args, detail::if_format_arguments<Args...> = 0>
+  [[nodiscard]] explicit range_in(format_string<Args...>, Args const&...) noexcept {}
   ~range_in() = default;
   range_in(range_in const&) = delete;
   range_in& operator=(range_in const&) = delete;
@@ -801,19 +1038,33 @@ class [[nodiscard]] range_in {
 using range = range_in<>;
 
 template <class D = default_domain>
-class [[nodiscard]] unique_range_in {
+class [[nodiscard, NAPKIN_DETAIL_UNUSED_TYPE]] unique_range_in {
  public:
-  template <class... Args>
-  explicit unique_range_in(Args const&...) noexcept {}
+  template <class Name, class... Attributes, detail::if_attributes<Attributes...> = 0>
+  [[nodiscard]] explicit unique_range_in(Name const&, Attributes const&...) noexcept {
+    static_assert(detail::is_name_v<Name>, "napkin NVTX names are string literals, char const*, std::string, "
+                                           "std::string_view, napkin::format(...) or a callable returning a string");
+  }
+  template <class... Args, detail::if_format_arguments<Args...> = 0>
+  [[nodiscard]] explicit unique_range_in(format_string<Args...>, Args const&...) noexcept {}
   void end() noexcept {}
   [[nodiscard]] bool running() const noexcept { return false; }
 };
 using unique_range = unique_range_in<>;
 
-template <class D = default_domain, class... Args>
-void mark_in(Args const&...) noexcept {}
-template <class... Args>
-void mark(Args const&...) noexcept {}
+template <class D = default_domain, class Name, class... Attributes, detail::if_attributes<Attributes...> = 0>
+void mark_in(Name const&, Attributes const&...) noexcept {
+  static_assert(detail::is_name_v<Name>, "napkin NVTX names are string literals, char const*, std::string, "
+                                         "std::string_view, napkin::format(...) or a callable returning a string");
+}
+template <class D = default_domain, class... Args, detail::if_format_arguments<Args...> = 0>
+void mark_in(format_string<Args...>, Args const&...) noexcept {}
+template <class Name, class... Attributes, detail::if_attributes<Attributes...> = 0>
+void mark(Name const& name, Attributes const&... attributes) noexcept {
+  mark_in<default_domain>(name, attributes...);
+}
+template <class... Args, detail::if_format_arguments<Args...> = 0>
+void mark(format_string<Args...>, Args const&...) noexcept {}
 template <class D = default_domain>
 category name_category(std::uint32_t id, char const*) noexcept {
   return category{id};

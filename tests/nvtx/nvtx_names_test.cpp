@@ -74,7 +74,9 @@ TEST_CASE("HSV to RGB matches Python's colorsys") {
   static_assert(napkin::color_from_hsv(200, 0.75, 0.9).get_value() == 0xFF39ACE6u);
   static_assert(napkin::color_from_hsv(359, 0.75, 0.9).get_value() == 0xFFE6393Cu);
   static_assert(napkin::color_from_hsv(60, 0.0, 0.5).get_value() == 0xFF808080u);
-  CHECK_THROWS_AS(napkin::color_from_hsv(360, 0.5, 0.5), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(napkin::color_from_hsv(360, 0.5, 0.5),
+                       "napkin: color_from_hsv(360, 0.5, 0.5): hue must be in [0, 360), saturation and value in [0, 1]",
+                       std::invalid_argument);
   CHECK_THROWS_AS(napkin::color_from_hsv(10, 1.5, 0.5), std::invalid_argument);
   CHECK_THROWS_AS(napkin::color_from_hsv(10, 0.5, -0.1), std::invalid_argument);
 }
@@ -86,16 +88,59 @@ TEST_CASE("a name's default color is a compile-time constant") {
   CHECK(napkin::color_of(std::string{"gemm"}).get_value() == 0xFF5939E6u);
 }
 
-#if !NAPKIN_NVTX_HAS_STD_FORMAT
-TEST_CASE("the C++17 formatter: {} in order, {{ and }} escapes, mismatches throw") {
-  using napkin::detail::format_name;
-  CHECK(format_name<int>("layer {}", 3) == "layer 3");
-  CHECK(format_name<char const*, int, double>("{}/{}: {}", "a", 2, 0.5) == "a/2: 0.5");
-  CHECK(format_name<int>("{{{}}}", 1) == "{1}");
-  CHECK(format_name<std::string>("[{}]", std::string{"s"}) == "[s]");
-  CHECK_THROWS_AS(format_name<int>("{} {}", 1), std::invalid_argument);
-  CHECK_THROWS_AS((format_name<int, int>("{}", 1, 2)), std::invalid_argument);
-  CHECK_THROWS_AS(format_name<int>("{0}", 1), std::invalid_argument);
-  CHECK_THROWS_AS(format_name<int>("}{}", 1), std::invalid_argument);
+TEST_CASE("the format checker: {} placeholders, {{ and }} escapes, nothing else") {
+  using napkin::detail::check_format;
+  using napkin::detail::format_problem;
+  using napkin::detail::shape_of;
+  // Shapes counted by hand.
+  static_assert(shape_of("").placeholders == 0 && shape_of("").well_formed);
+  static_assert(shape_of("layer {} of {}").placeholders == 2 && shape_of("layer {} of {}").well_formed);
+  static_assert(shape_of("{{{}}}").placeholders == 1 && shape_of("{{{}}}").well_formed);  // "{" {} "}"
+  static_assert(shape_of("{{}}").placeholders == 0 && shape_of("{{}}").well_formed);      // "{" "}"
+  static_assert(!shape_of("{").well_formed);
+  static_assert(!shape_of("}").well_formed);
+  static_assert(!shape_of("{0}").well_formed);
+  static_assert(!shape_of("{:>4}").well_formed);
+  static_assert(!shape_of("{{}").well_formed);  // "{" then a lone "}"
+  static_assert(!shape_of("x {").well_formed);  // a brace at the very end
+  static_assert(check_format("a {} b", 1) == format_problem::none);
+  static_assert(check_format("a {} {}", 1) == format_problem::more_placeholders_than_arguments);
+  static_assert(check_format("a", 1) == format_problem::fewer_placeholders_than_arguments);
+  static_assert(check_format("}{}", 1) == format_problem::brace_is_not_a_placeholder_or_an_escape);
+  CHECK(check_format(std::string{"{}"}, 1) == format_problem::none);
 }
-#endif
+
+TEST_CASE("the run-time formatter: {} in order with operator<<, {{ and }} escapes") {
+  using napkin::detail::format_runtime;
+  CHECK(format_runtime("layer {}", 3) == "layer 3");
+  CHECK(format_runtime("{}/{}: {}", "a", 2, 0.5) == "a/2: 0.5");
+  CHECK(format_runtime("{{{}}}", 1) == "{1}");
+  CHECK(format_runtime("[{}]", std::string{"s"}) == "[s]");
+  CHECK(format_runtime("no arguments") == "no arguments");
+  CHECK(format_runtime("{{}}") == "{}");
+}
+
+TEST_CASE("a malformed run-time format never throws: the name is the text as written plus a marker") {
+  using napkin::detail::format_runtime;
+  // Expected names written by hand from the documented rule: text + " [napkin: malformed NVTX format: <problem>]".
+  CHECK(format_runtime("{} {}", 1) == "{} {} [napkin: malformed NVTX format: more {} than arguments]");
+  CHECK(format_runtime("{}", 1, 2) == "{} [napkin: malformed NVTX format: fewer {} than arguments]");
+  CHECK(format_runtime("{0}", 1) ==
+        "{0} [napkin: malformed NVTX format: a brace that is not part of {}, {{ or }} (napkin's formats have {} "
+        "placeholders only)]");
+  CHECK(format_runtime("x {", 1).rfind("x { [napkin: malformed NVTX format: a brace", 0) == 0);
+  CHECK(format_runtime("}", 1).rfind("} [napkin: malformed NVTX format: a brace", 0) == 0);
+  // What a range's constructor calls: the same, through the format-string type.
+  std::string const text = "layer {} {}";
+  CHECK(napkin::detail::format_name<int>(napkin::runtime_format(text), 1) ==
+        "layer {} {} [napkin: malformed NVTX format: more {} than arguments]");
+  CHECK(napkin::format(napkin::runtime_format(text), 1)() ==
+        "layer {} {} [napkin: malformed NVTX format: more {} than arguments]");
+}
+
+TEST_CASE("NAPKIN_FMT and C++20 literals are checked at compile time (good ones compile here)") {
+  // The bad ones are compile-failure tests (tests/nvtx/format_compile_fail.cpp).
+  CHECK(napkin::detail::format_name<int>(NAPKIN_FMT("layer {}"), 3) == "layer 3");
+  CHECK(napkin::format(NAPKIN_FMT("{} of {}"), 1, 2)() == "1 of 2");
+  CHECK(napkin::format("{}{{", 7)() == "7{");
+}

@@ -2,6 +2,7 @@
 #pragma once
 #include <dlfcn.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <sstream>
 #include <stdexcept>
@@ -24,6 +25,16 @@ inline char const* (*recorder_function(char const* symbol))() {
 }
 inline bool recorder_loaded() { return recorder_function("napkin_test_nvtx_take") != nullptr; }
 
+/// A test that needs the recorder cannot go on without it (throws; aborts in -fno-exceptions tests).
+[[noreturn]] inline void recorder_missing(char const* what) {
+#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
+  throw std::runtime_error(what);
+#else
+  std::fprintf(stderr, "%s\n", what);
+  std::abort();
+#endif
+}
+
 inline std::vector<std::string> split_lines(char const* text) {
   std::vector<std::string> lines;
   std::istringstream in{text == nullptr ? "" : text};
@@ -34,12 +45,12 @@ inline std::vector<std::string> split_lines(char const* text) {
 /// The events recorded since the previous call; throws if the recorder is not loaded.
 inline std::vector<std::string> take() {
   auto* fn = recorder_function("napkin_test_nvtx_take");
-  if (fn == nullptr) throw std::runtime_error("the NVTX recorder is not loaded (NVTX_INJECTION64_PATH unset?)");
+  if (fn == nullptr) recorder_missing("the NVTX recorder is not loaded (NVTX_INJECTION64_PATH unset?)");
   return split_lines(fn());
 }
 inline std::vector<std::string> history() {
   auto* fn = recorder_function("napkin_test_nvtx_history");
-  if (fn == nullptr) throw std::runtime_error("the NVTX recorder is not loaded");
+  if (fn == nullptr) recorder_missing("the NVTX recorder is not loaded");
   return split_lines(fn());
 }
 
