@@ -87,9 +87,15 @@ namespace detail {
                   ? name
                   : "napkin profiler";
   info.description = std::move(what);  // expression and site stay empty: message() is the description
+#if NAPKIN_HAS_EXCEPTIONS
   raise_as<profiler_error>(std::move(info), status);
+#else
+  raise_as<profiler_error>(std::move(info));  // nothing is thrown; the status is in info.code
+#endif
 }
-[[noreturn]] inline void raise_profiler_error(std::string what) { raise_profiler_error(CUPTI_SUCCESS, std::move(what)); }
+[[noreturn]] inline void raise_profiler_error(std::string what) {
+  raise_profiler_error(CUPTI_SUCCESS, std::move(what));
+}
 
 inline void cupti_check(CUptiResult status, const char* call) {
   if (status != CUPTI_SUCCESS) raise_profiler_error(status, describe_cupti_failure(call, status));

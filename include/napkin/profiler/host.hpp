@@ -70,7 +70,8 @@ inline void check_counter_availability_image(const std::vector<std::uint8_t>& im
   if (vtable_size < 4 || vtable_size % 2 != 0 || vt + vtable_size > n)
     refuse("its field table has an impossible size (" + std::to_string(vtable_size) + " bytes)");
   if (table_size < 4 || root + std::size_t{table_size} > n)
-    refuse("its root table (" + std::to_string(table_size) + " bytes at " + std::to_string(root) + ") runs past its end");
+    refuse("its root table (" + std::to_string(table_size) + " bytes at " + std::to_string(root) +
+           ") runs past its end");
   for (std::size_t i = 4; i < vtable_size; i += 2) {
     const std::uint16_t field = image_field<std::uint16_t>(image, vt + i);
     if (field != 0 && (field < 4 || field >= table_size))
@@ -397,7 +398,8 @@ class metric_config {
       for (const auto& m : set_.metrics) names += "\n  " + m;
       detail::raise_profiler_error(s, "napkin: metric set \"" + set_.name + "\": each metric is valid on " + chip +
                                           " alone, but CUPTI refuses them together (" +
-                                          describe_cupti_failure("cuptiProfilerHostConfigAddMetrics", s) + "):" + names);
+                                          describe_cupti_failure("cuptiProfilerHostConfigAddMetrics", s) +
+                                          "):" + names);
     }
     auto size = NAPKIN_CUPTI_PARAMS(CUpti_Profiler_Host_GetConfigImageSize_Params);
     size.pHostObject = host_->get();
