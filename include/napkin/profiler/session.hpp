@@ -463,8 +463,8 @@ class profiler {
     detail::enabled_range_profiler& rp = *enabled_;
     t0 = std::chrono::steady_clock::now();
     std::vector<std::uint8_t>& data = rp.configure(*config_, CUPTI_UserRange, CUPTI_UserReplay, 1);
-    cost.setup_s += detail::seconds_since(t0);
     pass_recording recording;
+    cost.setup_s += detail::seconds_since(t0);
     const std::size_t passes = replay_passes(rp, "measure(\"" + name + "\")", name.c_str(), fn, reset,
                                              options_.warm_up, cost, &recording);
     t0 = std::chrono::steady_clock::now();
