@@ -16,7 +16,7 @@ mkdir -p "$out"
 bin=$build/examples/profiler/profiler_kernels
 [ -x "$bin" ] || { echo "missing $bin: run benchmarks/device/build.sh first" >&2; exit 1; }
 kernels="copy reduce softmax_naive softmax_opt strided_read fma_loop sgemm"
-filter='regex:copy_kernel|sum_kernel|softmax_seed|strided_read_kernel|fma_loop_kernel|gemm'
+filter='regex:copy_kernel|sum_kernel|softmax_smem|strided_read_kernel|fma_loop_kernel|gemm'
 
 {
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem --format=csv
@@ -88,8 +88,8 @@ import csv, re, sys, os
 out = sys.argv[1]
 cases = ["copy", "reduce", "softmax_naive", "softmax_opt", "strided_read", "fma_loop", "sgemm"]
 def case_of(kernel):
-    for key, c in (("copy_kernel", "copy"), ("sum_kernel", "reduce"), ("softmax_seed_naive", "softmax_naive"),
-                   ("softmax_seed_registers", "softmax_opt"), ("strided_read_kernel", "strided_read"),
+    for key, c in (("copy_kernel", "copy"), ("sum_kernel", "reduce"), ("softmax_smem_naive", "softmax_naive"),
+                   ("softmax_smem_registers", "softmax_opt"), ("strided_read_kernel", "strided_read"),
                    ("fma_loop_kernel", "fma_loop"), ("gemm", "sgemm")):
         if key in kernel: return c
     return None

@@ -1,6 +1,6 @@
 // Small reference kernels with known napkin math, and their launchers: a copy, a reduction, a naive
-// (three-pass) and an online (two-pass) softmax, the seed's naive and register softmax, a strided read and
-// an FMA-bound loop. The roofline validation (roofline_validation.cu) times them against napkin's lower
+// (three-pass) and an online (two-pass) softmax, a shared-memory-tree softmax (naive and with the row in
+// registers), a strided read and an FMA-bound loop. The roofline validation (roofline_validation.cu) times them against napkin's lower
 // bounds; the profiler's accuracy program (examples/profiler) measures them against ncu. cuBLAS GEMMs are
 // in gemm_cublas.cuh.
 //
@@ -176,11 +176,12 @@ inline cudaError_t softmax_online(const float* in, float* out, int rows, int col
   return cudaGetLastError();
 }
 
-// ---- the seed's softmax pair -------------------------------------------------------------------------
-// The kernels of the profiling walk-through this project started from (shared/seeds), kept as written
-// there so that the profiler's accuracy table measures exactly them.
+// ---- the shared-memory-tree softmax pair ---------------------------------------------------------------
+// A textbook pair for profiling: a naive softmax that re-reads its row from global memory, and the same
+// algorithm with the row kept in registers (one read, one write). The profiler's accuracy table
+// (docs/profiler.md) measures exactly these, so they stay as they are.
 //
-// The seed's block reduction: a shared-memory tree over one value per thread (blockDim.x a power of two,
+// Their block reduction: a shared-memory tree over one value per thread (blockDim.x a power of two,
 // blockDim.x floats of shmem). Every thread gets the result; shmem is free again on return.
 struct max_of {
   __device__ float operator()(float a, float b) const { return fmaxf(a, b); }
@@ -204,7 +205,7 @@ __device__ inline float shared_tree_reduce(float v, float* shmem, Op op) {
 
 // Naive: 256 threads per row, shared-memory tree reductions, three passes over the row in global memory
 // (max; exp and sum, writing exp; normalize in place). Needs blockDim.x floats of dynamic shared memory.
-__global__ void softmax_seed_naive_kernel(const float* __restrict__ in, float* __restrict__ out, int cols) {
+__global__ void softmax_smem_naive_kernel(const float* __restrict__ in, float* __restrict__ out, int cols) {
   extern __shared__ float shmem[];
   const int row = blockIdx.x, tid = threadIdx.x, stride = blockDim.x;
   const std::size_t base = std::size_t(row) * cols;
@@ -224,7 +225,7 @@ __global__ void softmax_seed_naive_kernel(const float* __restrict__ in, float* _
 // Optimized: 1024 threads per row, each keeps ITEMS elements of the row in registers (cols == 1024 x ITEMS),
 // so the row is read once and written once. Needs 1024 floats of dynamic shared memory.
 template <int ITEMS>
-__global__ void softmax_seed_registers_kernel(const float* __restrict__ in, float* __restrict__ out, int cols) {
+__global__ void softmax_smem_registers_kernel(const float* __restrict__ in, float* __restrict__ out, int cols) {
   extern __shared__ float shmem[];
   const int row = blockIdx.x, tid = threadIdx.x, stride = blockDim.x;
   const std::size_t base = std::size_t(row) * cols;
@@ -244,15 +245,15 @@ __global__ void softmax_seed_registers_kernel(const float* __restrict__ in, floa
   for (int i = 0; i < ITEMS; ++i) out[base + tid + i * stride] = x[i] / row_sum;
 }
 
-inline cudaError_t softmax_seed_naive(const float* in, float* out, int rows, int cols, cudaStream_t s = nullptr) {
-  softmax_seed_naive_kernel<<<rows, 256, 256 * sizeof(float), s>>>(in, out, cols);
+inline cudaError_t softmax_smem_naive(const float* in, float* out, int rows, int cols, cudaStream_t s = nullptr) {
+  softmax_smem_naive_kernel<<<rows, 256, 256 * sizeof(float), s>>>(in, out, cols);
   return cudaGetLastError();
 }
 
 // cols is 1024 x ITEMS.
 template <int ITEMS>
-cudaError_t softmax_seed_registers(const float* in, float* out, int rows, cudaStream_t s = nullptr) {
-  softmax_seed_registers_kernel<ITEMS><<<rows, 1024, 1024 * sizeof(float), s>>>(in, out, 1024 * ITEMS);
+cudaError_t softmax_smem_registers(const float* in, float* out, int rows, cudaStream_t s = nullptr) {
+  softmax_smem_registers_kernel<ITEMS><<<rows, 1024, 1024 * sizeof(float), s>>>(in, out, 1024 * ITEMS);
   return cudaGetLastError();
 }
 

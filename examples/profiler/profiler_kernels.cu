@@ -1,6 +1,6 @@
-// Seven kernels measured in-process by napkin's profiler: a copy, a reduction, the seed's naive and
-// optimized softmax, an uncoalesced strided read, an FMA-bound loop and a cuBLAS SGEMM. The kernels are
-// the shared reference kernels of examples/kernels (kernels.cuh, gemm_cublas.cuh).
+// Seven kernels measured in-process by napkin's profiler: a copy, a reduction, a naive and an optimized
+// (row in registers) softmax, an uncoalesced strided read, an FMA-bound loop and a cuBLAS SGEMM. The
+// kernels are the shared reference kernels of examples/kernels (kernels.cuh, gemm_cublas.cuh).
 //
 //   profiler_kernels napkin [--only NAME]   measure each with measure() and per_kernel() (kernel and
 //                                           application replay), print reports, NAPKIN_SOL/NAPKIN_COST lines
@@ -42,7 +42,7 @@
 
 namespace {
 
-constexpr int softmax_items = 16;  // the seed's shape: 16384 columns = 1024 threads x 16 registers
+constexpr int softmax_items = 16;  // 16384 columns = 1024 threads x 16 registers
 constexpr int softmax_cols = 1024 * softmax_items;
 constexpr int softmax_rows = 8192;
 constexpr int strided_stride = 32;  // floats: every 4-byte load touches its own 32-byte sector
@@ -100,10 +100,10 @@ std::vector<case_t> make_cases(state& s) {
                    [&s] { NAPKIN_CUDA_CHECK(cudaMemset(s.small, 0, sizeof(float))); },
                    napkin::reduction(static_cast<std::int64_t>(big_n))});
   cases.push_back({"softmax_naive",
-                   [&s] { NAPKIN_CUDA_CHECK(k::softmax_seed_naive(s.a, s.b, softmax_rows, softmax_cols)); },
+                   [&s] { NAPKIN_CUDA_CHECK(k::softmax_smem_naive(s.a, s.b, softmax_rows, softmax_cols)); },
                    {}, napkin::softmax(softmax_rows, softmax_cols)});
   cases.push_back({"softmax_opt",
-                   [&s] { NAPKIN_CUDA_CHECK(k::softmax_seed_registers<softmax_items>(s.a, s.b, softmax_rows)); },
+                   [&s] { NAPKIN_CUDA_CHECK(k::softmax_smem_registers<softmax_items>(s.a, s.b, softmax_rows)); },
                    {}, napkin::softmax(softmax_rows, softmax_cols)});
   cases.push_back({"strided_read",
                    [&s, grid] { NAPKIN_CUDA_CHECK(k::strided_read(s.a, big_n, strided_stride, s.b, grid)); }, {},

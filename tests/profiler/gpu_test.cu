@@ -80,6 +80,14 @@ TEST_CASE("measure(): a copy with the SOL set") {
   REQUIRE(r.dram_bytes());
   CHECK(*r.dram_bytes() == doctest::Approx(2 * buffer_bytes).epsilon(0.10));
   CHECK(*r.sm_hz() > 0.5e9);
+  // Every pass recorded: one kernel each, and the passes agree.
+  REQUIRE(r.pass_samples.size() == r.passes);
+  for (const auto& p : r.pass_samples) {
+    CHECK(p.duration_ns > 0);
+    REQUIRE(p.launches);
+    CHECK(*p.launches == 1);
+  }
+  CHECK(r.passes_disagree.empty());
 }
 
 TEST_CASE("measure(): the reset callback runs between passes and keeps the result of one run") {
@@ -91,8 +99,9 @@ TEST_CASE("measure(): the reset callback runs between passes and keeps the resul
                                 ++resets;
                                 REQUIRE(cudaMemset(buf.a, 0, n * sizeof(float)) == cudaSuccess);
                               });
-  CHECK(resets == static_cast<int>(prof.passes()) - 1);
-  CHECK(buf.first_of_a() == 1.0f);  // reset before every pass but the first: one increment survives
+  // fn runs once unprofiled (the warm-up), then reset() before every pass: one increment survives.
+  CHECK(resets == static_cast<int>(prof.passes()));
+  CHECK(buf.first_of_a() == 1.0f);
   CHECK(*r.dram_bytes() == doctest::Approx(2 * buffer_bytes).epsilon(0.10));  // read + write a
 }
 
@@ -110,8 +119,8 @@ TEST_CASE("per_kernel(): kernel replay names each kernel and restores memory") {
   CHECK(out.kernels[0].how == napkin::measured_by::kernel_replay);
   CHECK(*out.kernels[0].dram_bytes() == doctest::Approx(2 * buffer_bytes).epsilon(0.10));
   check_percentages(out.kernels[1]);
-  // A grid-stride copy keeps DRAM busy, SM idle: the seeds' DRAM-bound row (ncu: DRAM 72%, SM 16% on H100).
-  CHECK(out.kernels[0].seeds().kind == napkin::bottleneck::memory_bound_dram);
+  // A grid-stride copy keeps DRAM busy, SM idle: the SOL table's DRAM-bound row (ncu: DRAM 72%, SM 16% on H100).
+  CHECK(out.kernels[0].sol_table().kind == napkin::bottleneck::memory_bound_dram);
   // CUPTI replayed add_one once per pass, restoring memory in between: a single increment is visible.
   CHECK(buf.first_of_a() == 1.0f);
 }
@@ -226,7 +235,7 @@ TEST_CASE("scope: one range, one pass, RAII") {
   const napkin::sol_report r = s.stop();
   CHECK(r.how == napkin::measured_by::scope);
   CHECK(*r.dram_bytes() == doctest::Approx(2 * buffer_bytes).epsilon(0.10));
-  CHECK(r.seeds().kind == napkin::bottleneck::not_measured);  // no SM % in the one-pass set
+  CHECK(r.sol_table().kind == napkin::bottleneck::not_measured);  // no SM % in the one-pass set
   CHECK_THROWS_AS(s.stop(), napkin::profiler_error);      // already stopped
   // The first scope paid CUPTI's Enable; the next one reuses it, and both say what they cost.
   CHECK(r.cost.enable_s > 0.0);
@@ -304,7 +313,14 @@ TEST_CASE("an exception inside fn propagates and leaves the profiler usable") {
     buf.copy();
     throw std::runtime_error("user error");
   }),
-                       "user error", std::runtime_error);
+                       "user error", std::runtime_error);  // in the warm-up run
+  CHECK(prof.usable());
+  int calls = 0;
+  CHECK_THROWS_WITH_AS(prof.measure("throws in a pass", [&] {
+    buf.copy();
+    if (++calls == 3) throw std::runtime_error("user error in pass 2");  // warm-up, pass 1, pass 2
+  }),
+                       "user error in pass 2", std::runtime_error);
   CHECK(prof.usable());
   const auto r = prof.measure("after", [&] { buf.copy(); });
   CHECK(*r.dram_bytes() == doctest::Approx(2 * buffer_bytes).epsilon(0.10));

@@ -3,7 +3,11 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdio>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "napkin/profiler.hpp"
 
@@ -124,4 +128,158 @@ TEST_CASE("without a driver, constructing a profiler says so (skipped where a GP
   } catch (const profiler_error& e) {
     CHECK(std::string(e.what()).find("no usable CUDA device or driver") != std::string::npos);
   }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// What check_metrics accepts must plan; every refusal names the metric and says why (issue #12, item 6).
+// The audit found names that CUPTI's metric lookup (cuptiProfilerHostGetMetricProperties) accepts but its
+// configuration (cuptiProfilerHostConfigAddMetrics) refuses with a bare CUPTI_ERROR_INVALID_PARAMETER: base
+// names without a rollup, and names with an embedded NUL (CUPTI reads up to the NUL). The GH100 base-metric
+// names quoted below are CUPTI's own (cuptiProfilerHostGetBaseMetrics lists "TriageCompute.sm__throughput" and
+// "SM_A.TriageCompute.l1tex__throughput"); the suffixes are those ncu's SpeedOfLight section uses.
+
+namespace {
+bool plans(const std::vector<std::string>& names) {
+  try {
+    (void)plan_passes("GH100", metric_sets::custom("candidate", names));
+    return true;
+  } catch (const profiler_error&) {
+    return false;
+  }
+}
+}  // namespace
+
+TEST_CASE("check_metrics refuses, with the name and the reason, what a configuration would refuse") {
+  const std::string with_nul("gpu__time_duration.sum\0junk", 27);
+  const std::pair<std::string, const char*> refused[] = {
+      {"dram__bytes", "needs a rollup suffix such as .sum"},
+      {"gpu__time_duration", "needs a rollup suffix such as .sum"},
+      {"sm__throughput", "needs a rollup suffix such as .avg.pct_of_peak_sustained_elapsed"},
+      {"l1tex__t_sector_hit_rate", "needs a rollup suffix such as .pct"},
+      {"TriageCompute.sm__throughput", "needs a rollup suffix such as .avg.pct_of_peak_sustained_elapsed"},
+      {"TriageCompute.l1tex__throughput.avg.pct_of_peak_sustained_active",
+       "did you mean \"SM_A.TriageCompute.l1tex__throughput.avg.pct_of_peak_sustained_active\""},
+      {with_nul, "NUL character at byte 22"},
+      {"", "empty name"},
+  };
+  for (const auto& [name, why] : refused) {
+    CAPTURE(name);
+    const auto bad = check_metrics("GH100", {metric::duration_ns, name});
+    REQUIRE(bad.size() == 1);
+    CHECK(bad[0].name == name);
+    CHECK(bad[0].reason.find(why) != std::string::npos);
+    try {
+      plan_passes("GH100", metric_sets::custom("mine", {metric::duration_ns, name}));
+      FAIL("expected profiler_error");
+    } catch (const profiler_error& e) {
+      CHECK(e.status() == CUPTI_ERROR_INVALID_METRIC_NAME);
+      const std::string what = e.what();
+      // The metric is named (an embedded NUL printed as \0), with the same reason.
+      CHECK(what.find(name.empty() ? std::string("\n  : ") : "\n  " + detail::printable_metric_name(name) + ": ") !=
+            std::string::npos);
+      CHECK(what.find(why) != std::string::npos);
+    }
+  }
+  CHECK(detail::printable_metric_name(with_nul) == "gpu__time_duration.sum\\0junk");
+  const auto twice = check_metrics("GH100", {metric::duration_ns, metric::dram_bytes, metric::duration_ns});
+  REQUIRE(twice.size() == 1);
+  CHECK(twice[0].reason.find("named twice") != std::string::npos);
+}
+
+TEST_CASE("whatever check_metrics accepts plans, alone and together") {
+  // The TriageCompute throughputs napkin's GH100 experiment used (docs/profiler.md), plain ncu names, and
+  // every name of the refusal test above: accepted <=> plans, name by name.
+  const std::vector<std::string> candidates = {
+      "TriageCompute.sm__throughput.avg.pct_of_peak_sustained_elapsed",
+      "SM_A.TriageCompute.l1tex__throughput.avg.pct_of_peak_sustained_active",
+      "LTS.TriageCompute.lts__throughput.avg.pct_of_peak_sustained_elapsed",
+      "dram__bytes.sum",
+      "dram__bytes.sum.per_second",
+      "l1tex__t_sector_hit_rate.ratio",
+      "dram__bytes",
+      "sm__throughput",
+      "TriageCompute.sm__throughput",
+      "TriageCompute.l1tex__throughput.avg.pct_of_peak_sustained_active",
+      "sm__throughput.avg",
+      std::string("dram__bytes.sum\0x", 17),
+  };
+  std::vector<std::string> accepted;
+  for (const auto& name : candidates) {
+    CAPTURE(name);
+    const bool ok = check_metrics("GH100", {name}).empty();
+    CHECK(ok == plans({name}));
+    if (ok) accepted.push_back(name);
+  }
+  CHECK(accepted.size() == 6);  // the first six
+  CHECK(check_metrics("GH100", accepted).empty());
+  CHECK(plans(accepted));
+  // With the TriageCompute SM, L1 and L2 throughputs instead of ncu's, napkin's GH100 experiment measured
+  // 2 passes (docs/profiler.md, "tri2"): the names above are the ones it planned.
+  CHECK(plan_passes("GH100", metric_sets::custom("tri", {candidates[0], candidates[1], candidates[2]})).passes >= 1);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Raw images from outside are checked before CUPTI reads them (issue #12, item 7): CUPTI follows the
+// offsets inside them blindly, and 64 bytes of garbage or a 16-byte availability image crashed inside it.
+
+namespace {
+std::vector<std::uint8_t> garbage(std::size_t n) {
+  std::vector<std::uint8_t> g(n);
+  for (std::size_t i = 0; i < n; ++i) g[i] = static_cast<std::uint8_t>(i * 37 + 11);
+  return g;
+}
+// An image CUPTI's host library wrote for GH100 (one range, no counters): tests/profiler/data.
+std::vector<std::uint8_t> cupti_counter_data_image() {
+  std::FILE* f = std::fopen(NAPKIN_PROFILER_TEST_DATA "/counter_data_gh100_1range.bin", "rb");
+  REQUIRE(f != nullptr);
+  std::vector<std::uint8_t> image(2428);  // its size, as CUPTI computed it
+  const std::size_t read = std::fread(image.data(), 1, image.size(), f);
+  std::fclose(f);
+  REQUIRE(read == image.size());
+  return image;
+}
+}  // namespace
+
+TEST_CASE("counter-data images: empty, garbage, truncated or damaged ones are refused before CUPTI reads them") {
+  const metric_config config("GH100", metric_sets::sol());
+  const std::vector<std::uint8_t> real = cupti_counter_data_image();
+  // CUPTI's own image passes napkin's checks and reaches CUPTI, which says it has recorded no range yet; so
+  // evaluating its range 0 is refused rather than answered with NaN.
+  CHECK(metric_config::range_count(real) == 0);
+  CHECK_THROWS_WITH_AS(config.evaluate(real, 0), doctest::Contains("holds 0 range(s)"), profiler_error);
+
+  auto refused = [&](const std::vector<std::uint8_t>& image, const char* why) {
+    CAPTURE(image.size());
+    CAPTURE(why);
+    CHECK_THROWS_WITH_AS(config.evaluate(image, 0), doctest::Contains(why), profiler_error);
+    CHECK_THROWS_WITH_AS(metric_config::range_count(image), doctest::Contains(why), profiler_error);
+    CHECK_THROWS_WITH_AS(metric_config::range_name(image, 0), doctest::Contains(why), profiler_error);
+  };
+  refused({}, "is empty");
+  refused(garbage(64), "does not start with CUPTI's \"LOPDATA\" header");
+  refused(garbage(4096), "does not start with CUPTI's \"LOPDATA\" header");
+  refused(std::vector<std::uint8_t>(real.begin(), real.begin() + 16), "shorter than CUPTI's 60-byte header");
+  // Every cut of the real image past its header: its last array ends where the image ends (2428 bytes).
+  for (std::size_t n : {60, 64, 100, 284, 1000, 2348, 2420, 2427})
+    refused(std::vector<std::uint8_t>(real.begin(), real.begin() + static_cast<std::ptrdiff_t>(n)), "truncated or damaged");
+  // The right magic, garbage after it (crashed CUPTI's evaluation).
+  std::vector<std::uint8_t> damaged = garbage(real.size());
+  std::copy(real.begin(), real.begin() + 8, damaged.begin());
+  refused(damaged, "truncated or damaged");
+}
+
+TEST_CASE("counter-availability images: garbage and short ones are refused before CUPTI reads them") {
+  auto refused = [](const std::vector<std::uint8_t>& image) {
+    CAPTURE(image.size());
+    CHECK_THROWS_WITH_AS(metric_config("GH100", metric_sets::sol(), image),
+                         doctest::Contains("counter availability image"), profiler_error);
+  };
+  refused(garbage(16));                          // crashed cuptiProfilerHostInitialize
+  refused(std::vector<std::uint8_t>(16, 0));     // no root table
+  refused(std::vector<std::uint8_t>(1, 0));
+  refused(garbage(64));
+  refused(garbage(65536));
+  refused(cupti_counter_data_image());           // the wrong kind of image
+  // No image at all means "every counter available" (host planning); that still works.
+  CHECK(metric_config("GH100", metric_sets::one_pass(), {}).passes() == 1);
 }

@@ -1,37 +1,44 @@
-// Report arithmetic and verdicts: plain C++, no CUPTI. Expected values are the seeds' table rows, ncu's
-// SOLBottleneck thresholds (sections/SpeedOfLight.py) and hand arithmetic written out below.
+// Report arithmetic and verdicts: plain C++, no CUPTI. Expected values are the SOL table's rows
+// (docs/profiler.md), ncu's SOLBottleneck thresholds (sections/SpeedOfLight.py) and hand arithmetic written
+// out below.
 #include <doctest/doctest.h>
 
+#include <cmath>
+#include <cstddef>
+#include <initializer_list>
+#include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "napkin/profiler/report.hpp"
 
 using namespace napkin;
 
-TEST_CASE("seeds' Step 1 table: one case per row") {
-  CHECK(classify_by_seeds(75, 40, 20).kind == bottleneck::compute_bound);        // SM > 60, Mem < 60
-  CHECK(classify_by_seeds(30, 85, 80).kind == bottleneck::memory_bound_dram);    // Mem > 60, DRAM > 60
-  CHECK(classify_by_seeds(30, 85, 12).kind == bottleneck::internal_congestion);  // Mem > 60, DRAM < 30
-  CHECK(classify_by_seeds(70, 72, 50).kind == bottleneck::balanced);             // both > 60
-  CHECK(classify_by_seeds(15, 22, 10).kind == bottleneck::latency_bound);        // both < 40
+TEST_CASE("SOL table: one case per row") {
+  CHECK(classify_by_sol_table(75, 40, 20).kind == bottleneck::compute_bound);        // SM > 60, Mem < 60
+  CHECK(classify_by_sol_table(30, 85, 80).kind == bottleneck::memory_bound_dram);    // Mem > 60, DRAM > 60
+  CHECK(classify_by_sol_table(30, 85, 12).kind == bottleneck::internal_congestion);  // Mem > 60, DRAM < 30
+  CHECK(classify_by_sol_table(70, 72, 50).kind == bottleneck::balanced);             // both > 60
+  CHECK(classify_by_sol_table(15, 22, 10).kind == bottleneck::latency_bound);        // both < 40
 }
 
-TEST_CASE("seeds' table: gaps between rows are named, not guessed") {
-  const auto mid = classify_by_seeds(30, 85, 45);  // DRAM between 30 and 60
+TEST_CASE("SOL table: gaps between rows are named, not guessed") {
+  const auto mid = classify_by_sol_table(30, 85, 45);  // DRAM between 30 and 60
   CHECK(mid.kind == bottleneck::unclassified);
   CHECK(mid.reason.find("between 30% and 60%") != std::string::npos);
-  CHECK(classify_by_seeds(50, 45, 20).kind == bottleneck::unclassified);  // both below 60, one above 40
-  CHECK(classify_by_seeds(30, 85, std::nullopt).kind == bottleneck::unclassified);
+  CHECK(classify_by_sol_table(50, 45, 20).kind == bottleneck::unclassified);  // both below 60, one above 40
+  CHECK(classify_by_sol_table(30, 85, std::nullopt).kind == bottleneck::unclassified);
   // Boundaries: 60 counts as high, 40 is not latency-bound.
-  CHECK(classify_by_seeds(60, 10, 5).kind == bottleneck::compute_bound);
-  CHECK(classify_by_seeds(39.9, 39.9, 5).kind == bottleneck::latency_bound);
-  CHECK(classify_by_seeds(40, 39, 5).kind == bottleneck::unclassified);
+  CHECK(classify_by_sol_table(60, 10, 5).kind == bottleneck::compute_bound);
+  CHECK(classify_by_sol_table(39.9, 39.9, 5).kind == bottleneck::latency_bound);
+  CHECK(classify_by_sol_table(40, 39, 5).kind == bottleneck::unclassified);
 }
 
 TEST_CASE("verdict inputs must be percentages") {
-  CHECK_THROWS_AS(classify_by_seeds(-1, 10, 5), std::invalid_argument);
-  CHECK_THROWS_AS(classify_by_seeds(10, std::nan(""), 5), std::invalid_argument);
+  CHECK_THROWS_AS(classify_by_sol_table(-1, 10, 5), std::invalid_argument);
+  CHECK_THROWS_AS(classify_by_sol_table(10, std::nan(""), 5), std::invalid_argument);
   CHECK_THROWS_AS(classify_by_ncu_rule(10, std::numeric_limits<double>::infinity()), std::invalid_argument);
 }
 
@@ -72,7 +79,7 @@ TEST_CASE("report from values: accessors, bandwidth and FLOP arithmetic") {
   CHECK(*r.flop_fp32() == doctest::Approx(2110));
   CHECK(*r.flop_fp64() == doctest::Approx(10));
   CHECK(*r.flop() == doctest::Approx(2120));
-  CHECK(r.seeds().kind == bottleneck::memory_bound_dram);
+  CHECK(r.sol_table().kind == bottleneck::memory_bound_dram);
   CHECK(r.ncu_rule()->kind == ncu_bottleneck::high_throughput);
   CHECK_THROWS_AS(make_report("k", set, {1.0}), std::invalid_argument);
 }
@@ -83,12 +90,12 @@ TEST_CASE("DRAM bytes from read + write when only those were collected") {
   r.values[metric::dram_bytes_write] = 200;
   CHECK(*r.dram_bytes() == doctest::Approx(500));
   CHECK_FALSE(r.sm_pct());
-  CHECK(r.seeds().kind == bottleneck::not_measured);
+  CHECK(r.sol_table().kind == bottleneck::not_measured);
   CHECK_FALSE(r.ncu_rule());
 }
 
 TEST_CASE("napkin comparison: a float reduction on an H100 SXM") {
-  // Seeds: reduction of N floats, FLOP = N, bytes = 4N, intensity 0.25. H100 SXM datasheet: 67 TFLOP/s
+  // Reduction of N floats: FLOP = N (one add per element), bytes = 4N, intensity 0.25. H100 SXM datasheet: 67 TFLOP/s
   // FP32, 3.35 TB/s HBM3 -> ridge 67e12 / 3.35e12 = 20 FLOP/B.
   const double n = 1 << 28;
   const workload_model w{"reduce", n, 4 * n, 67e12, 3.35e12};
@@ -111,8 +118,8 @@ TEST_CASE("napkin comparison: a float reduction on an H100 SXM") {
   CHECK(c.expectation.find("Consistent") != std::string::npos);
 }
 
-TEST_CASE("napkin comparison: the seeds' two inconsistencies and the traffic reading") {
-  // GEMM 4096^3 FP32: intensity 682 (seeds) >> ridge 20: expected compute-bound.
+TEST_CASE("napkin comparison: the two inconsistencies and the traffic reading") {
+  // GEMM 4096^3 FP32: 2 m^3 FLOP over 3 m^2 x 4 bytes = 682.7 FLOP/B >> ridge 20: expected compute-bound.
   const double m = 4096;
   const workload_model gemm{"gemm", 2 * m * m * m, 3 * m * m * 4, 67e12, 3.35e12};
   sol_report r;
@@ -138,7 +145,8 @@ TEST_CASE("text and key=value renderings carry the numbers") {
   const std::string text = to_text(r);
   CHECK(text.find("Compute (SM) Throughput") != std::string::npos);
   CHECK(text.find("9 passes") != std::string::npos);
-  CHECK(text.find("Verdict (ncu's rule):   latency issue") != std::string::npos);
+  CHECK(text.find("Verdict (SOL table):  unclassified - SM 50.0%, Memory 50.0%") != std::string::npos);
+  CHECK(text.find("Verdict (ncu's rule): latency issue") != std::string::npos);
   const std::string kv = to_key_values(r);
   CHECK(kv.rfind("NAPKIN_SOL name=my_kernel chip=GH100 set=sol passes=9", 0) == 0);
   CHECK(kv.find("gpu__time_duration.sum=50") != std::string::npos);
@@ -149,4 +157,79 @@ TEST_CASE("text and key=value renderings carry the numbers") {
   CHECK(r.cost.total_s() == 0.25);  // cupti_s is a part of passes_s, not added again
   r.how = measured_by::phase;
   CHECK(to_text(r).find("NVTX phase, one pass per occurrence") != std::string::npos);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Replay passes that disagree about the same work (issue #12, item 2). Synthetic per-pass samples; the
+// thresholds are the documented ones: more than 25 % AND more than 50 us apart, launch counts exactly equal.
+
+namespace {
+std::vector<pass_sample> samples(std::initializer_list<double> ns) {
+  std::vector<pass_sample> out;
+  for (double d : ns) out.push_back({d, std::size_t{1}});
+  return out;
+}
+}  // namespace
+
+TEST_CASE("replay passes: noise agrees, the first call of a library does not") {
+  // A 2.8 ms GEMM whose 9 passes vary by up to 10 % (the spread measure() showed between runs on H100).
+  CHECK(find_pass_disagreement(samples({2.80e6, 2.95e6, 2.71e6, 3.00e6, 2.85e6, 2.78e6, 2.90e6, 2.82e6, 2.75e6})).empty());
+  // The audit: the first cublasSgemm of a process, 140 ms in pass 1, 2.8 ms after.
+  const std::string first_call =
+      find_pass_disagreement(samples({140e6, 2.8e6, 2.8e6, 2.8e6, 2.8e6, 2.8e6, 2.8e6, 2.8e6, 2.8e6}));
+  CHECK(first_call.find("pass durations disagree: pass 1 took 140.00 ms, pass 2 2.80 ms") != std::string::npos);
+  CHECK(first_call.find("(4900% longer") != std::string::npos);  // 140 / 2.8 = 50 times: 4900 % longer
+  CHECK(first_call.find("initializes something") != std::string::npos);
+  // The 25 % line: 1.25 ms after 1.00 ms is exactly 25 % (agrees); 1.26 ms is 26 % and 260 us (disagrees).
+  CHECK(find_pass_disagreement(samples({1.00e6, 1.25e6})).empty());
+  CHECK_FALSE(find_pass_disagreement(samples({1.00e6, 1.26e6})).empty());
+  // The 50 us floor: short work may jitter by several times its duration, not by more than 50 us.
+  CHECK(find_pass_disagreement(samples({10e3, 40e3, 12e3})).empty());        // 4x, but 30 us apart
+  CHECK(find_pass_disagreement(samples({10e3, 60e3})).empty());              // exactly 50 us apart
+  CHECK(find_pass_disagreement(samples({10e3, 70e3})).find("pass 2 took 70.00 us, pass 1 10.00 us") !=
+        std::string::npos);
+  CHECK(find_pass_disagreement({}).empty());
+  CHECK(find_pass_disagreement(samples({5e6})).empty());
+  CHECK_THROWS_AS(find_pass_disagreement(samples({1e6, std::nan("")})), std::invalid_argument);
+  CHECK_THROWS_AS(find_pass_disagreement(samples({1e6, -1.0})), std::invalid_argument);
+}
+
+TEST_CASE("replay passes: kernel launch counts must be equal") {
+  std::vector<pass_sample> p = samples({1e6, 1e6, 1e6});
+  p[2].launches = 2;
+  CHECK(find_pass_disagreement(p).find("kernel launches per pass disagree: pass 1 launched 1, pass 3 launched 2") !=
+        std::string::npos);
+  p[0].launches = std::nullopt;  // unknown (another CUPTI client): compared among the known ones
+  CHECK(find_pass_disagreement(p).find("pass 2 launched 1, pass 3 launched 2") != std::string::npos);
+  p[2].launches = 1;
+  CHECK(find_pass_disagreement(p).empty());
+}
+
+TEST_CASE("a report whose passes disagree says so and gives no verdict") {
+  // The audit's numbers for the first cublasSgemm: SM 2 %, Memory 3 %: the SOL table would say latency-bound.
+  sol_report r = make_report("sgemm", sol_like(), std::vector<double>(sol_like().metrics.size(), 0.0));
+  r.chip = "GH100";
+  r.passes = 9;
+  r.values[metric::duration_ns] = 140e6;
+  r.values[metric::sm_throughput_pct] = 2;
+  r.values[metric::memory_throughput_pct] = 3;
+  r.values[metric::dram_throughput_pct] = 1;
+  CHECK(r.sol_table().kind == bottleneck::latency_bound);  // what the old report said
+  r.pass_samples = samples({140e6, 2.8e6, 2.8e6, 2.8e6, 2.8e6, 2.8e6, 2.8e6, 2.8e6, 2.8e6});
+  r.passes_disagree = find_pass_disagreement(r.pass_samples);
+  REQUIRE_FALSE(r.passes_disagree.empty());
+  CHECK(r.sol_table().kind == bottleneck::passes_disagree);
+  CHECK(r.sol_table().reason == r.passes_disagree);
+  REQUIRE(r.ncu_rule());
+  CHECK(r.ncu_rule()->kind == ncu_bottleneck::passes_disagree);
+  const std::string text = to_text(r);
+  CHECK(text.find("    Passes disagree: pass durations disagree: pass 1 took 140.00 ms") != std::string::npos);
+  CHECK(text.find("    Verdict: none - the replay passes disagree") != std::string::npos);
+  CHECK(text.find("latency") == std::string::npos);
+  CHECK(text.find("Verdict (SOL table)") == std::string::npos);
+  CHECK(to_key_values(r).find(" passes_agree=0") != std::string::npos);
+  const workload_model gemm{"gemm", 2.0 * 4096 * 4096 * 4096, 3.0 * 4096 * 4096 * 4, 67e12, 3.35e12};
+  CHECK(compare(r, gemm).expectation.find("No regime to compare: the replay passes disagree") != std::string::npos);
+  r.passes_disagree.clear();
+  CHECK(to_key_values(r).find(" passes_agree=1") != std::string::npos);
 }

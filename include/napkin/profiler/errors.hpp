@@ -2,6 +2,11 @@
 //
 // Every CUPTI failure becomes a napkin::profiler_error carrying the CUPTI status (or CUPTI_SUCCESS when the
 // failure is napkin's own check), the call that failed, CUPTI's own text, and what to do about it.
+//
+// Failures go through napkin's one failure policy (napkin/error.hpp): with exceptions they throw
+// profiler_error; built without exceptions (-fno-exceptions) they print the same message and abort, or call
+// the handler installed with napkin::set_failure_handler (and abort if it returns: a failed measurement has
+// no value to continue with).
 #pragma once
 
 #include "napkin/config.hpp"
@@ -9,10 +14,13 @@
 #include <cupti_result.h>
 
 #include "napkin/detail/cupti_advice.hpp"
+#include "napkin/error.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 NAPKIN_BEGIN_NAMESPACE
 
@@ -68,8 +76,29 @@ Params cupti_params(std::size_t struct_size) noexcept {
   ::napkin::detail::cupti_params<type>(type##_STRUCT_SIZE)
 
 namespace detail {
+// Raises profiler_error(status, what) through napkin's failure policy (throws, or prints and aborts without
+// exceptions). `what` is the whole message; status is CUPTI_SUCCESS when napkin itself refused.
+[[noreturn]] NAPKIN_DETAIL_COLD inline void raise_profiler_error(CUptiResult status, std::string what) {
+  error_info info;
+  info.library = "CUPTI";
+  info.code = static_cast<std::int64_t>(status);
+  const char* name = nullptr;
+  info.name = status != CUPTI_SUCCESS && cuptiGetResultString(status, &name) == CUPTI_SUCCESS && name != nullptr
+                  ? name
+                  : "napkin profiler";
+  info.description = std::move(what);  // expression and site stay empty: message() is the description
+#if NAPKIN_HAS_EXCEPTIONS
+  raise_as<profiler_error>(std::move(info), status);
+#else
+  raise_as<profiler_error>(std::move(info));  // nothing is thrown; the status is in info.code
+#endif
+}
+[[noreturn]] inline void raise_profiler_error(std::string what) {
+  raise_profiler_error(CUPTI_SUCCESS, std::move(what));
+}
+
 inline void cupti_check(CUptiResult status, const char* call) {
-  if (status != CUPTI_SUCCESS) throw profiler_error(status, describe_cupti_failure(call, status));
+  if (status != CUPTI_SUCCESS) raise_profiler_error(status, describe_cupti_failure(call, status));
 }
 }  // namespace detail
 NAPKIN_END_NAMESPACE

@@ -2,6 +2,10 @@
 //
 // None of this needs a GPU or a driver (CUPTI's host API only loads libnvperf_host), so a metric list can be
 // checked and its cost in replay passes known for any supported chip, in CI or before a run.
+//
+// Bytes from outside (a counter-data image, a counter-availability image) are checked before CUPTI sees
+// them: CUPTI follows the offsets inside them without bounds checks, so a garbage or truncated image crashed
+// inside CUPTI (SIGSEGV). napkin refuses it with a profiler_error that says what is wrong.
 #pragma once
 
 #include "napkin/config.hpp"
@@ -11,8 +15,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -32,17 +38,119 @@ inline std::vector<std::string> supported_chips() {
 
 namespace detail {
 
+// Little-endian fields of an image, read without alignment assumptions. Callers check the bounds first.
+template <class T>
+T image_field(const std::vector<std::uint8_t>& image, std::size_t offset) noexcept {
+  T v{};
+  std::memcpy(&v, image.data() + offset, sizeof v);
+  return v;
+}
+
+// A counter-availability image (cuptiProfilerGetCounterAvailability) is a FlatBuffer: a 32-bit offset to
+// its root table, whose first 32 bits point (backwards, signed) to the table's vtable {u16 vtable size,
+// u16 table size, u16 field offsets...}. CUPTI's host API takes no size for it and reads those offsets
+// blindly (a 16-byte image crashed cuptiProfilerHostInitialize), so napkin checks that the root table and its
+// vtable lie inside the bytes. What the fields point to cannot be checked without CUPTI's schema.
+inline void check_counter_availability_image(const std::vector<std::uint8_t>& image) {
+  const std::size_t n = image.size();
+  auto refuse = [n](const std::string& why) {
+    raise_profiler_error("napkin: the counter availability image (" + std::to_string(n) +
+                         " bytes) is not one CUPTI wrote: " + why +
+                         "; pass the bytes of cuptiProfilerGetCounterAvailability unchanged, or none");
+  };
+  if (n < 12) refuse("it is shorter than the smallest possible image (12 bytes)");
+  const std::uint32_t root = image_field<std::uint32_t>(image, 0);
+  if (root > n - 4) refuse("its root offset " + std::to_string(root) + " points past its end");
+  const std::int64_t vtable = static_cast<std::int64_t>(root) - image_field<std::int32_t>(image, root);
+  if (vtable < 0 || vtable > static_cast<std::int64_t>(n) - 4)
+    refuse("its root table's field table lies outside it (at " + std::to_string(vtable) + ")");
+  const auto vt = static_cast<std::size_t>(vtable);
+  const std::uint16_t vtable_size = image_field<std::uint16_t>(image, vt);
+  const std::uint16_t table_size = image_field<std::uint16_t>(image, vt + 2);
+  if (vtable_size < 4 || vtable_size % 2 != 0 || vt + vtable_size > n)
+    refuse("its field table has an impossible size (" + std::to_string(vtable_size) + " bytes)");
+  if (table_size < 4 || root + std::size_t{table_size} > n)
+    refuse("its root table (" + std::to_string(table_size) + " bytes at " + std::to_string(root) +
+           ") runs past its end");
+  for (std::size_t i = 4; i < vtable_size; i += 2) {
+    const std::uint16_t field = image_field<std::uint16_t>(image, vt + i);
+    if (field != 0 && (field < 4 || field >= table_size))
+      refuse("field " + std::to_string(i / 2 - 2) + " of its root table lies outside the table");
+  }
+}
+
+// A counter-data image (cuptiRangeProfilerCounterDataImageInitialize, then filled by the passes and
+// DecodeData) as CUPTI 13.0 lays it out: the 8 bytes "LOPDATA\0", a 60-byte header, and arrays located by
+// descriptors {u64 descriptor size, u64 offset, u64 element size, u64 count} whose positions are the 32-bit
+// header fields at 0x20, 0x24, 0x30, 0x34 and 0x38; the header fields at 0x28 and 0x2c are offsets too, and
+// the last array ends where the image ends. Observed on images CUPTI's host library wrote for GH100 (1, 4 and
+// 16 ranges) and checked against CUPTI: changing any of these fields made cuptiProfilerHostEvaluateToGpuValues
+// crash. napkin checks each against the size of the bytes before CUPTI reads them.
+inline constexpr char counter_data_magic[8] = {'L', 'O', 'P', 'D', 'A', 'T', 'A', '\0'};
+inline constexpr std::size_t counter_data_header_bytes = 60;
+
+inline void check_counter_data_image(const std::vector<std::uint8_t>& image, const char* call) {
+  const std::size_t n = image.size();
+  auto refuse = [&](const std::string& why) {
+    raise_profiler_error(std::string("napkin: ") + call + ": the counter-data image (" + std::to_string(n) +
+                         " bytes) " + why);
+  };
+  if (n == 0) refuse("is empty");
+  if (n < counter_data_header_bytes)
+    refuse("is shorter than CUPTI's 60-byte header: not a counter-data image, or a truncated one");
+  if (std::memcmp(image.data(), counter_data_magic, sizeof counter_data_magic) != 0)
+    refuse("does not start with CUPTI's \"LOPDATA\" header: not a counter-data image");
+  for (std::size_t field : {0x28, 0x2c}) {
+    const std::uint32_t offset = image_field<std::uint32_t>(image, field);
+    if (offset > n) refuse("is truncated or damaged: its header points at byte " + std::to_string(offset));
+  }
+  for (std::size_t field : {0x20, 0x24, 0x30, 0x34, 0x38}) {
+    const std::uint32_t at = image_field<std::uint32_t>(image, field);
+    if (at < counter_data_header_bytes || at > n || n - at < 32)
+      refuse("is truncated or damaged: its header points at an array description at byte " + std::to_string(at));
+    const auto descriptor_size = image_field<std::uint64_t>(image, at);
+    const auto offset = image_field<std::uint64_t>(image, at + 8);
+    const auto element = image_field<std::uint64_t>(image, at + 16);
+    const auto count = image_field<std::uint64_t>(image, at + 24);
+    // The array [offset, offset + element * count) must lie inside the image (overflow-safe).
+    const bool inside = descriptor_size >= 32 && offset <= n &&
+                        (element == 0 || count <= (n - offset) / element);
+    if (!inside)
+      refuse("is truncated or damaged: an array of " + std::to_string(count) + " x " + std::to_string(element) +
+             " bytes at byte " + std::to_string(offset) + " does not fit in it");
+  }
+}
+
+// A metric name as it can be printed: control characters (an embedded NUL, say) as \0 or \xNN.
+inline std::string printable_metric_name(const std::string& name) {
+  std::string out;
+  for (const char c : name) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u == 0) {
+      out += "\\0";
+    } else if (u < 0x20 || u == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", u);
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 // One CUPTI host object (chip + optional counter-availability image). Config images accumulate metrics in
 // it, so each metric list gets its own.
 class host_object {
  public:
   explicit host_object(const std::string& chip, const std::vector<std::uint8_t>& availability = {}) {
+    if (!availability.empty()) check_counter_availability_image(availability);
     const std::vector<std::string> chips = supported_chips();
     if (std::find(chips.begin(), chips.end(), chip) == chips.end()) {
       std::string list;
       for (const auto& c : chips) list += (list.empty() ? "" : " ") + c;
-      throw profiler_error(CUPTI_ERROR_INVALID_CHIP_NAME,
-                           "napkin: chip \"" + chip + "\" is not supported by this CUPTI; supported: " + list);
+      raise_profiler_error(CUPTI_ERROR_INVALID_CHIP_NAME, "napkin: chip \"" + printable_metric_name(chip) +
+                                                              "\" is not supported by this CUPTI; supported: " + list);
     }
     auto p = NAPKIN_CUPTI_PARAMS(CUpti_Profiler_Host_Initialize_Params);
     p.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
@@ -60,11 +168,15 @@ class host_object {
   }
   CUpti_Profiler_Host_Object* get() const noexcept { return object_; }
 
-  bool is_metric(const std::string& name) const {
+  bool is_metric(const std::string& name) const { return properties(name).has_value(); }
+
+  // The metric's type, when CUPTI knows the name (with or without a rollup).
+  std::optional<CUpti_MetricType> properties(const std::string& name) const {
     auto p = NAPKIN_CUPTI_PARAMS(CUpti_Profiler_Host_GetMetricProperties_Params);
     p.pHostObject = object_;
     p.pMetricName = name.c_str();
-    return cuptiProfilerHostGetMetricProperties(&p) == CUPTI_SUCCESS;
+    if (cuptiProfilerHostGetMetricProperties(&p) != CUPTI_SUCCESS) return std::nullopt;
+    return p.metricType;
   }
 
   std::set<std::string> base_metrics() const {
@@ -79,6 +191,26 @@ class host_object {
     return all;
   }
 
+  // The rollup/submetric suffixes a base metric takes (".sum", ".avg.pct_of_peak_sustained_elapsed", ...).
+  std::vector<std::string> suffixes(const std::string& base, CUpti_MetricType type) const {
+    auto p = NAPKIN_CUPTI_PARAMS(CUpti_Profiler_Host_GetSubMetrics_Params);
+    p.pHostObject = object_;
+    p.metricType = type;
+    p.pMetricName = base.c_str();
+    if (cuptiProfilerHostGetSubMetrics(&p) != CUPTI_SUCCESS) return {};
+    return {p.ppSubMetrics, p.ppSubMetrics + p.numOfSubmetrics};
+  }
+
+  // Adds metrics to this object's configuration. A refusal leaves the object unusable (CUPTI answers
+  // CUPTI_ERROR_UNKNOWN to every later call), so callers make a new one after a failure.
+  CUptiResult add_metrics(std::vector<const char*> names) {
+    auto add = NAPKIN_CUPTI_PARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params);
+    add.pHostObject = object_;
+    add.ppMetricNames = names.data();
+    add.numMetrics = names.size();
+    return cuptiProfilerHostConfigAddMetrics(&add);
+  }
+
  private:
   CUpti_Profiler_Host_Object* object_ = nullptr;
 };
@@ -90,6 +222,36 @@ inline std::vector<const char*> c_names(const std::vector<std::string>& names) {
   return out;
 }
 
+inline const char* metric_type_name(CUpti_MetricType t) {
+  switch (t) {
+    case CUPTI_METRIC_TYPE_COUNTER: return "a counter";
+    case CUPTI_METRIC_TYPE_RATIO: return "a ratio";
+    case CUPTI_METRIC_TYPE_THROUGHPUT: return "a throughput";
+    default: return "a metric";
+  }
+}
+
+// "e.g. .sum, .avg, .max" from a base metric's suffixes: the plain rollups first.
+inline std::string some_suffixes(const std::vector<std::string>& all) {
+  std::vector<std::string> shown;
+  for (const auto& s : all)
+    if (s.find('.', 1) == std::string::npos && shown.size() < 5) shown.push_back(s);
+  for (const auto& s : all)
+    if (shown.size() < 3 && std::find(shown.begin(), shown.end(), s) == shown.end()) shown.push_back(s);
+  std::string out;
+  for (const auto& s : shown) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+// The suffix ncu's sections use for this kind of metric, when the base takes it.
+inline std::string preferred_suffix(CUpti_MetricType type, const std::vector<std::string>& all) {
+  const char* usual = type == CUPTI_METRIC_TYPE_THROUGHPUT ? ".avg.pct_of_peak_sustained_elapsed"
+                      : type == CUPTI_METRIC_TYPE_RATIO    ? ".pct"
+                                                           : ".sum";
+  if (all.empty() || std::find(all.begin(), all.end(), usual) != all.end()) return usual;
+  return all.front();
+}
+
 }  // namespace detail
 
 // A metric name the chip does not know, and why.
@@ -98,31 +260,109 @@ struct invalid_metric {
   std::string reason;
 };
 
-// Which of `metrics` the chip does not know (empty: all valid). Host-only.
-inline std::vector<invalid_metric> check_metrics(const std::string& chip, const std::vector<std::string>& metrics) {
-  detail::host_object host(chip);
+namespace detail {
+
+// Every name of `metrics` that CUPTI would refuse in a configuration, with the reason. A name passes only
+// if CUPTI accepts it in a configuration of its own (on a scratch host object), so whatever passes here also
+// plans: CUPTI's metric lookup alone accepts a base name without a rollup ("dram__bytes"), which the
+// configuration then refuses with a bare CUPTI_ERROR_INVALID_PARAMETER.
+inline std::vector<invalid_metric> find_invalid_metrics(const host_object& host, const std::string& chip,
+                                                         const std::vector<std::uint8_t>& availability,
+                                                         const std::vector<std::string>& metrics) {
   std::vector<invalid_metric> bad;
-  std::set<std::string> bases;
+  std::set<std::string> bases;  // filled on first need (3,600 names on GH100)
+  auto all_bases = [&]() -> const std::set<std::string>& {
+    if (bases.empty()) bases = host.base_metrics();
+    return bases;
+  };
+  std::unique_ptr<host_object> scratch;
+  std::set<std::string> seen;
   for (const auto& m : metrics) {
-    if (host.is_metric(m)) continue;
+    const std::string shown = printable_metric_name(m);
+    auto refuse = [&](std::string why) { bad.push_back({m, std::move(why)}); };
+    if (m.empty()) {
+      refuse("an empty name");
+      continue;
+    }
+    if (const auto nul = m.find('\0'); nul != std::string::npos) {
+      refuse("contains a NUL character at byte " + std::to_string(nul) + " (CUPTI would read only \"" +
+             m.substr(0, nul) + "\")");
+      continue;
+    }
+    if (const auto ctrl = std::find_if(m.begin(), m.end(),
+                                       [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
+        ctrl != m.end()) {
+      refuse("contains a control character at byte " + std::to_string(ctrl - m.begin()));
+      continue;
+    }
+    if (!seen.insert(m).second) {
+      refuse("named twice (each metric is collected once per set)");
+      continue;
+    }
     if (m.rfind("breakdown:", 0) == 0) {
-      bad.push_back({m, "breakdown: is an ncu feature, not a CUPTI metric; ask for the sub-metrics instead"});
+      refuse("breakdown: is an ncu feature, not a CUPTI metric; ask for the sub-metrics instead");
       continue;
     }
     if (m.rfind("launch__", 0) == 0) {
-      bad.push_back({m, "launch__ values are computed by ncu from the launch, not collected by CUPTI"});
+      refuse("launch__ values are computed by ncu from the launch, not collected by CUPTI");
       continue;
     }
-    if (bases.empty()) bases = host.base_metrics();
-    const std::string base = m.substr(0, m.find('.'));
-    if (bases.count(base) != 0)
-      bad.push_back({m, "\"" + base + "\" exists on " + chip +
-                            " but not with this rollup/submetric (counters take .sum/.avg/.min/.max[.submetric], "
-                            "ratios .pct/.ratio, throughputs .avg.pct_of_peak_sustained_elapsed)"});
-    else
-      bad.push_back({m, "no metric \"" + base + "\" on " + chip});
+    const auto type = host.properties(m);
+    if (!type) {
+      // The longest base metric the name starts with ("SM_A.TriageCompute.l1tex__throughput" has dots inside).
+      std::string base;
+      for (const auto& b : all_bases())
+        if (b.size() > base.size() && m.size() > b.size() && m.compare(0, b.size(), b) == 0 && m[b.size()] == '.')
+          base = b;
+      if (!base.empty()) {
+        const auto base_type = host.properties(base);
+        const std::string kind = base_type ? metric_type_name(*base_type) : "a metric";
+        refuse("\"" + base + "\" exists on " + chip + " but not with the rollup/submetric \"" + m.substr(base.size()) +
+               "\" (" + kind + "; it takes " +
+               (base_type ? some_suffixes(host.suffixes(base, *base_type)) : std::string(".sum, .avg, ...")) +
+               ", ...)");
+        continue;
+      }
+      // A base metric whose name ends with a prefix of m: "TriageCompute.l1tex__throughput.avg..." is
+      // "SM_A.TriageCompute.l1tex__throughput" on GH100.
+      std::string hint;
+      for (std::size_t dot = m.find('.'); dot != std::string::npos && hint.empty(); dot = m.find('.', dot + 1)) {
+        const std::string head = m.substr(0, dot);
+        for (const auto& b : all_bases())
+          if (b.size() > head.size() && b.compare(b.size() - head.size(), head.size(), head) == 0 &&
+              b[b.size() - head.size() - 1] == '.') {
+            hint = "; did you mean \"" + b + m.substr(dot) + "\"?";
+            break;
+          }
+      }
+      refuse("no metric \"" + m.substr(0, m.find('.')) + "\" on " + chip + hint);
+      continue;
+    }
+    // CUPTI knows the name; will a configuration take it?
+    if (!scratch) scratch = std::make_unique<host_object>(chip, availability);
+    const CUptiResult added = scratch->add_metrics({m.c_str()});
+    if (added == CUPTI_SUCCESS) continue;
+    scratch.reset();  // a refusal leaves the object unusable
+    if (all_bases().count(m) != 0) {
+      const auto suffixes = host.suffixes(m, *type);
+      const std::string usual = preferred_suffix(*type, suffixes);
+      refuse("\"" + m + "\" is " + metric_type_name(*type) + "'s base name: it needs a rollup suffix such as " +
+             usual + " (\"" + m + usual + "\"; it takes " + some_suffixes(suffixes) + ", ...)");
+    } else {
+      refuse("CUPTI knows the name but refuses it in a configuration (" +
+             describe_cupti_failure("cuptiProfilerHostConfigAddMetrics", added) + ")");
+    }
   }
   return bad;
+}
+
+}  // namespace detail
+
+// Which of `metrics` the chip cannot collect (empty: all valid), each with the reason. What this accepts,
+// plan_passes and the profiler accept too. Host-only.
+inline std::vector<invalid_metric> check_metrics(const std::string& chip, const std::vector<std::string>& metrics) {
+  const detail::host_object host(chip);
+  return detail::find_invalid_metrics(host, chip, {}, metrics);
 }
 
 // The most hardware metrics one pass can hold on a chip (CUPTI's theoretical bound).
@@ -141,27 +381,26 @@ class metric_config {
  public:
   metric_config(const std::string& chip, metric_set set, const std::vector<std::uint8_t>& availability = {})
       : chip_(chip), set_(std::move(set)), host_(std::make_unique<detail::host_object>(chip, availability)) {
-    if (set_.metrics.empty()) throw profiler_error("napkin: metric set \"" + set_.name + "\" has no metrics");
-    std::vector<std::string> sorted = set_.metrics;
-    std::sort(sorted.begin(), sorted.end());
-    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
-      throw profiler_error("napkin: metric set \"" + set_.name + "\" names a metric twice");
-    std::string problems;
-    for (const auto& m : set_.metrics)
-      if (!host_->is_metric(m)) problems += "\n  " + m;
-    if (!problems.empty()) {
-      // Name every bad metric with its reason, not just CUPTI's first complaint.
+    if (set_.metrics.empty())
+      detail::raise_profiler_error("napkin: metric set \"" + set_.name + "\" has no metrics");
+    // Name every bad metric with its reason, not just CUPTI's first complaint.
+    const auto bad = detail::find_invalid_metrics(*host_, chip, availability, set_.metrics);
+    if (!bad.empty()) {
       std::string why;
-      for (const auto& b : check_metrics(chip, set_.metrics)) why += "\n  " + b.name + ": " + b.reason;
-      throw profiler_error(CUPTI_ERROR_INVALID_METRIC_NAME,
-                           "napkin: metric set \"" + set_.name + "\" has metrics unknown on " + chip + ":" + why);
+      for (const auto& b : bad) why += "\n  " + detail::printable_metric_name(b.name) + ": " + b.reason;
+      detail::raise_profiler_error(CUPTI_ERROR_INVALID_METRIC_NAME, "napkin: metric set \"" + set_.name +
+                                                                        "\" has metrics " + chip +
+                                                                        " cannot collect:" + why);
     }
-    auto names = detail::c_names(set_.metrics);
-    auto add = NAPKIN_CUPTI_PARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params);
-    add.pHostObject = host_->get();
-    add.ppMetricNames = names.data();
-    add.numMetrics = names.size();
-    detail::cupti_check(cuptiProfilerHostConfigAddMetrics(&add), "cuptiProfilerHostConfigAddMetrics");
+    // All at once: CUPTI schedules the passes for the whole list (adding one by one costs more passes).
+    if (const CUptiResult s = host_->add_metrics(detail::c_names(set_.metrics)); s != CUPTI_SUCCESS) {
+      std::string names;
+      for (const auto& m : set_.metrics) names += "\n  " + m;
+      detail::raise_profiler_error(s, "napkin: metric set \"" + set_.name + "\": each metric is valid on " + chip +
+                                          " alone, but CUPTI refuses them together (" +
+                                          describe_cupti_failure("cuptiProfilerHostConfigAddMetrics", s) +
+                                          "):" + names);
+    }
     auto size = NAPKIN_CUPTI_PARAMS(CUpti_Profiler_Host_GetConfigImageSize_Params);
     size.pHostObject = host_->get();
     detail::cupti_check(cuptiProfilerHostGetConfigImageSize(&size), "cuptiProfilerHostGetConfigImageSize");
@@ -186,6 +425,7 @@ class metric_config {
 
   // Ranges recorded in a decoded counter-data image.
   static std::size_t range_count(const std::vector<std::uint8_t>& counter_data) {
+    detail::check_counter_data_image(counter_data, "range_count");
     auto p = NAPKIN_CUPTI_PARAMS(CUpti_RangeProfiler_GetCounterDataInfo_Params);
     p.pCounterDataImage = counter_data.data();
     p.counterDataImageSize = counter_data.size();
@@ -194,6 +434,7 @@ class metric_config {
   }
 
   static std::string range_name(const std::vector<std::uint8_t>& counter_data, std::size_t index) {
+    detail::check_counter_data_image(counter_data, "range_name");
     auto p = NAPKIN_CUPTI_PARAMS(CUpti_RangeProfiler_CounterData_GetRangeInfo_Params);
     p.pCounterDataImage = counter_data.data();
     p.counterDataImageSize = counter_data.size();
@@ -203,8 +444,16 @@ class metric_config {
     return p.rangeName != nullptr ? std::string(p.rangeName) : std::string();
   }
 
-  // The set's metric values for one range, in the set's order.
+  // The set's metric values for one range, in the set's order. A range past those recorded is refused where
+  // CUPTI can count them (with a driver); without one, CUPTI answers NaN for it.
   std::vector<double> evaluate(const std::vector<std::uint8_t>& counter_data, std::size_t range) const {
+    detail::check_counter_data_image(counter_data, "evaluate");
+    auto info = NAPKIN_CUPTI_PARAMS(CUpti_RangeProfiler_GetCounterDataInfo_Params);
+    info.pCounterDataImage = counter_data.data();
+    info.counterDataImageSize = counter_data.size();
+    if (cuptiRangeProfilerGetCounterDataInfo(&info) == CUPTI_SUCCESS && range >= info.numTotalRanges)
+      detail::raise_profiler_error("napkin: evaluate: range " + std::to_string(range) + " of a counter-data image "
+                                   "that holds " + std::to_string(info.numTotalRanges) + " range(s)");
     auto names = detail::c_names(set_.metrics);
     std::vector<double> values(names.size());
     auto p = NAPKIN_CUPTI_PARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params);

@@ -16,6 +16,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -90,9 +91,11 @@ struct launch_log {
 };
 
 // Records the symbol of every kernel launched on any thread while it lives (a CUPTI callback subscription).
+// With names = false it only counts launches (no demangling inside the launch path: measure() counts the
+// launches of every pass inside the measured range).
 class kernel_name_recorder {
  public:
-  kernel_name_recorder() {
+  explicit kernel_name_recorder(bool names = true) : names_(names) {
     const CUptiResult s = cuptiSubscribe(&subscriber_, &kernel_name_recorder::on_callback, this);
     if (s != CUPTI_SUCCESS) {
       subscriber_ = nullptr;
@@ -127,6 +130,12 @@ class kernel_name_recorder {
     std::lock_guard<std::mutex> lock(mutex_);
     return {launches_, subscriber_ != nullptr};
   }
+  // Launches recorded so far (graph launches count once); none when recording is unavailable.
+  std::optional<std::size_t> count() const {
+    if (subscriber_ == nullptr) return std::nullopt;
+    std::lock_guard<std::mutex> lock(mutex_);
+    return launches_.size();
+  }
   const std::string& unavailable_reason() const noexcept { return unavailable_; }
 
  private:
@@ -148,10 +157,13 @@ class kernel_name_recorder {
                                                                   id == CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000)) ||
                        (domain == CUPTI_CB_DOMAIN_DRIVER_API && (id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch ||
                                                                  id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz));
+    std::string name = graph ? std::string(launch_log::graph_marker)
+                              : me->names_ ? readable_kernel_name(cb->symbolName) : std::string();
     std::lock_guard<std::mutex> lock(me->mutex_);
-    me->launches_.push_back(graph ? std::string(launch_log::graph_marker) : readable_kernel_name(cb->symbolName));
+    me->launches_.push_back(std::move(name));
   }
 
+  bool names_ = true;
   CUpti_SubscriberHandle subscriber_ = nullptr;
   std::string unavailable_;
   mutable std::mutex mutex_;

@@ -114,7 +114,7 @@ class l2_flusher {
     const cudaError_t e =
         cudaLaunchKernel(reinterpret_cast<const void*>(kernel_), dim3(blocks_), dim3(256), args, 0, nullptr);
     if (e != cudaSuccess)
-      throw profiler_error(std::string("napkin: cudaLaunchKernel (napkin's L2 flush kernel): ") + cudaGetErrorName(e) +
+      raise_profiler_error(std::string("napkin: cudaLaunchKernel (napkin's L2 flush kernel): ") + cudaGetErrorName(e) +
                            " (" + cudaGetErrorString(e) + ")");
   }
 
@@ -126,11 +126,11 @@ class l2_flusher {
     buffer_ = nullptr;
     kernel_ = nullptr;
   }
-  // Construction only: frees what was made, then throws.
+  // Construction only: frees what was made, then raises the error.
   void check(cudaError_t e, const char* what) {
     if (e == cudaSuccess) return;
     release();
-    throw profiler_error(std::string("napkin: ") + what + ": " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) +
+    raise_profiler_error(std::string("napkin: ") + what + ": " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) +
                          "); profiler_options::flush_l2 = false skips the flush");
   }
 

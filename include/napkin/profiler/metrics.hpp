@@ -46,7 +46,7 @@ inline constexpr const char* dfma = "smsp__sass_thread_inst_executed_op_dfma_pre
 inline constexpr const char* hadd = "smsp__sass_thread_inst_executed_op_hadd_pred_on.sum";
 inline constexpr const char* hmul = "smsp__sass_thread_inst_executed_op_hmul_pred_on.sum";
 inline constexpr const char* hfma = "smsp__sass_thread_inst_executed_op_hfma_pred_on.sum";
-// --- coalescing and caches (the seeds' Step 3 numbers) ---
+// --- coalescing and caches (sectors per request, hit rates) ---
 inline constexpr const char* global_load_sectors = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum";
 inline constexpr const char* global_load_requests = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum";
 inline constexpr const char* global_store_sectors = "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum";

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "napkin/error.hpp"
 #include "napkin/profiler/metrics.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
@@ -45,8 +46,11 @@ inline const char* to_string(measured_by m) {
 // ---------------------------------------------------------------------------------------------------
 // Verdicts.
 
-// The seeds' Step 1 table (SM %, Memory %, DRAM %). "High" is >= 60, "low" < 60; DRAM high >= 60,
-// low < 30; latency-bound needs both below 40. Combinations the table has no row for stay unclassified.
+// The SOL table: the kernel classified from ncu's Speed Of Light percentages (SM %, Memory %, DRAM %), one
+// row per bottleneck. "High" is >= 60 % of peak, Nsight Compute's own line (its SpeedOfLight rule: below 60 %
+// "typically indicate[s] latency issues"); DRAM high >= 60, low < 30; latency-bound needs both below 40.
+// Combinations without a row stay unclassified, with the reason. Where the numbers come from:
+// docs/profiler.md, "The report and its verdicts".
 enum class bottleneck {
   compute_bound,        // SM high, Memory low
   memory_bound_dram,    // SM low, Memory high, DRAM high
@@ -55,6 +59,7 @@ enum class bottleneck {
   latency_bound,        // both below 40
   unclassified,         // between the table's rows (said why in the verdict's reason)
   not_measured,         // the metric set lacks SM % or Memory %
+  passes_disagree,      // no verdict: the replay passes measured different work (sol_report::passes_disagree)
 };
 
 inline const char* to_string(bottleneck r) {
@@ -66,6 +71,7 @@ inline const char* to_string(bottleneck r) {
     case bottleneck::latency_bound: return "latency-bound";
     case bottleneck::unclassified: return "unclassified";
     case bottleneck::not_measured: return "not measured";
+    case bottleneck::passes_disagree: return "no verdict (passes disagree)";
   }
   return "?";
 }
@@ -73,7 +79,8 @@ inline const char* to_string(bottleneck r) {
 namespace detail {
 inline void check_pct(double v, const char* what) {
   if (!(v >= 0.0) || !std::isfinite(v))  // also catches NaN
-    throw std::invalid_argument(std::string("napkin: ") + what + " must be a finite percentage >= 0");
+    raise_input_error<std::invalid_argument>(std::string("napkin: ") + what +
+                                             " must be a finite percentage >= 0, got " + std::to_string(v));
 }
 inline std::string pct(double v) {
   char buf[32];
@@ -82,12 +89,12 @@ inline std::string pct(double v) {
 }
 }  // namespace detail
 
-struct seeds_verdict {
+struct sol_verdict {
   bottleneck kind = bottleneck::not_measured;
   std::string reason;
 };
 
-inline seeds_verdict classify_by_seeds(double sm_pct, double memory_pct, std::optional<double> dram_pct) {
+inline sol_verdict classify_by_sol_table(double sm_pct, double memory_pct, std::optional<double> dram_pct) {
   detail::check_pct(sm_pct, "SM throughput");
   detail::check_pct(memory_pct, "memory throughput");
   if (dram_pct) detail::check_pct(*dram_pct, "DRAM throughput");
@@ -110,13 +117,13 @@ inline seeds_verdict classify_by_seeds(double sm_pct, double memory_pct, std::op
                      "is saturated, not VRAM. Look for bank conflicts, excess wavefronts, too many memory "
                      "instructions per FMA."};
     return {bottleneck::unclassified, nums + ": memory above 60% with DRAM between 30% and 60% falls between the "
-                                         "seeds' DRAM-bound and internal-congestion rows: both contribute."};
+                                         "table's DRAM-bound and internal-congestion rows: both contribute."};
   }
   if (sm_pct < 40.0 && memory_pct < 40.0)
     return {bottleneck::latency_bound, nums + ": both below 40%: neither unit is busy, warps wait (latency). Check "
                                           "occupancy, eligible warps and stall reasons."};
   return {bottleneck::unclassified, nums + ": the larger of SM and Memory is between 40% and 60%, a gap in the "
-                                       "seeds' table (ncu's rule calls anything below 60% a latency issue)."};
+                                       "SOL table (ncu's rule calls anything below 60% a latency issue)."};
 }
 
 // ncu's SpeedOfLight rule (SOLBottleneck in sections/SpeedOfLight.py): thresholds 80 (saturated),
@@ -127,6 +134,7 @@ enum class ncu_bottleneck {
   compute_dominant,  // SM - Memory >= 10 points
   memory_dominant,   // Memory - SM >= 10 points
   balanced,          // within 10 points
+  passes_disagree,   // no verdict: the replay passes measured different work (sol_report::passes_disagree)
 };
 
 inline const char* to_string(ncu_bottleneck b) {
@@ -136,6 +144,7 @@ inline const char* to_string(ncu_bottleneck b) {
     case ncu_bottleneck::compute_dominant: return "compute throughput dominates";
     case ncu_bottleneck::memory_dominant: return "memory throughput dominates";
     case ncu_bottleneck::balanced: return "balanced throughput";
+    case ncu_bottleneck::passes_disagree: return "no verdict (passes disagree)";
   }
   return "?";
 }
@@ -184,13 +193,84 @@ inline ncu_verdict classify_by_ncu_rule(double sm_pct, double memory_pct, const 
 }
 
 // ---------------------------------------------------------------------------------------------------
+// Do the replay passes agree? A multi-pass measurement combines counters collected in different runs of the
+// same work (9 passes for the SOL set on H100). When the runs differ (a first call that initializes a library,
+// data-dependent work, another process on the GPU), the combined numbers describe no run at all: the first
+// cublasSgemm of a process read 140 ms instead of 2.8 ms, SM 2 %, "latency-bound". So napkin records each
+// pass and refuses a verdict when they disagree.
+
+// One replay pass of measure(): how long the work took on the GPU (CUDA events recorded inside the range,
+// around fn) and how many kernels fn launched (a graph launch counts once).
+struct pass_sample {
+  double duration_ns = 0;
+  std::optional<std::size_t> launches;  // unknown when another CUPTI client kept napkin from counting
+};
+
+// Pass durations disagree when the longest is more than 25 % longer than the shortest AND longer by more
+// than 50 us. The 25 %: measure()'s duration varied by up to 11 % between runs on H100 (docs/profiler.md,
+// accuracy table: 107.3-119.2 us, 184.4-202.8 us, 375.3-414.0 us), and each pass is such a run; 25 % is more
+// than twice that. The 50 us: below it, launch jitter and host gaps (a range's own 11-19 us) dominate short
+// work. Kernel launch counts must be equal.
+inline constexpr double pass_duration_tolerance = 0.25;
+inline constexpr double pass_duration_floor_ns = 50e3;
+
+namespace detail {
+inline std::string duration_text(double ns) {
+  char buf[48];
+  if (ns >= 1e6)
+    std::snprintf(buf, sizeof buf, "%.2f ms", ns * 1e-6);
+  else if (ns >= 1e3)
+    std::snprintf(buf, sizeof buf, "%.2f us", ns * 1e-3);
+  else
+    std::snprintf(buf, sizeof buf, "%.0f ns", ns);
+  return buf;
+}
+}  // namespace detail
+
+// Why the passes disagree, in words; empty when they agree (or fewer than two were sampled).
+inline std::string find_pass_disagreement(const std::vector<pass_sample>& passes) {
+  for (const auto& p : passes)
+    if (!std::isfinite(p.duration_ns) || p.duration_ns < 0)
+      detail::raise_input_error<std::invalid_argument>("napkin: a pass duration must be finite and >= 0 ns, got " +
+                                                       std::to_string(p.duration_ns));
+  if (passes.size() < 2) return {};
+  const char* consequence =
+      ": the work differed between passes (a first call that initializes something, data-dependent work, other "
+      "work on the GPU), and each pass collected different counters, so their mix describes no single run.";
+  // Launch counts first: different kernels make the durations incomparable anyway.
+  std::optional<std::size_t> first_known;
+  for (std::size_t i = 0; i < passes.size(); ++i) {
+    if (!passes[i].launches) continue;
+    if (!first_known) {
+      first_known = i;
+    } else if (*passes[i].launches != *passes[*first_known].launches) {
+      return "kernel launches per pass disagree: pass " + std::to_string(*first_known + 1) + " launched " +
+             std::to_string(*passes[*first_known].launches) + ", pass " + std::to_string(i + 1) + " launched " +
+             std::to_string(*passes[i].launches) + consequence;
+    }
+  }
+  const auto [lo, hi] =
+      std::minmax_element(passes.begin(), passes.end(),
+                          [](const pass_sample& a, const pass_sample& b) { return a.duration_ns < b.duration_ns; });
+  const double shortest = lo->duration_ns, longest = hi->duration_ns;
+  if (longest > shortest * (1 + pass_duration_tolerance) && longest - shortest > pass_duration_floor_ns) {
+    char pct[32];
+    std::snprintf(pct, sizeof pct, "%.0f%%", shortest > 0 ? (longest / shortest - 1) * 100 : 100.0);
+    return "pass durations disagree: pass " + std::to_string(hi - passes.begin() + 1) + " took " +
+           detail::duration_text(longest) + ", pass " + std::to_string(lo - passes.begin() + 1) + " " +
+           detail::duration_text(shortest) + " (" + pct + " longer; passes may differ by 25% or 50 us)" + consequence;
+  }
+  return {};
+}
+
+// ---------------------------------------------------------------------------------------------------
 // The report.
 
 // Where a measurement's host wall time went, in seconds: what napkin costs on top of the GPU work.
 struct measurement_cost {
   double enable_s = 0;  // cuptiRangeProfilerEnable: the first measurement of a mode (or after a failure) pays it
-  double setup_s = 0;   // counter-data image and cuptiRangeProfilerSetConfig (application replay: and its
-                        // unprofiled counting run of fn)
+  double setup_s = 0;   // counter-data image and cuptiRangeProfilerSetConfig, and the unprofiled run of fn
+                        // before the passes (measure()'s warm-up, application replay's counting run)
   double passes_s = 0;  // the replay passes, all of them (measure(), application replay: flush_s + cupti_s +
                         // work_s; kernel replay, scopes and phases: the passes as a whole)
   double flush_s = 0;   //   cleaning L2 before each pass (measure(), application replay)
@@ -208,6 +288,10 @@ struct sol_report {
   measured_by how = measured_by::user_range;
   measurement_cost cost;
   std::map<std::string, double> values;  // every collected metric by name
+  // measure(): each replay pass as napkin saw it (empty for the other ways to measure), and why the passes
+  // disagree (find_pass_disagreement); empty when they agree. When they disagree there is no verdict.
+  std::vector<pass_sample> pass_samples;
+  std::string passes_disagree;
 
   std::optional<double> get(const std::string& metric) const {
     const auto it = values.find(metric);
@@ -250,14 +334,17 @@ struct sol_report {
     return total;
   }
 
-  // Verdicts; bottleneck::not_measured / std::nullopt when the set lacks SM % or Memory %.
-  seeds_verdict seeds() const {
+  // Verdicts: the SOL table and ncu's rule; bottleneck::not_measured / std::nullopt when the set lacks SM %
+  // or Memory %, kind passes_disagree (no verdict, with the reason) when the replay passes disagree.
+  sol_verdict sol_table() const {
+    if (!passes_disagree.empty()) return {bottleneck::passes_disagree, passes_disagree};
     if (!sm_pct() || !memory_pct())
       return {bottleneck::not_measured, "the \"" + metric_set + "\" set has no SM % / Memory %: use the sol set."};
-    return classify_by_seeds(*sm_pct(), *memory_pct(), dram_pct());
+    return classify_by_sol_table(*sm_pct(), *memory_pct(), dram_pct());
   }
   std::optional<ncu_verdict> ncu_rule() const {
     if (!sm_pct() || !memory_pct()) return std::nullopt;
+    if (!passes_disagree.empty()) return ncu_verdict{ncu_bottleneck::passes_disagree, passes_disagree};
     return classify_by_ncu_rule(*sm_pct(), *memory_pct(), {dram_pct(), l1tex_pct(), l2_pct()});
   }
 
@@ -272,8 +359,9 @@ struct sol_report {
 // Builds a report from a metric set and its values in the set's order.
 inline sol_report make_report(std::string name, const metric_set& set, const std::vector<double>& values) {
   if (values.size() != set.metrics.size())
-    throw std::invalid_argument("napkin: " + std::to_string(values.size()) + " values for " +
-                                std::to_string(set.metrics.size()) + " metrics of set \"" + set.name + "\"");
+    detail::raise_input_error<std::invalid_argument>("napkin: " + std::to_string(values.size()) + " values for " +
+                                                     std::to_string(set.metrics.size()) + " metrics of set \"" +
+                                                     set.name + "\"");
   sol_report r;
   r.name = std::move(name);
   r.metric_set = set.name;
@@ -298,19 +386,20 @@ struct workload_comparison {
   bool expect_compute_bound = false;
   double bound_ns = 0;         // roofline lower bound on time: max(FLOP / peak, bytes / bandwidth)
   std::optional<double> time_over_bound;       // measured duration / bound_ns (>= 1 when the peaks are right)
-  std::optional<double> traffic_overhead;      // DRAM bytes / min bytes (seeds' Step 3)
+  std::optional<double> traffic_overhead;      // DRAM bytes / min bytes
   std::optional<double> bandwidth_of_peak;     // achieved DRAM B/s / peak B/s
   std::optional<double> flops_of_peak;         // workload FLOP / duration / peak FLOP/s
   std::string expectation;     // expected vs measured regime, in words
-  std::string traffic_reading; // the seeds' reading of the overhead
+  std::string traffic_reading; // what the overhead means, in words
 };
 
 inline workload_comparison compare(const sol_report& r, const workload_model& w) {
   if (!(w.min_bytes > 0) || !(w.peak_flops > 0) || !(w.peak_bytes_per_s > 0) || !(w.flops >= 0) ||
       !std::isfinite(w.flops) || !std::isfinite(w.min_bytes) || !std::isfinite(w.peak_flops) ||
       !std::isfinite(w.peak_bytes_per_s))
-    throw std::invalid_argument("napkin: workload \"" + w.name + "\" needs finite flops >= 0 and min_bytes, "
-                                "peak FLOP/s and peak bandwidth > 0");
+    detail::raise_input_error<std::invalid_argument>("napkin: workload \"" + w.name +
+                                                     "\" needs finite flops >= 0 and min_bytes, peak FLOP/s and peak "
+                                                     "bandwidth > 0");
   workload_comparison c;
   c.intensity = w.flops / w.min_bytes;
   c.ridge = w.peak_flops / w.peak_bytes_per_s;
@@ -333,7 +422,7 @@ inline workload_comparison compare(const sol_report& r, const workload_model& w)
   }
   if (auto bw = r.dram_bytes_per_s()) c.bandwidth_of_peak = *bw / w.peak_bytes_per_s;
 
-  const seeds_verdict v = r.seeds();
+  const sol_verdict v = r.sol_table();
   const char* expected = c.expect_compute_bound ? "compute-bound" : "memory-bound";
   std::ostringstream s;
   s << "intensity " << c.intensity << " FLOP/B vs ridge " << c.ridge << " FLOP/B: expected " << expected
@@ -341,6 +430,8 @@ inline workload_comparison compare(const sol_report& r, const workload_model& w)
   const bool measured_memory = v.kind == bottleneck::memory_bound_dram || v.kind == bottleneck::internal_congestion;
   if (v.kind == bottleneck::not_measured)
     s << "Measure with the sol set to compare regimes.";
+  else if (v.kind == bottleneck::passes_disagree)
+    s << "No regime to compare: the replay passes disagree.";
   else if (c.expect_compute_bound && measured_memory)
     s << "The algorithm should be compute-bound but the kernel is memory-bound: it moves far more data than "
          "it needs (missing reuse/tiling).";
@@ -390,9 +481,14 @@ inline std::string to_text(const sol_report& r) {
   detail::row(os, "DRAM Bandwidth", "GB/s", r.dram_bytes_per_s(), 1e-9, 1);
   if (auto f = r.flop(); f && r.duration_ns())
     detail::row(os, "FLOP/s (executed)", "GFLOP/s", *f / (*r.duration_ns() * 1e-9), 1e-9, 1);
-  const seeds_verdict v = r.seeds();
-  os << "    Verdict (seeds' table): " << to_string(v.kind) << " - " << v.reason << "\n";
-  if (auto n = r.ncu_rule()) os << "    Verdict (ncu's rule):   " << to_string(n->kind) << " - " << n->reason << "\n";
+  if (!r.passes_disagree.empty()) {
+    os << "    Passes disagree: " << r.passes_disagree << "\n";
+    os << "    Verdict: none - the replay passes disagree, so neither the SOL table nor ncu's rule applies.\n";
+    return os.str();
+  }
+  const sol_verdict v = r.sol_table();
+  os << "    Verdict (SOL table):  " << to_string(v.kind) << " - " << v.reason << "\n";
+  if (auto n = r.ncu_rule()) os << "    Verdict (ncu's rule): " << to_string(n->kind) << " - " << n->reason << "\n";
   return os.str();
 }
 
@@ -435,7 +531,7 @@ inline std::string to_key_values(const sol_report& r) {
   os << "NAPKIN_SOL name=" << name << " chip=" << r.chip << " set=" << r.metric_set << " passes=" << r.passes
      << " enable_s=" << r.cost.enable_s << " setup_s=" << r.cost.setup_s << " passes_s=" << r.cost.passes_s
      << " flush_s=" << r.cost.flush_s << " cupti_s=" << r.cost.cupti_s << " work_s=" << r.cost.work_s
-     << " decode_s=" << r.cost.decode_s;
+     << " decode_s=" << r.cost.decode_s << " passes_agree=" << (r.passes_disagree.empty() ? 1 : 0);
   for (const auto& [k, v] : r.values) os << ' ' << k << '=' << v;
   return os.str();
 }

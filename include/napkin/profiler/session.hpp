@@ -75,6 +75,13 @@ struct profiler_options {
   // measure(): stop with an error after this many passes beyond the planned count (a workload whose
   // kernel count changes between passes never completes).
   std::size_t extra_pass_limit = 2;
+  // measure(): run fn once, unprofiled, before the passes, so that what fn does only the first time in the
+  // process (a library's initialization, lazy loading of its kernels, first-touch allocations) is not
+  // measured as the work: the first cublasSgemm of a process read 140 ms instead of 2.8 ms without it. With a
+  // reset callback, reset() then runs before every pass. Set false for work that must not run more often than
+  // the passes (fn then runs exactly passes() times, reset() before every pass after the first); passes that
+  // disagree are still reported (sol_report::passes_disagree) and get no verdict.
+  bool warm_up = true;
 };
 
 // per_kernel()'s result: one report per kernel, how many kernels did not fit, and what the call cost.
@@ -88,9 +95,42 @@ namespace detail {
 
 inline void cuda_check(cudaError_t e, const char* what) {
   if (e != cudaSuccess)
-    throw profiler_error(std::string("napkin: ") + what + ": " + cudaGetErrorName(e) + " (" +
-                         cudaGetErrorString(e) + ")");
+    detail::raise_profiler_error(std::string("napkin: ") + what + ": " + cudaGetErrorName(e) + " (" +
+                                 cudaGetErrorString(e) + ")");
 }
+
+// Two CUDA events on the legacy default stream around fn inside a measure() pass: the legacy stream waits for
+// every blocking stream, so their span covers fn's work on any of them (not on non-blocking streams) and any
+// host time fn spends between its launches.
+class pass_timer {
+ public:
+  pass_timer() {
+    cuda_check(cudaEventCreate(&start_), "cudaEventCreate (pass timer)");
+    const cudaError_t e = cudaEventCreate(&stop_);
+    if (e != cudaSuccess) {
+      (void)cudaEventDestroy(start_);
+      cuda_check(e, "cudaEventCreate (pass timer)");
+    }
+  }
+  pass_timer(const pass_timer&) = delete;
+  pass_timer& operator=(const pass_timer&) = delete;
+  ~pass_timer() {
+    (void)cudaEventDestroy(start_);
+    (void)cudaEventDestroy(stop_);
+  }
+  void start() { cuda_check(cudaEventRecord(start_, cudaStreamLegacy), "cudaEventRecord (pass timer)"); }
+  void stop() { cuda_check(cudaEventRecord(stop_, cudaStreamLegacy), "cudaEventRecord (pass timer)"); }
+  // After the pass has been synchronized.
+  double elapsed_ns() const {
+    float ms = 0;
+    cuda_check(cudaEventElapsedTime(&ms, start_, stop_), "cudaEventElapsedTime (pass timer)");
+    return static_cast<double>(ms) * 1e6;
+  }
+
+ private:
+  cudaEvent_t start_ = nullptr;
+  cudaEvent_t stop_ = nullptr;
+};
 
 template <class Fn>
 Fn driver_entry_point(const char* symbol) {
@@ -98,7 +138,8 @@ Fn driver_entry_point(const char* symbol) {
   cudaDriverEntryPointQueryResult found{};
   const cudaError_t e = cudaGetDriverEntryPointByVersion(symbol, &fn, 12000, cudaEnableDefault, &found);
   if (e != cudaSuccess || found != cudaDriverEntryPointSuccess || fn == nullptr)
-    throw profiler_error(std::string("napkin: driver entry point ") + symbol + " not found through the runtime");
+    detail::raise_profiler_error(std::string("napkin: driver entry point ") + symbol +
+                                 " not found through the runtime");
   return reinterpret_cast<Fn>(fn);
 }
 
@@ -114,19 +155,14 @@ class enabled_range_profiler {
       if (const char* tool = std::getenv("CUDA_INJECTION64_PATH"); tool != nullptr && *tool != '\0')
         what += std::string(" A CUDA tool is injected into this process (CUDA_INJECTION64_PATH=") + tool +
                 "): ncu, nsys and napkin cannot profile the same process.";
-      throw profiler_error(s, what);
+      detail::raise_profiler_error(s, std::move(what));
     }
     object_ = p.pRangeProfilerObject;
   }
   enabled_range_profiler(const enabled_range_profiler&) = delete;
   enabled_range_profiler& operator=(const enabled_range_profiler&) = delete;
   ~enabled_range_profiler() {
-    if (started_) {
-      try {
-        (void)stop();
-      } catch (...) {  // a destructor must not throw; the failure that got us here is already in flight
-      }
-    }
+    if (started_) stop_unchecked();  // the failure that got us here is already on its way
     auto p = NAPKIN_CUPTI_PARAMS(CUpti_RangeProfiler_Disable_Params);
     p.pRangeProfilerObject = object_;
     (void)cuptiRangeProfilerDisable(&p);
@@ -207,6 +243,18 @@ class enabled_range_profiler {
     cupti_check(cuptiRangeProfilerStop(&p), "cuptiRangeProfilerStop");
     return p.isAllPassSubmitted != 0;
   }
+  // For unwinding after a failure: the status is secondary to the failure in flight, and ignored.
+  void stop_unchecked() noexcept {
+    started_ = false;
+    auto p = NAPKIN_CUPTI_PARAMS(CUpti_RangeProfiler_Stop_Params);
+    p.pRangeProfilerObject = object_;
+    (void)cuptiRangeProfilerStop(&p);
+  }
+  void pop_unchecked() noexcept {
+    auto p = NAPKIN_CUPTI_PARAMS(CUpti_RangeProfiler_PopRange_Params);
+    p.pRangeProfilerObject = object_;
+    (void)cuptiRangeProfilerPopRange(&p);
+  }
   void push(const char* name) {
     auto p = NAPKIN_CUPTI_PARAMS(CUpti_RangeProfiler_PushRange_Params);
     p.pRangeProfilerObject = object_;
@@ -267,17 +315,18 @@ class profiler {
  public:
   explicit profiler(metric_set set = metric_sets::sol(), const profiler_options& options = {}) : options_(options) {
     if (options_.max_kernels == 0)
-      throw profiler_error("napkin: profiler_options::max_kernels must be at least 1 (per_kernel() records that many)");
+      detail::raise_profiler_error(
+          "napkin: profiler_options::max_kernels must be at least 1 (per_kernel() records that many)");
     int device = -1;
     detail::cuda_check(cudaGetDevice(&device), "no usable CUDA device or driver (cudaGetDevice)");
     detail::cuda_check(cudaFree(nullptr), "cannot create the CUDA context (cudaFree(0))");
     using get_ctx_t = CUresult (*)(CUcontext*);
     using get_dev_t = CUresult (*)(CUdevice*);
     if (detail::driver_entry_point<get_ctx_t>("cuCtxGetCurrent")(&ctx_) != 0 || ctx_ == nullptr)
-      throw profiler_error("napkin: no current CUDA context");
+      detail::raise_profiler_error("napkin: no current CUDA context");
     CUdevice cu_device = 0;
     if (detail::driver_entry_point<get_dev_t>("cuCtxGetDevice")(&cu_device) != 0)
-      throw profiler_error("napkin: cuCtxGetDevice failed");
+      detail::raise_profiler_error("napkin: cuCtxGetDevice failed");
 
     cupti_.emplace();
 
@@ -286,8 +335,9 @@ class profiler {
     supported.api = CUPTI_PROFILER_RANGE_PROFILING;
     detail::cupti_check(cuptiProfilerDeviceSupported(&supported), "cuptiProfilerDeviceSupported");
     if (supported.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
-      throw profiler_error(CUPTI_ERROR_NOT_SUPPORTED, "napkin: range profiling is not supported on device " +
-                                                          std::to_string(device) + ": " + why_unsupported(supported));
+      detail::raise_profiler_error(CUPTI_ERROR_NOT_SUPPORTED, "napkin: range profiling is not supported on device " +
+                                                                  std::to_string(device) + ": " +
+                                                                  why_unsupported(supported));
 
     auto chip_name = NAPKIN_CUPTI_PARAMS(CUpti_Device_GetChipName_Params);
     chip_name.deviceIndex = static_cast<std::size_t>(device);
@@ -317,25 +367,32 @@ class profiler {
   bool usable() const noexcept { return disabled_reason_.empty(); }
   const std::string& disabled_reason() const noexcept { return disabled_reason_; }
 
-  // Runs fn as one range, once per pass. fn must launch the same work each time; it may use any streams
-  // (everything it launched is synchronized before the pass ends).
+  // Runs fn as one range, once per pass, after one unprofiled warm-up run (profiler_options::warm_up). fn
+  // must launch the same work each time; it may use any streams (everything it launched is synchronized
+  // before the pass ends). Each pass's duration and kernel launches are recorded (sol_report::pass_samples):
+  // when the passes disagree the report says so and gives no verdict.
   template <class Fn>
   sol_report measure(const std::string& name, Fn&& fn) {
     return measure(name, std::forward<Fn>(fn), [] {});
   }
 
-  // As above, calling reset() before every pass after the first, for work that is not idempotent
-  // (in-place updates, accumulations): reset() restores the inputs; it is not measured.
+  // As above, calling reset() before every pass (without the warm-up run: before every pass after the first),
+  // for work that is not idempotent (in-place updates, accumulations): reset() restores the inputs; it is
+  // not measured.
   template <class Fn, class Reset>
   sol_report measure(const std::string& name, Fn&& fn, Reset&& reset) {
     ensure_usable();
     sync("before measure()");
+#if NAPKIN_HAS_EXCEPTIONS
     try {
+#endif
       return measure_once(name, fn, reset);
+#if NAPKIN_HAS_EXCEPTIONS
     } catch (...) {
       enabled_.reset();  // disable CUPTI's range profiler: the next measurement starts clean
       throw;
     }
+#endif
   }
 
   // Every kernel fn launches, each as its own range (CUPTI's auto range), named by its symbol. Launches are
@@ -354,8 +411,9 @@ class profiler {
   template <class Fn, class Reset>
   kernel_reports per_kernel(Fn&& fn, replay how, Reset&& reset) {
     if (how != replay::application)
-      throw profiler_error("napkin: per_kernel()'s reset callback is for replay::application; CUPTI's kernel "
-                           "replay restores memory itself and would never call it");
+      detail::raise_profiler_error(
+          "napkin: per_kernel()'s reset callback is for replay::application; CUPTI's kernel "
+          "replay restores memory itself and would never call it");
     return per_kernel_checked(fn, how, reset);
   }
 
@@ -378,47 +436,71 @@ class profiler {
   kernel_reports per_kernel_checked(Fn& fn, replay how, Reset& reset) {
     ensure_usable();
     sync("before per_kernel()");
+#if NAPKIN_HAS_EXCEPTIONS
     try {
+#endif
       if (how == replay::application) return per_kernel_by_application(fn, reset);
       return per_kernel_by_cupti(fn);
+#if NAPKIN_HAS_EXCEPTIONS
     } catch (...) {
       enabled_.reset();
       throw;
     }
+#endif
   }
 
   template <class Fn, class Reset>
   sol_report measure_once(const std::string& name, Fn& fn, Reset& reset) {
     measurement_cost cost;
+    auto t0 = std::chrono::steady_clock::now();
+    if (options_.warm_up) {
+      // One unprofiled run first: one-time work in fn (a library's first call) happens here, not in a pass.
+      fn();
+      sync(("inside measure(\"" + name + "\")'s warm-up run").c_str());
+    }
+    cost.setup_s = detail::seconds_since(t0);
     cost.enable_s = enable(CUPTI_UserRange, CUPTI_UserReplay);
     detail::enabled_range_profiler& rp = *enabled_;
-    auto t0 = std::chrono::steady_clock::now();
+    t0 = std::chrono::steady_clock::now();
     std::vector<std::uint8_t>& data = rp.configure(*config_, CUPTI_UserRange, CUPTI_UserReplay, 1);
-    cost.setup_s = detail::seconds_since(t0);
-    const std::size_t passes = replay_passes(rp, "measure(\"" + name + "\")", name.c_str(), fn, reset, false, cost);
+    pass_recording recording;
+    cost.setup_s += detail::seconds_since(t0);
+    const std::size_t passes = replay_passes(rp, "measure(\"" + name + "\")", name.c_str(), fn, reset,
+                                             options_.warm_up, cost, &recording);
     t0 = std::chrono::steady_clock::now();
     const std::size_t dropped = rp.decode();
     sol_report r = finish(name, data, measured_by::user_range, dropped, passes);
+    r.pass_samples = std::move(recording.samples);
+    r.passes_disagree = find_pass_disagreement(r.pass_samples);
     cost.decode_s = detail::seconds_since(t0);
     r.cost = cost;
     return r;
   }
+
+  // What measure() records of each pass: CUDA events around fn, and fn's kernel launches (counted by a CUPTI
+  // callback; unknown when another CUPTI client holds the subscription).
+  struct pass_recording {
+    detail::pass_timer timer;
+    detail::kernel_name_recorder launches{false};
+    std::vector<pass_sample> samples;
+  };
 
   // napkin's user replay: reset (before every pass after the first, or every pass), flush, start, [push], fn,
   // [pop], stop, synchronize, until CUPTI has every pass. `range` is the user range's name, or null for auto
   // ranges. Returns the passes run.
   template <class Fn, class Reset>
   std::size_t replay_passes(detail::enabled_range_profiler& rp, const std::string& what, const char* range, Fn& fn,
-                            Reset& reset, bool reset_first, measurement_cost& cost) {
+                            Reset& reset, bool reset_first, measurement_cost& cost,
+                            pass_recording* recording = nullptr) {
     using clock = std::chrono::steady_clock;
     const std::size_t limit = config_->passes() + options_.extra_pass_limit;
     const std::string where = "inside " + what;
     std::size_t pass = 0;
     for (bool done = false; !done; ++pass) {
       if (pass == limit)
-        throw profiler_error("napkin: " + what + " did not complete after " + std::to_string(pass) +
-                             " passes (planned " + std::to_string(config_->passes()) +
-                             "): fn must launch the same kernels every time it is called");
+        detail::raise_profiler_error("napkin: " + what + " did not complete after " + std::to_string(pass) +
+                                     " passes (planned " + std::to_string(config_->passes()) +
+                                     "): fn must launch the same kernels every time it is called");
       if (pass > 0 || reset_first) {
         reset();
         sync("in the reset callback");
@@ -436,25 +518,44 @@ class profiler {
       if (range != nullptr) flush();  // user range: after start, whose own writes it cleans away too
       const auto t2b = clock::now();
       if (range != nullptr) rp.push(range);
+      std::optional<std::size_t> launched;
+      if (recording != nullptr) {
+        recording->timer.start();
+        launched = recording->launches.count();
+      }
       const auto t3 = clock::now();
+#if NAPKIN_HAS_EXCEPTIONS
       try {
+#endif
         fn();
+#if NAPKIN_HAS_EXCEPTIONS
       } catch (...) {
         unwind(rp, range != nullptr);
         throw;
       }
+#endif
       const auto t4 = clock::now();
+      if (recording != nullptr) {
+        const std::optional<std::size_t> after = recording->launches.count();
+        launched = launched && after ? std::optional<std::size_t>(*after - *launched) : std::nullopt;
+        recording->timer.stop();
+      }
+#if NAPKIN_HAS_EXCEPTIONS
       try {
+#endif
         if (range != nullptr) rp.pop();
         done = rp.stop();
+#if NAPKIN_HAS_EXCEPTIONS
       } catch (const profiler_error&) {
         // After a fault inside fn CUPTI fails too (CUPTI_ERROR_UNKNOWN): report the CUDA error first.
         sync(where.c_str());
         throw;
       }
+#endif
       const auto t5 = clock::now();
       sync(where.c_str());
       const auto t6 = clock::now();
+      if (recording != nullptr) recording->samples.push_back({recording->timer.elapsed_ns(), launched});
       cost.flush_s += flush_s;
       cost.cupti_s += std::chrono::duration<double>((t2 - t1) + (t3 - t2b) + (t5 - t4)).count();
       cost.work_s += std::chrono::duration<double>((t4 - t3) + (t6 - t5)).count();
@@ -465,8 +566,9 @@ class profiler {
 
   static void refuse_graphs(const detail::launch_log& launches) {
     if (launches.saw_graph())
-      throw profiler_error("napkin: per_kernel() cannot measure kernels inside a CUDA graph (CUPTI's auto range "
-                           "records only the graph's first kernel); use measure(), which covers the whole graph");
+      detail::raise_profiler_error(
+          "napkin: per_kernel() cannot measure kernels inside a CUDA graph (CUPTI's auto range "
+          "records only the graph's first kernel); use measure(), which covers the whole graph");
   }
 
   // Reports for the auto ranges in `data`, named from `names` (launch order = range order).
@@ -533,18 +635,24 @@ class profiler {
     t0 = std::chrono::steady_clock::now();
     std::optional<detail::kernel_name_recorder> recorder(std::in_place);
     rp.start();
+#if NAPKIN_HAS_EXCEPTIONS
     try {
+#endif
       fn();
+#if NAPKIN_HAS_EXCEPTIONS
     } catch (...) {
       unwind(rp, false);
       throw;
     }
     try {
+#endif
       rp.stop();
+#if NAPKIN_HAS_EXCEPTIONS
     } catch (const profiler_error&) {
       sync("inside per_kernel()");
       throw;
     }
+#endif
     sync("inside per_kernel()");
     cost.passes_s = detail::seconds_since(t0);
     t0 = std::chrono::steady_clock::now();
@@ -579,15 +687,17 @@ class profiler {
     }
 
     sol_report stop() {
-      if (prof_ == nullptr) throw profiler_error("napkin: scope \"" + name_ + "\" was already stopped");
+      if (prof_ == nullptr) detail::raise_profiler_error("napkin: scope \"" + name_ + "\" was already stopped");
       profiler& prof = *std::exchange(prof_, nullptr);
       prof.busy_ = nullptr;
+#if NAPKIN_HAS_EXCEPTIONS
       try {
+#endif
         detail::enabled_range_profiler& rp = *prof.enabled_;
         rp.pop();
         const bool complete = rp.stop();
         prof.sync(("inside scope \"" + name_ + "\"").c_str());
-        if (!complete) throw profiler_error("napkin: scope \"" + name_ + "\" needed more than one pass");
+        if (!complete) detail::raise_profiler_error("napkin: scope \"" + name_ + "\" needed more than one pass");
         cost_.passes_s = detail::seconds_since(started_);
         const auto t0 = std::chrono::steady_clock::now();
         const std::size_t dropped = rp.decode();
@@ -595,6 +705,7 @@ class profiler {
         cost_.decode_s = detail::seconds_since(t0);
         r.cost = cost_;
         return r;
+#if NAPKIN_HAS_EXCEPTIONS
       } catch (...) {
         if (prof.enabled_) prof.unwind(*prof.enabled_);
         prof.enabled_.reset();
@@ -602,6 +713,7 @@ class profiler {
         prof.sync(("inside scope \"" + name_ + "\"").c_str());
         throw;
       }
+#endif
     }
 
    private:
@@ -617,12 +729,14 @@ class profiler {
   scope open_scope(const std::string& name) {
     ensure_usable();
     if (config_->passes() != 1)
-      throw profiler_error("napkin: a scope cannot replay its work, but the \"" + config_->set().name + "\" set needs " +
-                           std::to_string(config_->passes()) + " passes on " + chip() +
-                           "; use measure() or the one_pass() set");
+      detail::raise_profiler_error("napkin: a scope cannot replay its work, but the \"" + config_->set().name +
+                                   "\" set needs " + std::to_string(config_->passes()) + " passes on " + chip() +
+                                   "; use measure() or the one_pass() set");
     sync("before a scope");
     scope s(*this, name);
+#if NAPKIN_HAS_EXCEPTIONS
     try {
+#endif
       s.cost_.enable_s = enable(CUPTI_UserRange, CUPTI_UserReplay);
       detail::enabled_range_profiler& rp = *enabled_;
       const auto t0 = std::chrono::steady_clock::now();
@@ -632,12 +746,14 @@ class profiler {
       rp.start();
       flush_l2();  // after start, whose own writes it cleans away too
       rp.push(s.name_.c_str());
+#if NAPKIN_HAS_EXCEPTIONS
     } catch (...) {
       s.prof_ = nullptr;  // nothing to unwind through the scope: do it here
       if (enabled_) unwind(*enabled_);
       enabled_.reset();
       throw;
     }
+#endif
     busy_ = "a scope";
     return s;
   }
@@ -673,10 +789,10 @@ class profiler {
   }
 
   void ensure_usable() const {
-    if (!usable()) throw profiler_error("napkin: the profiler is disabled: " + disabled_reason_);
+    if (!usable()) detail::raise_profiler_error("napkin: the profiler is disabled: " + disabled_reason_);
     if (busy_ != nullptr)
-      throw profiler_error(std::string("napkin: the profiler is busy with ") + busy_ +
-                           " (napkin measures one range at a time)");
+      detail::raise_profiler_error(std::string("napkin: the profiler is busy with ") + busy_ +
+                                   " (napkin measures one range at a time)");
   }
 
   // Synchronizes the device; a fault (sticky error) disables the profiler for good.
@@ -684,13 +800,14 @@ class profiler {
     const cudaError_t e = cudaDeviceSynchronize();
     if (e == cudaSuccess) return;
     const cudaError_t sticky = cudaGetLastError();
-    std::string what = std::string("CUDA error ") + where + ": " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")";
+    std::string what =
+        std::string("CUDA error ") + where + ": " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")";
     // A fault poisons the context: every later CUDA call fails, so profiling cannot continue.
     if (sticky != cudaSuccess && cudaDeviceSynchronize() != cudaSuccess) {
       disabled_reason_ = what + "; the CUDA context is unusable";
-      throw profiler_error(disabled_reason_ + " (napkin's profiler is now disabled)");
+      detail::raise_profiler_error(disabled_reason_ + " (napkin's profiler is now disabled)");
     }
-    throw profiler_error("napkin: " + what);
+    detail::raise_profiler_error("napkin: " + what);
   }
 
   void flush_l2() {
@@ -700,16 +817,8 @@ class profiler {
 
   // Closes an interrupted range and leaves CUPTI clean; errors here are secondary to the one in flight.
   void unwind(detail::enabled_range_profiler& rp, bool pop = true) noexcept {
-    if (pop) {
-      try {
-        rp.pop();
-      } catch (...) {
-      }
-    }
-    try {
-      (void)rp.stop();
-    } catch (...) {
-    }
+    if (pop) rp.pop_unchecked();
+    rp.stop_unchecked();
     if (cudaDeviceSynchronize() != cudaSuccess && cudaDeviceSynchronize() != cudaSuccess)
       disabled_reason_ = "a CUDA fault inside measured work left the context unusable";
   }
@@ -717,11 +826,12 @@ class profiler {
   sol_report finish(const std::string& name, const std::vector<std::uint8_t>& data, measured_by how,
                     std::size_t dropped, std::size_t passes_run) {
     if (dropped != 0)
-      throw profiler_error("napkin: CUPTI dropped " + std::to_string(dropped) + " range(s) of \"" + name + "\"");
+      detail::raise_profiler_error("napkin: CUPTI dropped " + std::to_string(dropped) + " range(s) of \"" + name +
+                                   "\"");
     const std::size_t ranges = metric_config::range_count(data);
     if (ranges != 1)
-      throw profiler_error("napkin: expected one range for \"" + name + "\", CUPTI recorded " +
-                           std::to_string(ranges) + " (unbalanced ranges inside fn?)");
+      detail::raise_profiler_error("napkin: expected one range for \"" + name + "\", CUPTI recorded " +
+                                   std::to_string(ranges) + " (unbalanced ranges inside fn?)");
     sol_report r = make_report(name, config_->set(), config_->evaluate(data, 0));
     r.chip = chip();
     r.passes = passes_run;
@@ -768,7 +878,7 @@ class phase_listener final : public range_listener {  // NOLINT(cppcoreguideline
   void attach(target* t) {
     const std::lock_guard<std::mutex> lock(mutex_);
     if (target_ != nullptr)
-      throw profiler_error("napkin: a phase is already watched in this process (one at a time)");
+      detail::raise_profiler_error("napkin: a phase is already watched in this process (one at a time)");
     target_ = t;
     owner_ = std::this_thread::get_id();
     install_range_listener(this);
@@ -822,11 +932,11 @@ class profiler::phase {
   const std::string& name() const noexcept { return state_->name; }
 
   sol_report report() const {
-    if (!state_->error.empty()) throw profiler_error(state_->error);
+    if (!state_->error.empty()) detail::raise_profiler_error(state_->error);
     if (!state_->done)
-      throw profiler_error("napkin: phase \"" + state_->name + "\" has run " + std::to_string(state_->pass) + " of " +
-                           std::to_string(state_->prof->passes()) +
-                           " passes: the report is ready when done() is true");
+      detail::raise_profiler_error("napkin: phase \"" + state_->name + "\" has run " + std::to_string(state_->pass) +
+                                   " of " + std::to_string(state_->prof->passes()) +
+                                   " passes: the report is ready when done() is true");
     return *state_->result;
   }
 
@@ -848,22 +958,30 @@ class profiler::phase {
 
     bool push(const char* d, std::string_view n) noexcept override {
       if (in_pass || done || !error.empty() || !rp || d != domain || n != name) return false;
+      // Called from a range's constructor (noexcept): a failure becomes the watch's error. Without exceptions
+      // a failure here ends the process (napkin's failure policy: print and abort, or the handler).
+#if NAPKIN_HAS_EXCEPTIONS
       try {
+#endif
         pass_start = std::chrono::steady_clock::now();
         rp->start();
         in_pass = true;
         prof->flush_l2();  // after start, whose own writes it cleans away too
         rp->push(name.c_str());
         return true;
+#if NAPKIN_HAS_EXCEPTIONS
       } catch (const std::exception& e) {
         fail(e.what());
         return false;
       }
+#endif
     }
     bool pop() noexcept override {
       if (!in_pass) return !done && error.empty();
       in_pass = false;
+#if NAPKIN_HAS_EXCEPTIONS
       try {
+#endif
         rp->pop();
         const bool all = rp->stop();
         prof->sync(("inside phase \"" + name + "\"").c_str());
@@ -878,20 +996,26 @@ class profiler::phase {
           done = true;
           finish_watch();
         } else if (pass >= prof->passes() + prof->options_.extra_pass_limit) {
-          throw profiler_error("napkin: phase \"" + name + "\" did not complete after " + std::to_string(pass) +
-                               " passes: each occurrence must launch the same kernels");
+          detail::raise_profiler_error("napkin: phase \"" + name + "\" did not complete after " + std::to_string(pass) +
+                                       " passes: each occurrence must launch the same kernels");
         }
+#if NAPKIN_HAS_EXCEPTIONS
       } catch (const std::exception& e) {
         fail(e.what());
       }
+#endif
       return !done && error.empty();
     }
     void fail(const char* what) noexcept {
+#if NAPKIN_HAS_EXCEPTIONS
       try {
+#endif
         error = what;
+#if NAPKIN_HAS_EXCEPTIONS
       } catch (...) {
         error = "napkin: phase failed";
       }
+#endif
       finish_watch();
     }
     // Ends CUPTI's part (closing an open pass) and frees the profiler for other measurements.
