@@ -261,12 +261,14 @@ int main(int argc, char** argv) try {
   const auto t_setup = std::chrono::steady_clock::now();
   napkin::profiler prof(set, options);
   const double setup_s = seconds_since(t_setup);
-  // The napkin comparison uses the H100 SXM datasheet peaks: the recorded runs (docs/profiler.md) are on it.
-  const napkin::gpu_spec& h100 = napkin::find_gpu("h100-sxm");
+  // The napkin comparison uses the datasheet peaks of the GPU this runs on, when napkin's table has it
+  // (H100 SXM or H200 SXM on the lent machines); otherwise the H100 SXM's, and it says so.
   cudaDeviceProp prop{};
   NAPKIN_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
-  if (std::strstr(prop.name, "H100") == nullptr)
-    std::printf("note: this is a %s; the napkin comparison below still uses H100 SXM peaks\n", prop.name);
+  const bool is_h200 = std::strstr(prop.name, "H200") != nullptr;
+  const napkin::gpu_spec& spec = napkin::find_gpu(is_h200 ? "h200-sxm" : "h100-sxm");
+  if (!is_h200 && std::strstr(prop.name, "H100") == nullptr)
+    std::printf("note: this is a %s; the napkin comparison below uses H100 SXM peaks\n", prop.name);
   std::printf("NAPKIN_SETUP chip=%s passes=%zu setup_s=%.4f\n", prof.chip().c_str(), prof.passes(), setup_s);
   std::vector<const case_t*> chosen;
   for (const auto& c : cases)
@@ -283,7 +285,7 @@ int main(int argc, char** argv) try {
     measure_s.push_back(seconds_since(t0));
     std::cout << napkin::to_text(r);
     const napkin::pipe p = napkin::pipe::fp32;  // FP32 CUDA cores (cuBLAS SGEMM in pedantic math too)
-    std::cout << napkin::to_text(napkin::compare(r, c->model, h100, p));
+    std::cout << napkin::to_text(napkin::compare(r, c->model, spec, p));
     std::cout << napkin::to_key_values(r) << " mode=measure" << (memset_flush ? " flush=memset" : "") << "\n\n";
   }
   // per_kernel() both ways: CUPTI's kernel replay, and napkin's application replay (fn re-run per pass,

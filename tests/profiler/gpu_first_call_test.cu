@@ -122,8 +122,13 @@ TEST_CASE("measure() with warm_up = false runs fn once per pass, and passes that
     MESSAGE(napkin::to_text(r));
     CHECK(calls == static_cast<int>(prof.passes()) + 1);
     CHECK(r.passes_disagree.empty());
-    // A grid-stride copy keeps DRAM busy and the SM idle: the SOL table's DRAM-bound row (as in gpu_test).
-    CHECK(r.sol_table().kind == napkin::bottleneck::memory_bound_dram);
+    // The 50 ms start-up ran in the warm-up, outside every pass: each pass holds one copy of 512 MiB of
+    // traffic (~0.2 ms on H100/H200), far below the sleep.
+    for (const auto& p : r.pass_samples) CHECK(p.duration_ns < 10e6);
+    // A verdict again (which row a short copy lands in depends on the GPU; gpu_test checks the rows).
+    CHECK(r.sol_table().kind != napkin::bottleneck::passes_disagree);
+    REQUIRE(r.ncu_rule());
+    CHECK(r.ncu_rule()->kind != napkin::ncu_bottleneck::passes_disagree);
   }
   cudaFree(in);
   cudaFree(out);
