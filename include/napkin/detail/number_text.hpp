@@ -1,0 +1,80 @@
+// napkin/detail/number_text.hpp — the one place napkin turns numbers into text.
+//
+// Every report, explanation and CLI line formats its numbers here, so that "81.0%", "2.78 ms" and
+// "137.4 GFLOP" look the same wherever they appear. Plain C++17; a value that is not finite prints as
+// "nan", "inf" or "-inf" rather than as whatever printf makes of it.
+//
+//   fixed(0.625, 3)          "0.625"
+//   significant(19.9701)     "19.97"       four significant digits, at least one decimal
+//   percent(81.04)           "81.0%"       the argument is already in percent
+//   percent_of(0.8104)       "81.0%"       the argument is a fraction
+//   si(1.374e11, "FLOP")     "137.4 GFLOP" decimal prefixes (k = 1000), said so by the unit
+//   duration(2.779e-3)       "2.78 ms"     ns, µs, ms or s, whichever keeps 1 <= value < 1000
+#pragma once
+
+#include "napkin/config.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+NAPKIN_BEGIN_NAMESPACE
+namespace detail {
+
+inline std::string non_finite_text(double v) {
+  if (std::isnan(v)) return "nan";
+  return v > 0 ? "inf" : "-inf";
+}
+
+// `decimals` digits after the point (0..17).
+inline std::string fixed(double v, int decimals) {
+  if (!std::isfinite(v)) return non_finite_text(v);
+  char buf[352];  // DBL_MAX printed with 17 decimals fits
+  std::snprintf(buf, sizeof buf, "%.*f", std::clamp(decimals, 0, 17), v);
+  return buf;
+}
+
+// Four significant digits and at least one decimal: 682.7, 19.97, 0.6250, 1365.3; 0 prints as "0".
+inline std::string significant(double v) {
+  if (!std::isfinite(v)) return non_finite_text(v);
+  if (v == 0) return "0";
+  const int magnitude = static_cast<int>(std::floor(std::log10(std::fabs(v))));
+  return fixed(v, std::max(1, 3 - magnitude));
+}
+
+inline std::string percent(double pct, int decimals = 1) {
+  if (!std::isfinite(pct)) return non_finite_text(pct);
+  return fixed(pct, decimals) + "%";
+}
+
+inline std::string percent_of(double fraction, int decimals = 1) { return percent(fraction * 100.0, decimals); }
+
+// A decimal SI prefix chosen so that the number is below 1000: si(4.8e12, "B/s") = "4.800 TB/s".
+// Whole numbers below 1000 print without decimals: si(256, "B") = "256 B".
+inline std::string si(double value, std::string_view unit) {
+  if (!std::isfinite(value)) return non_finite_text(value) + " " + std::string(unit);
+  static constexpr struct {
+    double scale;
+    const char* prefix;
+  } prefixes[] = {{1e18, "E"}, {1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}};
+  for (const auto& p : prefixes)
+    if (std::fabs(value) >= p.scale) return significant(value / p.scale) + " " + p.prefix + std::string(unit);
+  if (value == std::floor(value)) return fixed(value, 0) + " " + std::string(unit);
+  return significant(value) + " " + std::string(unit);
+}
+
+// Seconds in the unit that keeps the number between 1 and 1000, two decimals: "179.74 us", "2.78 ms".
+// Written "us", not "µs", so that the text stays ASCII in every terminal and log.
+inline std::string duration(double seconds) {
+  if (!std::isfinite(seconds)) return non_finite_text(seconds) + " s";
+  const double a = std::fabs(seconds);
+  if (a >= 1.0) return fixed(seconds, 2) + " s";
+  if (a >= 1e-3) return fixed(seconds * 1e3, 2) + " ms";
+  if (a >= 1e-6) return fixed(seconds * 1e6, 2) + " us";
+  return fixed(seconds * 1e9, 0) + " ns";
+}
+
+}  // namespace detail
+NAPKIN_END_NAMESPACE

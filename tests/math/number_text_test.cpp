@@ -1,0 +1,55 @@
+// napkin/detail/number_text.hpp: the one number formatter, against hand-written expected text.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "napkin/detail/number_text.hpp"
+
+using namespace napkin::detail;
+
+TEST_CASE("fixed and significant digits") {
+  CHECK(fixed(0.625, 3) == "0.625");
+  CHECK(fixed(2.5, 0) == "2");  // printf rounds half to even
+  CHECK(fixed(1.0, 99) == "1.00000000000000000");  // decimals clamped to 17
+  CHECK(significant(682.666) == "682.7");
+  CHECK(significant(19.9701) == "19.97");
+  CHECK(significant(0.625) == "0.6250");
+  CHECK(significant(1365.33) == "1365.3");
+  CHECK(significant(0) == "0");
+  CHECK(significant(-19.9701) == "-19.97");
+}
+
+TEST_CASE("percentages") {
+  CHECK(percent(81.04) == "81.0%");
+  CHECK(percent(81.06) == "81.1%");
+  CHECK(percent(5, 0) == "5%");
+  CHECK(percent_of(0.8104) == "81.0%");
+  CHECK(percent_of(1.0) == "100.0%");
+}
+
+TEST_CASE("SI prefixes are decimal") {
+  CHECK(si(1.374e11, "FLOP") == "137.4 GFLOP");
+  CHECK(si(4.8e12, "B/s") == "4.800 TB/s");
+  CHECK(si(1024, "B") == "1.024 kB");  // 1024 B is 1.024 kB, not 1 KiB
+  CHECK(si(256, "B") == "256 B");
+  CHECK(si(0.5, "s") == "0.5000 s");
+}
+
+TEST_CASE("durations pick their unit") {
+  CHECK(duration(2.779e-3) == "2.78 ms");
+  CHECK(duration(179.74e-6) == "179.74 us");
+  CHECK(duration(42e-9) == "42 ns");
+  CHECK(duration(1.5) == "1.50 s");
+}
+
+TEST_CASE("non-finite values say so") {
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  CHECK(fixed(nan, 2) == "nan");
+  CHECK(percent(inf) == "inf");
+  CHECK(significant(-inf) == "-inf");
+  CHECK(si(inf, "B/s") == "inf B/s");
+  CHECK(duration(nan) == "nan s");
+  CHECK(fixed(std::numeric_limits<double>::max(), 17).size() > 300);  // no truncation, no overflow
+}
