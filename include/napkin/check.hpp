@@ -125,17 +125,43 @@ constexpr const char* launch_sync_reason =
     "asynchronous fault in this launch (found by the synchronization after it: NAPKIN_SYNC_LAUNCHES or "
     "a debug build)";
 
+// The errors that say CUDA cannot be used in this process at all: no driver or a stub, no device, a
+// driver/runtime mismatch, devices busy or unlicensed, MPS unreachable (driver_types.h's descriptions).
+// The runtime returns them to every call once its initialization has failed, cudaGetLastError included,
+// so the first check of a program can see one with no earlier call at all: nobody "left" it pending.
+constexpr bool initialization_failure(cudaError_t e) noexcept {
+  switch (e) {
+    case cudaErrorInitializationError:
+    case cudaErrorStubLibrary:
+    case cudaErrorInsufficientDriver:
+    case cudaErrorDevicesUnavailable:
+    case cudaErrorNoDevice:
+    case cudaErrorDeviceNotLicensed:
+    case cudaErrorSystemNotReady:
+    case cudaErrorSystemDriverMismatch:
+    case cudaErrorCompatNotSupportedOnDevice:
+    case cudaErrorMpsConnectionFailed:
+      return true;
+    default:
+      return false;
+  }
+}
+
+constexpr const char* initialization_note =
+    "CUDA could not be initialized in this process (the runtime returns that to every call, from the first "
+    "one on, so no earlier call is to blame); no kernel ran";
+
 // After a launch: its configuration error, or a sticky fault of earlier work, and then, when launch
 // synchronization is on, the fault of the kernel itself.
 inline void check_launch(const char* what, bool sync_default, const char* file, unsigned line, const char* function) {
   const source_site site{file, line, function};
   const cudaError_t e = cudaGetLastError();
   if (NAPKIN_DETAIL_UNLIKELY(e != cudaSuccess)) {
-    fail(e, what, site,
-         status_traits<cudaError_t>::sticky(e)
-             ? "reported at this launch, raised by earlier asynchronous work"
-             : "launch configuration error, or an error left pending by an earlier unchecked call "
-               "(NAPKIN_CUDA_LAUNCH tells them apart)");
+    const char* note = "launch configuration error, or an error left pending by an earlier unchecked call "
+                       "(NAPKIN_CUDA_LAUNCH tells them apart)";
+    if (initialization_failure(e)) note = initialization_note;
+    if (status_traits<cudaError_t>::sticky(e)) note = "reported at this launch, raised by earlier asynchronous work";
+    fail(e, what, site, note);
     return;
   }
   if (NAPKIN_DETAIL_UNLIKELY(launch_sync(sync_default))) {
@@ -145,12 +171,19 @@ inline void check_launch(const char* what, bool sync_default, const char* file, 
 }
 
 // Before a launch: an error already pending in this thread belongs to earlier work. Report it as such
-// (and clear it, when it can be cleared) so that it is not blamed on the launch.
+// (and clear it, when it can be cleared) so that it is not blamed on the launch. An initialization
+// failure is no earlier work's error: it is reported as this launch's own, with what it means.
 inline void check_nothing_pending(const char* what, const char* file, unsigned line, const char* function) {
   const source_site site{file, line, function};
   const cudaError_t e = cudaGetLastError();
-  if (NAPKIN_DETAIL_UNLIKELY(e != cudaSuccess))
+  if (NAPKIN_DETAIL_LIKELY(e == cudaSuccess)) return;
+  if (initialization_failure(e)) {
+    fail(e, what, site, initialization_note);
+  } else if (status_traits<cudaError_t>::sticky(e)) {
+    fail(e, what, site, "found before this launch; not produced by it", true);
+  } else {
     fail(e, what, site, "left by an earlier, unchecked call; not produced by this launch", true);
+  }
 }
 
 }  // namespace detail

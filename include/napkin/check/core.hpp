@@ -133,6 +133,7 @@ NAPKIN_DETAIL_COLD bool report_nothrow(Status s, const char* expression, source_
 #if NAPKIN_HAS_EXCEPTIONS
     try {
 #endif
+      // Handled, or (inside a handler) printed already; otherwise print: a no-throw check never throws.
       if (apply_policy(info) == policy_outcome::throw_or_abort)
         print_failure("napkin: error (not thrown: no-throw check): ", info);
 #if NAPKIN_HAS_EXCEPTIONS
