@@ -31,7 +31,9 @@ NAPKIN_BEGIN_NAMESPACE
 template <>
 struct status_traits<cudaError_t> {
   static constexpr const char* library = "CUDA runtime";
-  static constexpr bool failed(cudaError_t e) noexcept { return e != cudaSuccess; }
+  // The device runtime's calls return cudaError_t too: the macros check it in device code (core.hpp).
+  static constexpr bool checkable_on_device = true;
+  NAPKIN_DETAIL_HD static constexpr bool failed(cudaError_t e) noexcept { return e != cudaSuccess; }
   static const char* name(cudaError_t e) noexcept { return cudaGetErrorName(e); }
   static const char* description(cudaError_t e) noexcept { return cudaGetErrorString(e); }
   // The errors the runtime documents as leaving the context in an inconsistent state ("the process
@@ -186,22 +188,49 @@ inline void check_nothing_pending(const char* what, const char* file, unsigned l
   }
 }
 
+#if defined(__CUDACC__)
+// The launch checks in CUDA C++: host-only; in device code a build error (core.hpp, "device code").
+NAPKIN_DETAIL_HD inline void check_launch_hd(const char* what, bool sync_default, const char* file, unsigned line,
+                                             const char* function) {
+#if defined(__CUDA_ARCH__)
+  (void)what, (void)sync_default, (void)file, (void)line, (void)function;
+  napkin_error_NAPKIN_CUDA_LAUNCH_and_NAPKIN_CUDA_CHECK_LAUNCH_are_host_only();
+#else
+  check_launch(what, sync_default, file, line, function);
+#endif
+}
+NAPKIN_DETAIL_HD inline void check_nothing_pending_hd(const char* what, const char* file, unsigned line,
+                                                      const char* function) {
+#if defined(__CUDA_ARCH__)
+  (void)what, (void)file, (void)line, (void)function;
+  napkin_error_NAPKIN_CUDA_LAUNCH_and_NAPKIN_CUDA_CHECK_LAUNCH_are_host_only();
+#else
+  check_nothing_pending(what, file, line, function);
+#endif
+}
+#define NAPKIN_DETAIL_CHECK_LAUNCH ::napkin::detail::check_launch_hd
+#define NAPKIN_DETAIL_CHECK_NOTHING_PENDING ::napkin::detail::check_nothing_pending_hd
+#else
+#define NAPKIN_DETAIL_CHECK_LAUNCH ::napkin::detail::check_launch
+#define NAPKIN_DETAIL_CHECK_NOTHING_PENDING ::napkin::detail::check_nothing_pending
+#endif
+
 }  // namespace detail
 NAPKIN_END_NAMESPACE
 
 // After `kernel<<<...>>>(...)`: reports the launch's error (invalid configuration, too many resources,
 // no image for this GPU); with launch synchronization on, also the kernel's own fault.
-#define NAPKIN_CUDA_CHECK_LAUNCH() \
-  ::napkin::detail::check_launch("kernel launch (cudaGetLastError after it)", NAPKIN_SYNC_LAUNCHES != 0, \
-                                 NAPKIN_DETAIL_SITE_ARGS)
+#define NAPKIN_CUDA_CHECK_LAUNCH()                                                                    \
+  NAPKIN_DETAIL_CHECK_LAUNCH("kernel launch (cudaGetLastError after it)", NAPKIN_SYNC_LAUNCHES != 0, \
+                             NAPKIN_DETAIL_SITE_ARGS)
 
 // Wraps a launch: an error pending before it is reported as pending (not blamed on the launch), then the
 // launch is made and checked as by NAPKIN_CUDA_CHECK_LAUNCH. Usage: NAPKIN_CUDA_LAUNCH(k<<<g, b>>>(x, y));
-#define NAPKIN_CUDA_LAUNCH(...)                                                \
-  do {                                                                         \
-    ::napkin::detail::check_nothing_pending(#__VA_ARGS__, NAPKIN_DETAIL_SITE_ARGS); \
-    __VA_ARGS__;                                                               \
-    ::napkin::detail::check_launch(#__VA_ARGS__, NAPKIN_SYNC_LAUNCHES != 0, NAPKIN_DETAIL_SITE_ARGS); \
+#define NAPKIN_CUDA_LAUNCH(...)                                                                  \
+  do {                                                                                           \
+    NAPKIN_DETAIL_CHECK_NOTHING_PENDING(#__VA_ARGS__, NAPKIN_DETAIL_SITE_ARGS);                  \
+    __VA_ARGS__;                                                                                 \
+    NAPKIN_DETAIL_CHECK_LAUNCH(#__VA_ARGS__, NAPKIN_SYNC_LAUNCHES != 0, NAPKIN_DETAIL_SITE_ARGS); \
   } while (0)
 
 #if !defined(NAPKIN_NO_SHORT_MACROS) && !defined(CUDA_CHECK)
