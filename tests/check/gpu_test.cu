@@ -15,10 +15,14 @@ __global__ void write_one(int* p) { *p = 1; }
 bool contains(const std::string& s, const char* needle) { return s.find(needle) != std::string::npos; }
 
 // Device-side checks: thread 0 gets cudaErrorInvalidValue (1), the others cudaSuccess.
-__host__ __device__ cudaError_t status_for(unsigned thread) { return thread == 0 ? cudaErrorInvalidValue : cudaSuccess; }
+__host__ __device__ cudaError_t status_for(unsigned thread) {
+  return thread == 0 ? cudaErrorInvalidValue : cudaSuccess;
+}
 __host__ __device__ int checked(unsigned thread) { return NAPKIN_CUDA_CHECK(status_for(thread)) == cudaSuccess; }
 __global__ void check_on_device(int* out) { out[threadIdx.x] = checked(threadIdx.x); }
-__global__ void check_nothrow_on_device(int* out) { out[threadIdx.x] = NAPKIN_CUDA_CHECK_NOTHROW(status_for(threadIdx.x)); }
+__global__ void check_nothrow_on_device(int* out) {
+  out[threadIdx.x] = NAPKIN_CUDA_CHECK_NOTHROW(status_for(threadIdx.x));
+}
 
 // Runs `fn` with this process's stdout (where device printf goes) redirected to a file; returns the text.
 template <class Fn>

@@ -203,7 +203,7 @@ bool is_sticky(Status s) noexcept {
 // is what calling a host function from __host__ __device__ code does (nvcc only warns, #20011/#20014).
 #if defined(__CUDACC__)
 #define NAPKIN_DETAIL_HD __host__ __device__
-extern "C" __device__ void napkin_error_device_code_can_check_only_statuses_whose_status_traits_say_checkable_on_device();
+extern "C" __device__ void napkin_error_device_code_checks_only_statuses_whose_traits_say_checkable_on_device();
 extern "C" __device__ void napkin_error_NAPKIN_CUDA_LAUNCH_and_NAPKIN_CUDA_CHECK_LAUNCH_are_host_only();
 
 namespace detail {
@@ -234,7 +234,7 @@ NAPKIN_DETAIL_HD inline Status check_hd(Status s, const char* expression, const 
       __trap();
     }
   } else {
-    napkin_error_device_code_can_check_only_statuses_whose_status_traits_say_checkable_on_device();
+    napkin_error_device_code_checks_only_statuses_whose_traits_say_checkable_on_device();
   }
   return s;
 #else
@@ -252,7 +252,7 @@ NAPKIN_DETAIL_HD inline Status check_allow_hd(Status s, Status allowed, const ch
       __trap();
     }
   } else {
-    napkin_error_device_code_can_check_only_statuses_whose_status_traits_say_checkable_on_device();
+    napkin_error_device_code_checks_only_statuses_whose_traits_say_checkable_on_device();
   }
   return s;
 #else
@@ -268,7 +268,7 @@ NAPKIN_DETAIL_HD inline bool check_nothrow_hd(Status s, const char* expression, 
     if (!NAPKIN_DETAIL_UNLIKELY(status_traits<Status>::failed(s))) return true;
     report_on_device(s, expression, file, line, function, "napkin: no-throw check: yields false, the thread goes on");
   } else {
-    napkin_error_device_code_can_check_only_statuses_whose_status_traits_say_checkable_on_device();
+    napkin_error_device_code_checks_only_statuses_whose_traits_say_checkable_on_device();
   }
   return false;
 #else
