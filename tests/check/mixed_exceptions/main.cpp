@@ -49,6 +49,11 @@ bool aborts_with(Fn fn, std::string& err) {
 }
 
 bool contains(const std::string& s, const char* needle) { return s.find(needle) != std::string::npos; }
+int count(const std::string& s, const char* needle) {
+  int n = 0;
+  for (auto p = s.find(needle); p != std::string::npos; p = s.find(needle, p + 1)) ++n;
+  return n;
+}
 }  // namespace
 
 int main() {
@@ -84,6 +89,12 @@ int main() {
                    exc_failing_check();
                  }, err) && contains(err, "napkin: fatal: "),
          "abort_process set by the no-exceptions unit aborts the exceptions unit's failure");
+
+  // Built without exceptions, a failure inside the handler is printed once, then the process aborts.
+  err.clear();
+  expect(aborts_with(noexc_nested_failure, err), "a failure inside the handler of a no-exceptions unit aborts");
+  expect(count(err, "napkin: ") == 1 && count(err, "napkin: failure inside the failure handler") == 1,
+         "... after printing it once");
 
   std::printf("%s\n", failures ? "FAILED" : "all passed");
   return failures ? 1 : 0;

@@ -15,6 +15,8 @@ void noexc_install_handler_of_exc();  // installs exc_handler from the no-except
 void exc_clear_handler();
 void noexc_set_abort_policy();
 int noexc_handler_calls();
+// Installs a handler (no-exceptions unit) that itself fails a NAPKIN_CUDA_CHECK, then fails a check there.
+void noexc_nested_failure();
 int exc_handler_calls();
 
 // The vocabulary types must be the same types in both units (a handler declared in one is called by the

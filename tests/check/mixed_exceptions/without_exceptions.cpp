@@ -20,5 +20,10 @@ void noexc_install_handler_of_exc() { napkin::set_failure_handler(&exc_handler_f
 void noexc_set_abort_policy() { napkin::set_failure_policy(napkin::failure_policy::abort_process); }
 int noexc_handler_calls() { return handler_calls; }
 
+void noexc_nested_failure() {
+  napkin::set_failure_handler([](const napkin::error_info&) { NAPKIN_CUDA_CHECK(cudaErrorInvalidValue); });
+  NAPKIN_CUDA_CHECK(cudaErrorMemoryAllocation);
+}
+
 const char* noexc_error_info_type() { return typeid(napkin::error_info).name(); }
 const char* noexc_handler_type() { return typeid(napkin::failure_handler).name(); }
