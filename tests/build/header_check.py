@@ -90,42 +90,48 @@ def main():
     libs = [f"-L{args.cuda_lib}", f"-Wl,-rpath,{args.cuda_lib}"] if args.cuda_lib else []
     libs += [f"-l{l}" for l in args.link_lib]
 
-    def two_tu(cxx, std, mixed):
-        # mixed: tu_b (and only tu_b) without exceptions; main.cpp has none of napkin.
-        tag = "mixed" if mixed else "same"
-        exe = work / f"two_tu_{os.path.basename(cxx)}_{std}_{tag}"
+    def two_tu(cxx, std):
+        # Both programs of one compiler and standard; they share tu_a and main (main.cpp has none of napkin).
+        # Returns [(name, status, output)] for: both units with exceptions; tu_b built with -fno-exceptions.
+        name = f"{os.path.basename(cxx)} -std={std} two TUs linked"
         base = [cxx, f"-std={std}", *WARNINGS, "-I", str(include_dir), *cuda_flags]
-        objects = []
-        for n in ("tu_a", "tu_b", "main"):
-            obj = work / f"{n}_{os.path.basename(cxx)}_{std}_{tag}.o"
-            flags = ["-fno-exceptions"] if mixed and n == "tu_b" else []
-            code, out = run(base + flags + ["-c", str(work / f"{n}.cpp"), "-o", str(obj)])
-            if code != 0:
-                return code, out
-            objects.append(str(obj))
-        code, out = run([cxx, *objects, "-o", str(exe), *libs])
-        if code == 0:
-            code, out2 = run([str(exe)])
-            out += out2
-        return code, out
+        objects = {}
+        for n, flags in (("tu_a", []), ("main", []), ("tu_b", []), ("tu_b_noexc", ["-fno-exceptions"])):
+            obj = work / f"{n}_{os.path.basename(cxx)}_{std}.o"
+            code, out = run(base + flags + ["-c", str(work / f"{n.replace('_noexc', '')}.cpp"), "-o", str(obj)])
+            objects[n] = (str(obj), code, out)
+        results = []
+        for variant, b in (("", "tu_b"), (" (second unit -fno-exceptions)", "tu_b_noexc")):
+            failed = [objects[n] for n in ("tu_a", b, "main") if objects[n][1] != 0]
+            if failed:
+                results.append((name + variant, failed[0][1], failed[0][2]))
+                continue
+            exe = work / f"two_tu_{os.path.basename(cxx)}_{std}_{b}"
+            code, out = run([cxx, objects["tu_a"][0], objects[b][0], objects["main"][0], "-o", str(exe), *libs])
+            if code == 0:
+                code, out2 = run([str(exe)])
+                out += out2
+            results.append((name + variant, code, out))
+        return results
+
+    def one(cmd):
+        return [(None, *run(cmd))]
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        futures = {pool.submit(run, cmd): (name, h, exceptions) for name, cmd, h, exceptions in jobs}
-        for cxx in args.cxx:
-            for std in ("c++17", "c++20"):
-                for mixed in (False, True):
-                    kind = " (second unit -fno-exceptions)" if mixed else ""
-                    futures[pool.submit(two_tu, cxx, std, mixed)] = (
-                        f"{os.path.basename(cxx)} -std={std} two TUs linked{kind}", None, [])
-        by_header = {}
+        # The long two-TU jobs first, so that the short ones fill in around them.
+        futures = {pool.submit(two_tu, cxx, std): (None, None, []) for cxx in args.cxx for std in ("c++17", "c++20")}
+        futures.update({pool.submit(one, cmd): (name, h, exceptions) for name, cmd, h, exceptions in jobs})
+        by_header, total = {}, 0
         for f in concurrent.futures.as_completed(futures):
-            code, out = f.result()
-            name, h, exceptions = futures[f]
-            if code != 0:
-                failures.append(name)
-                print(f"FAIL {name}\n{out}")
-                if h:
-                    by_header.setdefault(h, set()).add("without exceptions" if exceptions else "with exceptions")
+            job_name, h, exceptions = futures[f]
+            for name, code, out in f.result():
+                name = name or job_name
+                total += 1
+                if code != 0:
+                    failures.append(name)
+                    print(f"FAIL {name}\n{out}")
+                    if h:
+                        by_header.setdefault(h, set()).add("without exceptions" if exceptions else "with exceptions")
     plain = sum(1 for c in headers.values() if not c)
     print(f"{len(headers)} headers ({plain} plain C++, {len(headers) - plain} CUDA-facing); "
           f"compilers: {', '.join(args.cxx)}{', nvcc' if args.nvcc else ''}")
@@ -134,7 +140,7 @@ def main():
     only_noexc = sorted(h for h, kinds in by_header.items() if kinds == {"without exceptions"})
     if only_noexc:
         print(f"{len(only_noexc)} header(s) fail only with -fno-exceptions: {' '.join(only_noexc)}")
-    print(f"{len(futures) - len(failures)} passed, {len(failures)} failed")
+    print(f"{total - len(failures)} passed, {len(failures)} failed")
     return 1 if failures else 0
 
 
