@@ -31,7 +31,9 @@ NAPKIN_BEGIN_NAMESPACE
 template <>
 struct status_traits<cudaError_t> {
   static constexpr const char* library = "CUDA runtime";
-  static constexpr bool failed(cudaError_t e) noexcept { return e != cudaSuccess; }
+  // The device runtime's calls return cudaError_t too: the macros check it in device code (core.hpp).
+  static constexpr bool checkable_on_device = true;
+  NAPKIN_DETAIL_HD static constexpr bool failed(cudaError_t e) noexcept { return e != cudaSuccess; }
   static const char* name(cudaError_t e) noexcept { return cudaGetErrorName(e); }
   static const char* description(cudaError_t e) noexcept { return cudaGetErrorString(e); }
   // The errors the runtime documents as leaving the context in an inconsistent state ("the process
@@ -125,17 +127,43 @@ constexpr const char* launch_sync_reason =
     "asynchronous fault in this launch (found by the synchronization after it: NAPKIN_SYNC_LAUNCHES or "
     "a debug build)";
 
+// The errors that say CUDA cannot be used in this process at all: no driver or a stub, no device, a
+// driver/runtime mismatch, devices busy or unlicensed, MPS unreachable (driver_types.h's descriptions).
+// The runtime returns them to every call once its initialization has failed, cudaGetLastError included,
+// so the first check of a program can see one with no earlier call at all: nobody "left" it pending.
+constexpr bool initialization_failure(cudaError_t e) noexcept {
+  switch (e) {
+    case cudaErrorInitializationError:
+    case cudaErrorStubLibrary:
+    case cudaErrorInsufficientDriver:
+    case cudaErrorDevicesUnavailable:
+    case cudaErrorNoDevice:
+    case cudaErrorDeviceNotLicensed:
+    case cudaErrorSystemNotReady:
+    case cudaErrorSystemDriverMismatch:
+    case cudaErrorCompatNotSupportedOnDevice:
+    case cudaErrorMpsConnectionFailed:
+      return true;
+    default:
+      return false;
+  }
+}
+
+constexpr const char* initialization_note =
+    "CUDA could not be initialized in this process (the runtime returns that to every call, from the first "
+    "one on, so no earlier call is to blame); no kernel ran";
+
 // After a launch: its configuration error, or a sticky fault of earlier work, and then, when launch
 // synchronization is on, the fault of the kernel itself.
 inline void check_launch(const char* what, bool sync_default, const char* file, unsigned line, const char* function) {
   const source_site site{file, line, function};
   const cudaError_t e = cudaGetLastError();
   if (NAPKIN_DETAIL_UNLIKELY(e != cudaSuccess)) {
-    fail(e, what, site,
-         status_traits<cudaError_t>::sticky(e)
-             ? "reported at this launch, raised by earlier asynchronous work"
-             : "launch configuration error, or an error left pending by an earlier unchecked call "
-               "(NAPKIN_CUDA_LAUNCH tells them apart)");
+    const char* note = "launch configuration error, or an error left pending by an earlier unchecked call "
+                       "(NAPKIN_CUDA_LAUNCH tells them apart)";
+    if (initialization_failure(e)) note = initialization_note;
+    if (status_traits<cudaError_t>::sticky(e)) note = "reported at this launch, raised by earlier asynchronous work";
+    fail(e, what, site, note);
     return;
   }
   if (NAPKIN_DETAIL_UNLIKELY(launch_sync(sync_default))) {
@@ -145,30 +173,64 @@ inline void check_launch(const char* what, bool sync_default, const char* file, 
 }
 
 // Before a launch: an error already pending in this thread belongs to earlier work. Report it as such
-// (and clear it, when it can be cleared) so that it is not blamed on the launch.
+// (and clear it, when it can be cleared) so that it is not blamed on the launch. An initialization
+// failure is no earlier work's error: it is reported as this launch's own, with what it means.
 inline void check_nothing_pending(const char* what, const char* file, unsigned line, const char* function) {
   const source_site site{file, line, function};
   const cudaError_t e = cudaGetLastError();
-  if (NAPKIN_DETAIL_UNLIKELY(e != cudaSuccess))
+  if (NAPKIN_DETAIL_LIKELY(e == cudaSuccess)) return;
+  if (initialization_failure(e)) {
+    fail(e, what, site, initialization_note);
+  } else if (status_traits<cudaError_t>::sticky(e)) {
+    fail(e, what, site, "found before this launch; not produced by it", true);
+  } else {
     fail(e, what, site, "left by an earlier, unchecked call; not produced by this launch", true);
+  }
 }
+
+#if defined(__CUDACC__)
+// The launch checks in CUDA C++: host-only; in device code a build error (core.hpp, "device code").
+NAPKIN_DETAIL_HD inline void check_launch_hd(const char* what, bool sync_default, const char* file, unsigned line,
+                                             const char* function) {
+#if defined(__CUDA_ARCH__)
+  (void)what, (void)sync_default, (void)file, (void)line, (void)function;
+  napkin_error_NAPKIN_CUDA_LAUNCH_and_NAPKIN_CUDA_CHECK_LAUNCH_are_host_only();
+#else
+  check_launch(what, sync_default, file, line, function);
+#endif
+}
+NAPKIN_DETAIL_HD inline void check_nothing_pending_hd(const char* what, const char* file, unsigned line,
+                                                      const char* function) {
+#if defined(__CUDA_ARCH__)
+  (void)what, (void)file, (void)line, (void)function;
+  napkin_error_NAPKIN_CUDA_LAUNCH_and_NAPKIN_CUDA_CHECK_LAUNCH_are_host_only();
+#else
+  check_nothing_pending(what, file, line, function);
+#endif
+}
+#define NAPKIN_DETAIL_CHECK_LAUNCH ::napkin::detail::check_launch_hd
+#define NAPKIN_DETAIL_CHECK_NOTHING_PENDING ::napkin::detail::check_nothing_pending_hd
+#else
+#define NAPKIN_DETAIL_CHECK_LAUNCH ::napkin::detail::check_launch
+#define NAPKIN_DETAIL_CHECK_NOTHING_PENDING ::napkin::detail::check_nothing_pending
+#endif
 
 }  // namespace detail
 NAPKIN_END_NAMESPACE
 
 // After `kernel<<<...>>>(...)`: reports the launch's error (invalid configuration, too many resources,
 // no image for this GPU); with launch synchronization on, also the kernel's own fault.
-#define NAPKIN_CUDA_CHECK_LAUNCH() \
-  ::napkin::detail::check_launch("kernel launch (cudaGetLastError after it)", NAPKIN_SYNC_LAUNCHES != 0, \
-                                 NAPKIN_DETAIL_SITE_ARGS)
+#define NAPKIN_CUDA_CHECK_LAUNCH()                                                                    \
+  NAPKIN_DETAIL_CHECK_LAUNCH("kernel launch (cudaGetLastError after it)", NAPKIN_SYNC_LAUNCHES != 0, \
+                             NAPKIN_DETAIL_SITE_ARGS)
 
 // Wraps a launch: an error pending before it is reported as pending (not blamed on the launch), then the
 // launch is made and checked as by NAPKIN_CUDA_CHECK_LAUNCH. Usage: NAPKIN_CUDA_LAUNCH(k<<<g, b>>>(x, y));
-#define NAPKIN_CUDA_LAUNCH(...)                                                \
-  do {                                                                         \
-    ::napkin::detail::check_nothing_pending(#__VA_ARGS__, NAPKIN_DETAIL_SITE_ARGS); \
-    __VA_ARGS__;                                                               \
-    ::napkin::detail::check_launch(#__VA_ARGS__, NAPKIN_SYNC_LAUNCHES != 0, NAPKIN_DETAIL_SITE_ARGS); \
+#define NAPKIN_CUDA_LAUNCH(...)                                                                  \
+  do {                                                                                           \
+    NAPKIN_DETAIL_CHECK_NOTHING_PENDING(#__VA_ARGS__, NAPKIN_DETAIL_SITE_ARGS);                  \
+    __VA_ARGS__;                                                                                 \
+    NAPKIN_DETAIL_CHECK_LAUNCH(#__VA_ARGS__, NAPKIN_SYNC_LAUNCHES != 0, NAPKIN_DETAIL_SITE_ARGS); \
   } while (0)
 
 #if !defined(NAPKIN_NO_SHORT_MACROS) && !defined(CUDA_CHECK)

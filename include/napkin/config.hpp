@@ -11,9 +11,15 @@
 // whose effect would depend on link order). The version namespace keeps two napkin versions in one
 // program apart the same way.
 //
-// Process-wide state that every unit of this version shares, whatever its exception setting (the failure
-// policy, the NVTX switch, ...), lives in napkin::v0_1::process_state instead. It is documented where it
-// is declared, and every piece of it is an atomic or guarded by a mutex.
+// Two things are shared by every unit of this version, whatever its exception setting:
+//   - the vocabulary types both kinds of unit hand each other (error_info, the failure policy and the
+//     handler's type, cuda_error) live in napkin::v0_1 itself (NAPKIN_BEGIN_COMMON_NAMESPACE): a handler
+//     installed by one kind of unit is then called by the other with the very type it was declared
+//     with. Only types whose definitions do not depend on exceptions go there, and no `detail`
+//     namespace (napkin::detail would become ambiguous).
+//   - process-wide state (the failure policy, the NVTX switch, ...) lives in napkin::v0_1::process_state.
+//     It is documented where it is declared; every piece of it is an atomic, guarded by a mutex, or
+//     thread_local.
 #pragma once
 
 #define NAPKIN_VERSION_MAJOR 0
@@ -39,6 +45,13 @@
 #define NAPKIN_END_NAMESPACE \
   }                          \
   }                          \
+  }
+// Types shared by both kinds of unit (see above).
+#define NAPKIN_BEGIN_COMMON_NAMESPACE \
+  namespace napkin {                  \
+  inline namespace v0_1 {
+#define NAPKIN_END_COMMON_NAMESPACE \
+  }                                 \
   }
 // Process-wide state shared by every unit of this napkin version (see above).
 #define NAPKIN_BEGIN_PROCESS_STATE \

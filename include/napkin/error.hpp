@@ -15,7 +15,8 @@
 // constexpr, so the compiler stops with its name (see napkin/detail/math_errors.hpp).
 //
 // A handler that fails again (a NAPKIN_CUDA_CHECK inside the handler, say) is not called again for the
-// nested failure: that one is printed and treated as if no handler were installed.
+// nested failure: that one is printed and then treated as if no handler were installed (thrown, or
+// print + abort without exceptions; a no-throw check inside the handler just returns false).
 //
 // Process-wide state: the policy and the handler are two atomics shared by every translation unit of
 // this napkin version (with or without exceptions); the nesting depth is per thread.
@@ -32,7 +33,9 @@
 #include <string>
 #include <utility>
 
-NAPKIN_BEGIN_NAMESPACE
+// The vocabulary both kinds of translation unit share (napkin/config.hpp): a handler written in a unit
+// built without exceptions is called by one built with them, with this same error_info.
+NAPKIN_BEGIN_COMMON_NAMESPACE
 
 // Where a check was written.
 struct source_site {
@@ -123,7 +126,7 @@ enum class failure_policy : int {
 };
 using failure_handler = void (*)(const error_info&);
 
-NAPKIN_END_NAMESPACE
+NAPKIN_END_COMMON_NAMESPACE
 
 NAPKIN_BEGIN_PROCESS_STATE
 inline std::atomic<failure_policy> policy{failure_policy::throw_exception};
@@ -187,10 +190,13 @@ inline void print_failure(const char* prefix, const error_info& info) noexcept {
 enum class policy_outcome {
   handled,         // the handler ran and returned
   throw_or_abort,  // the caller throws its exception (or, without exceptions, prints and aborts)
+  nested,          // a failure inside the running handler: already printed; the caller throws or aborts
 };
 
 // Calls the handler when the policy says so and no handler is already running on this thread; aborts
-// under abort_process. A nested failure (inside a handler) is printed and then thrown or aborted on.
+// under abort_process. A failure inside the handler (its own NAPKIN_CUDA_CHECK, say) is not handed to
+// it again, which would recurse until the stack overflowed: it is printed, and the caller then throws
+// (or aborts) as if no handler were installed.
 inline policy_outcome apply_policy(const error_info& info) {
   switch (get_failure_policy()) {
     case failure_policy::abort_process:
@@ -198,9 +204,12 @@ inline policy_outcome apply_policy(const error_info& info) {
     case failure_policy::call_handler:
       if (failure_handler h = process_state::handler.load()) {
         if (process_state::handler_depth > 0) {
-          print_failure("napkin: failure inside the failure handler (not handled again): ", info);
-          return policy_outcome::throw_or_abort;
+          print_failure("napkin: failure inside the failure handler (not passed to the handler again): ", info);
+          return policy_outcome::nested;
         }
+        // Restored on return and when the handler throws. A handler that throws through code built
+        // without exceptions skips this restore (no cleanups run there): let it throw only into code
+        // built with exceptions.
         struct depth_guard {
           depth_guard() noexcept { ++process_state::handler_depth; }
           ~depth_guard() { --process_state::handler_depth; }
@@ -217,13 +226,20 @@ inline policy_outcome apply_policy(const error_info& info) {
   }
 }
 
+// Without exceptions: the end of a failure nobody handled (a nested one was printed already).
+[[noreturn]] inline void abort_unhandled(policy_outcome outcome, const error_info& info) noexcept {
+  if (outcome == policy_outcome::nested) std::abort();
+  print_and_abort("napkin: fatal (built without exceptions): ", info);
+}
+
 // A failed status: applies the policy; returns only when a handler handled it.
 NAPKIN_DETAIL_COLD inline void raise(error_info&& info) {
-  if (apply_policy(info) == policy_outcome::handled) return;
+  const policy_outcome outcome = apply_policy(info);
+  if (outcome == policy_outcome::handled) return;
 #if NAPKIN_HAS_EXCEPTIONS
   throw cuda_error(std::move(info));
 #else
-  print_and_abort("napkin: fatal (built without exceptions): ", info);
+  abort_unhandled(outcome, info);
 #endif
 }
 
@@ -231,12 +247,14 @@ NAPKIN_DETAIL_COLD inline void raise(error_info&& info) {
 // `Exception(extra..., message)`; a handler that returns ends the process.
 template <class Exception, class... Extra>
 [[noreturn]] NAPKIN_DETAIL_COLD void raise_as(error_info&& info, Extra&&... extra) {
-  if (apply_policy(info) == policy_outcome::handled)
+  const policy_outcome outcome = apply_policy(info);
+  if (outcome == policy_outcome::handled)
     print_and_abort("napkin: fatal (the failure handler returned; there is no value to continue with): ", info);
 #if NAPKIN_HAS_EXCEPTIONS
   throw Exception(std::forward<Extra>(extra)..., info.message());
 #else
-  print_and_abort("napkin: fatal (built without exceptions): ", info);
+  ((void)extra, ...);
+  abort_unhandled(outcome, info);
 #endif
 }
 

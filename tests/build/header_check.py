@@ -3,11 +3,14 @@
 
 For each compiler (g++, clang++) and standard (C++17, C++20):
   - each header in include/napkin is compiled alone (-fsyntax-only -Wall -Wextra -Wpedantic -Werror),
-    included twice (include guards). Headers that need no CUDA header, directly or through other napkin
-    headers, are compiled WITHOUT the toolkit on the include path: they are plain C++.
+    included twice (include guards), once with exceptions and once with -fno-exceptions (code built
+    without exceptions must be able to use every header). Headers that need no CUDA header, directly or
+    through other napkin headers, are compiled WITHOUT the toolkit on the include path: they are plain C++.
   - two translation units that each include every header are linked into one program (no ODR trouble
-    from header-only definitions), which then runs.
+    from header-only definitions), which then runs; and again with the second unit built with
+    -fno-exceptions (napkin keeps the two kinds of unit apart with inline namespaces, napkin/config.hpp).
 With nvcc, each CUDA-facing header is compiled as CUDA C++ (-Werror all-warnings).
+At the end, the failures are listed by header, so that a header failing only without exceptions shows.
 
 Usage: header_check.py --include DIR --cuda-include DIR [--cuda-lib DIR] [--cxx g++ --cxx clang++] [--nvcc PATH]
 """
@@ -66,16 +69,17 @@ def main():
         tu.write_text(f"#include <{h}>\n#include <{h}>\n")
         for cxx in args.cxx:
             for std in ("c++17", "c++20"):
-                cmd = [cxx, f"-std={std}", *WARNINGS, "-fsyntax-only", "-I", str(include_dir)]
-                cmd += cuda_flags if cuda else []
-                jobs.append((f"{os.path.basename(cxx)} -std={std} {h}{'' if cuda else ' (no CUDA on the path)'}",
-                             cmd + [str(tu)]))
+                for exceptions in ([], ["-fno-exceptions"]):
+                    cmd = [cxx, f"-std={std}", *WARNINGS, *exceptions, "-fsyntax-only", "-I", str(include_dir)]
+                    cmd += cuda_flags if cuda else []
+                    name = f"{os.path.basename(cxx)} -std={std}{''.join(' ' + e for e in exceptions)} {h}"
+                    jobs.append((name + ("" if cuda else " (no CUDA on the path)"), cmd + [str(tu)], h, exceptions))
         if cuda and args.nvcc:
             cu = tu.with_suffix(".cu")
             cu.write_text(tu.read_text())
             jobs.append((f"nvcc {h}", [args.nvcc, "-std=c++17", "-Werror", "all-warnings",
                                        "-Xcompiler=-Wall,-Wextra", "-I", str(include_dir), *cuda_flags,
-                                       "-c", str(cu), "-o", str(cu.with_suffix(".o"))]))
+                                       "-c", str(cu), "-o", str(cu.with_suffix(".o"))], h, []))
 
     # Two TUs including everything, linked together.
     all_includes = "".join(f"#include <{h}>\n" for h in headers)
@@ -87,29 +91,56 @@ def main():
     libs += [f"-l{l}" for l in args.link_lib]
 
     def two_tu(cxx, std):
-        exe = work / f"two_tu_{os.path.basename(cxx)}_{std}"
-        srcs = [str(work / n) for n in ("tu_a.cpp", "tu_b.cpp", "main.cpp")]
-        code, out = run([cxx, f"-std={std}", *WARNINGS, "-I", str(include_dir), *cuda_flags, *srcs, "-o",
-                         str(exe), *libs])
-        if code == 0:
-            code, out2 = run([str(exe)])
-            out += out2
-        return code, out
+        # Both programs of one compiler and standard; they share tu_a and main (main.cpp has none of napkin).
+        # Returns [(name, status, output)] for: both units with exceptions; tu_b built with -fno-exceptions.
+        name = f"{os.path.basename(cxx)} -std={std} two TUs linked"
+        base = [cxx, f"-std={std}", *WARNINGS, "-I", str(include_dir), *cuda_flags]
+        objects = {}
+        for n, flags in (("tu_a", []), ("main", []), ("tu_b", []), ("tu_b_noexc", ["-fno-exceptions"])):
+            obj = work / f"{n}_{os.path.basename(cxx)}_{std}.o"
+            code, out = run(base + flags + ["-c", str(work / f"{n.replace('_noexc', '')}.cpp"), "-o", str(obj)])
+            objects[n] = (str(obj), code, out)
+        results = []
+        for variant, b in (("", "tu_b"), (" (second unit -fno-exceptions)", "tu_b_noexc")):
+            failed = [objects[n] for n in ("tu_a", b, "main") if objects[n][1] != 0]
+            if failed:
+                results.append((name + variant, failed[0][1], failed[0][2]))
+                continue
+            exe = work / f"two_tu_{os.path.basename(cxx)}_{std}_{b}"
+            code, out = run([cxx, objects["tu_a"][0], objects[b][0], objects["main"][0], "-o", str(exe), *libs])
+            if code == 0:
+                code, out2 = run([str(exe)])
+                out += out2
+            results.append((name + variant, code, out))
+        return results
+
+    def one(cmd):
+        return [(None, *run(cmd))]
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        futures = {pool.submit(run, cmd): name for name, cmd in jobs}
-        futures.update({pool.submit(two_tu, cxx, std): f"{os.path.basename(cxx)} -std={std} two TUs linked"
-                        for cxx in args.cxx for std in ("c++17", "c++20")})
+        # The long two-TU jobs first, so that the short ones fill in around them.
+        futures = {pool.submit(two_tu, cxx, std): (None, None, []) for cxx in args.cxx for std in ("c++17", "c++20")}
+        futures.update({pool.submit(one, cmd): (name, h, exceptions) for name, cmd, h, exceptions in jobs})
+        by_header, total = {}, 0
         for f in concurrent.futures.as_completed(futures):
-            code, out = f.result()
-            name = futures[f]
-            if code != 0:
-                failures.append(name)
-                print(f"FAIL {name}\n{out}")
+            job_name, h, exceptions = futures[f]
+            for name, code, out in f.result():
+                name = name or job_name
+                total += 1
+                if code != 0:
+                    failures.append(name)
+                    print(f"FAIL {name}\n{out}")
+                    if h:
+                        by_header.setdefault(h, set()).add("without exceptions" if exceptions else "with exceptions")
     plain = sum(1 for c in headers.values() if not c)
     print(f"{len(headers)} headers ({plain} plain C++, {len(headers) - plain} CUDA-facing); "
           f"compilers: {', '.join(args.cxx)}{', nvcc' if args.nvcc else ''}")
-    print(f"{len(futures) - len(failures)} passed, {len(failures)} failed")
+    for h in sorted(by_header):
+        print(f"failing header: {h} ({', '.join(sorted(by_header[h]))})")
+    only_noexc = sorted(h for h, kinds in by_header.items() if kinds == {"without exceptions"})
+    if only_noexc:
+        print(f"{len(only_noexc)} header(s) fail only with -fno-exceptions: {' '.join(only_noexc)}")
+    print(f"{total - len(failures)} passed, {len(failures)} failed")
     return 1 if failures else 0
 
 

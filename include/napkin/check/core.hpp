@@ -3,7 +3,7 @@
 // One extensible rule: a status type is checkable once `napkin::status_traits<Status>` is specialized
 // for it. napkin/check.hpp does that for the runtime (cudaError_t); napkin/check/<library>.hpp does it
 // for the driver and each library, and a user can do it for their own status types. Nothing here needs
-// a CUDA header: the mechanism is plain C++17.
+// a CUDA header: the mechanism is plain C++17 (compiled as CUDA C++, it also checks in device code).
 //
 // The failure policy (napkin/error.hpp) is read once per *failure*, never on the success path.
 #pragma once
@@ -29,6 +29,8 @@ NAPKIN_BEGIN_NAMESPACE
 //   static const char* hint(Status) noexcept;      what to do about it (null when nothing to say)
 //   static std::string detail(Status);             extra text the library keeps (a last-error log)
 //   static void after_failure(Status) noexcept;    e.g. clear the runtime's last-error state
+//   static constexpr bool checkable_on_device = true;  the macros may check it in device code too; then
+//                                                  `failed` must be __host__ __device__ (see below)
 template <class Status, class Enable = void>
 struct status_traits;
 
@@ -45,6 +47,7 @@ template <class T> using shutting_down_member = decltype(status_traits<T>::shutt
 template <class T> using hint_member = decltype(status_traits<T>::hint(std::declval<T>()));
 template <class T> using detail_member = decltype(status_traits<T>::detail(std::declval<T>()));
 template <class T> using after_failure_member = decltype(status_traits<T>::after_failure(std::declval<T>()));
+template <class T> using device_member = decltype(status_traits<T>::checkable_on_device);
 
 template <class T> using has_traits = detect<T, library_member>;
 template <class T> using has_sticky = detect<T, sticky_member>;
@@ -52,6 +55,7 @@ template <class T> using has_shutting_down = detect<T, shutting_down_member>;
 template <class T> using has_hint = detect<T, hint_member>;
 template <class T> using has_detail = detect<T, detail_member>;
 template <class T> using has_after_failure = detect<T, after_failure_member>;
+template <class T> using has_device_check = detect<T, device_member>;
 
 template <class Status>
 constexpr void require_traits() {
@@ -133,6 +137,7 @@ NAPKIN_DETAIL_COLD bool report_nothrow(Status s, const char* expression, source_
 #if NAPKIN_HAS_EXCEPTIONS
     try {
 #endif
+      // Handled, or (inside a handler) printed already; otherwise print: a no-throw check never throws.
       if (apply_policy(info) == policy_outcome::throw_or_abort)
         print_failure("napkin: error (not thrown: no-throw check): ", info);
 #if NAPKIN_HAS_EXCEPTIONS
@@ -184,6 +189,104 @@ bool is_sticky(Status s) noexcept {
   }
 }
 
+// ---- device code -------------------------------------------------------------------------------
+// In CUDA C++ the checks also run in __device__ and __host__ __device__ code, where nothing can throw
+// and cudaGetErrorName does not exist (without relocatable device code): a failure prints one line with
+// the location, the expression, the status and the thread, then
+//   NAPKIN_CUDA_CHECK, NAPKIN_CUDA_CHECK_ALLOW:  __trap(): the kernel is aborted, and the host's next
+//                                                 check reports a sticky error (a launch failure);
+//   NAPKIN_CUDA_CHECK_NOTHROW:                   yields false, and the thread goes on.
+// Only status types whose traits say `checkable_on_device` (cudaError_t, from napkin/check.hpp: the
+// device runtime's calls return it) can be checked there. Another status in device code, or a launch
+// macro (host-only), is a build error naming the problem: ptxas says "Unresolved extern function
+// 'napkin_error_...'" (nvlink: "Undefined reference", with -rdc). It never compiles to nothing, which
+// is what calling a host function from __host__ __device__ code does (nvcc only warns, #20011/#20014).
+#if defined(__CUDACC__)
+#define NAPKIN_DETAIL_HD __host__ __device__
+extern "C" __device__ void napkin_error_device_code_checks_only_statuses_whose_traits_say_checkable_on_device();
+extern "C" __device__ void napkin_error_NAPKIN_CUDA_LAUNCH_and_NAPKIN_CUDA_CHECK_LAUNCH_are_host_only();
+
+namespace detail {
+
+#if defined(__CUDA_ARCH__)
+template <class Status>
+__device__ void report_on_device(Status s, const char* expression, const char* file, unsigned line,
+                                 const char* function, const char* consequence) {
+  ::printf("%s:%u: in %s(): device-side check of `%s` failed: status %lld (block [%u,%u,%u], thread [%u,%u,%u]) "
+           "[%s]\n",
+           file, line, function, expression, static_cast<long long>(s), blockIdx.x, blockIdx.y, blockIdx.z,
+           threadIdx.x, threadIdx.y, threadIdx.z, consequence);
+}
+constexpr const char* device_trap_note =
+    "napkin: this thread traps; the host's next check reports a sticky launch failure; cudaGetErrorName "
+    "names the status on the host";
+#endif
+
+// What the macros call in CUDA C++: the host functions above in host code, the device check in device
+// code (the two compilation passes of one __host__ __device__ function each see their own branch).
+template <class Status>
+NAPKIN_DETAIL_HD inline Status check_hd(Status s, const char* expression, const char* file, unsigned line,
+                                        const char* function) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (has_device_check<Status>::value) {
+    if (NAPKIN_DETAIL_UNLIKELY(status_traits<Status>::failed(s))) {
+      report_on_device(s, expression, file, line, function, device_trap_note);
+      __trap();
+    }
+  } else {
+    napkin_error_device_code_checks_only_statuses_whose_traits_say_checkable_on_device();
+  }
+  return s;
+#else
+  return check(s, expression, file, line, function);
+#endif
+}
+
+template <class Status>
+NAPKIN_DETAIL_HD inline Status check_allow_hd(Status s, Status allowed, const char* expression, const char* file,
+                                              unsigned line, const char* function) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (has_device_check<Status>::value) {
+    if (NAPKIN_DETAIL_UNLIKELY(s != allowed && status_traits<Status>::failed(s))) {
+      report_on_device(s, expression, file, line, function, device_trap_note);
+      __trap();
+    }
+  } else {
+    napkin_error_device_code_checks_only_statuses_whose_traits_say_checkable_on_device();
+  }
+  return s;
+#else
+  return check_allow(s, allowed, expression, file, line, function);
+#endif
+}
+
+template <class Status>
+NAPKIN_DETAIL_HD inline bool check_nothrow_hd(Status s, const char* expression, const char* file, unsigned line,
+                                              const char* function) noexcept {
+#if defined(__CUDA_ARCH__)
+  if constexpr (has_device_check<Status>::value) {
+    if (!NAPKIN_DETAIL_UNLIKELY(status_traits<Status>::failed(s))) return true;
+    report_on_device(s, expression, file, line, function, "napkin: no-throw check: yields false, the thread goes on");
+  } else {
+    napkin_error_device_code_checks_only_statuses_whose_traits_say_checkable_on_device();
+  }
+  return false;
+#else
+  return check_nothrow(s, expression, file, line, function);
+#endif
+}
+
+}  // namespace detail
+#define NAPKIN_DETAIL_CHECK ::napkin::detail::check_hd
+#define NAPKIN_DETAIL_CHECK_ALLOW ::napkin::detail::check_allow_hd
+#define NAPKIN_DETAIL_CHECK_NOTHROW ::napkin::detail::check_nothrow_hd
+#else
+#define NAPKIN_DETAIL_HD
+#define NAPKIN_DETAIL_CHECK ::napkin::detail::check
+#define NAPKIN_DETAIL_CHECK_ALLOW ::napkin::detail::check_allow
+#define NAPKIN_DETAIL_CHECK_NOTHROW ::napkin::detail::check_nothrow
+#endif
+
 NAPKIN_END_NAMESPACE
 
 // The location of a check, as the three scalar arguments check functions take.
@@ -192,15 +295,16 @@ NAPKIN_END_NAMESPACE
 // NAPKIN_CUDA_CHECK(expr): evaluates `expr` once; if its status is a failure, applies the failure policy
 // (throws napkin::cuda_error by default). Works for every status type with napkin::status_traits.
 // Yields the status, so `NAPKIN_CUDA_CHECK(f()) == x` is valid.
-#define NAPKIN_CUDA_CHECK(...) ::napkin::detail::check((__VA_ARGS__), #__VA_ARGS__, NAPKIN_DETAIL_SITE_ARGS)
+// In device code: see "device code" above.
+#define NAPKIN_CUDA_CHECK(...) NAPKIN_DETAIL_CHECK((__VA_ARGS__), #__VA_ARGS__, NAPKIN_DETAIL_SITE_ARGS)
 
 // NAPKIN_CUDA_CHECK_ALLOW(expr, status): as NAPKIN_CUDA_CHECK, but `status` also passes
 // (e.g. NAPKIN_CUDA_CHECK_ALLOW(cudaStreamQuery(s), cudaErrorNotReady)).
 #define NAPKIN_CUDA_CHECK_ALLOW(expr, allowed) \
-  ::napkin::detail::check_allow((expr), (allowed), #expr, NAPKIN_DETAIL_SITE_ARGS)
+  NAPKIN_DETAIL_CHECK_ALLOW((expr), (allowed), #expr, NAPKIN_DETAIL_SITE_ARGS)
 
 // NAPKIN_CUDA_CHECK_NOTHROW(expr): for destructors and shutdown paths. Never throws; reports a failure
 // (stderr, or the installed handler; failure_policy::abort_process still aborts) and yields false.
 // A status that only says the process is exiting (cudaErrorCudartUnloading) yields true silently.
 #define NAPKIN_CUDA_CHECK_NOTHROW(...) \
-  ::napkin::detail::check_nothrow((__VA_ARGS__), #__VA_ARGS__, NAPKIN_DETAIL_SITE_ARGS)
+  NAPKIN_DETAIL_CHECK_NOTHROW((__VA_ARGS__), #__VA_ARGS__, NAPKIN_DETAIL_SITE_ARGS)

@@ -1,0 +1,31 @@
+# Compiles a .cu file to PTX and checks that given functions hold given instructions: the device-side
+# checks must be in the code nvcc generates, not just compile.
+#   cmake -DCMD="nvcc|args..." -DPTX=<output file> -DEXPECT="function:needle,needle|function:needle" -P ptx_has.cmake
+# `function` is the PTX (mangled) name; a needle is plain text that must occur in that function's body.
+string(REPLACE "|" ";" cmd "${CMD}")
+execute_process(COMMAND ${cmd} -ptx -o ${PTX} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc STREQUAL "0")
+  message(FATAL_ERROR "nvcc failed (${rc}):\n${out}${err}")
+endif()
+file(READ ${PTX} ptx)
+string(REPLACE "|" ";" expectations "${EXPECT}")
+foreach(e ${expectations})
+  string(REPLACE ":" ";" parts "${e}")
+  list(GET parts 0 function)
+  list(GET parts 1 needles)
+  string(FIND "${ptx}" " ${function}(" begin)
+  if(begin EQUAL -1)
+    message(FATAL_ERROR "no function ${function} in the PTX (${PTX})")
+  endif()
+  string(SUBSTRING "${ptx}" ${begin} -1 body)
+  string(FIND "${body}" "\n}\n" end)  # a function's closing brace stands alone at the line's start
+  string(SUBSTRING "${body}" 0 ${end} body)
+  string(REPLACE "," ";" needles "${needles}")
+  foreach(n ${needles})
+    string(FIND "${body}" "${n}" at)
+    if(at EQUAL -1)
+      message(FATAL_ERROR "${function} has no '${n}' in the PTX (${PTX}):\n${body}")
+    endif()
+    message(STATUS "${function}: has '${n}'")
+  endforeach()
+endforeach()
