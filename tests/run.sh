@@ -6,10 +6,11 @@
 #           run every test with CTest. No GPU needed: GPU tests report "Skipped" without one.
 #   asan    <build>-asan, g++ -fsanitize=address,undefined -fno-sanitize-recover=all: every host test that
 #           runs napkin's code (doctest programs, the CLI's tests, the fuzz replays, CUPTI's host API: see
-#           tests/sanitizers/no_deepbind.cpp). Not built there: nvcc-compiled GPU tests, compile-failure
-#           tests and packaging tests (cmake/napkin_sanitizers.cmake, tests/CMakeLists.txt).
-#   tsan    <build>-tsan, clang -fsanitize=thread: the NVTX tests (CTest label nvtx), with the suppressions
-#           of tests/sanitizers/tsan.supp.
+#           tests/sanitizers/no_deepbind.cpp). Left out there: nvcc-compiled GPU tests, tests that only
+#           run a compiler (CTest label `compile`) and packaging tests (cmake/napkin_sanitizers.cmake,
+#           tests/CMakeLists.txt).
+#   tsan    <build>-tsan, clang -fsanitize=thread: the NVTX tests (CTest label nvtx, not `compile`), with
+#           the suppressions of tests/sanitizers/tsan.supp.
 #   fuzz    <build>-fuzz, clang libFuzzer (-fsanitize=fuzzer,address,undefined): each target of tests/fuzz
 #           first runs every input that once crashed it (tests/fuzz/regressions/<target>/), then fuzzes for
 #           NAPKIN_FUZZ_SECONDS from its seed corpus (tests/fuzz/corpus/<target>/), with a 1 MiB stack so
@@ -164,7 +165,7 @@ lane_asan() {
   # exists; the tests load the CUDA runtime and libraries). Leaks are findings (LeakSanitizer is on).
   ASAN_OPTIONS=detect_leaks=1:detect_stack_use_after_return=1:check_initialization_order=1:strict_init_order=1:protect_shadow_gap=0 \
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    "${runner[@]}" ctest --test-dir "$dir" --output-on-failure -j "$jobs" 2>&1 | tee "$dir/ctest.log" || rc=$?
+    "${runner[@]}" ctest --test-dir "$dir" -LE '^compile$' --output-on-failure -j "$jobs" 2>&1 | tee "$dir/ctest.log" || rc=$?
   finish asan "$start" "$rc" "$(ctest_result "$dir/ctest.log")"
 }
 
@@ -182,7 +183,7 @@ lane_tsan() {
     return
   fi
   TSAN_OPTIONS="suppressions=$PWD/tests/sanitizers/tsan.supp:second_deadlock_stack=1" \
-    "${runner[@]}" ctest --test-dir "$dir" -L '^nvtx$' --output-on-failure -j "$jobs" 2>&1 | tee "$dir/ctest.log" || rc=$?
+    "${runner[@]}" ctest --test-dir "$dir" -L '^nvtx$' -LE '^compile$' --output-on-failure -j "$jobs" 2>&1 | tee "$dir/ctest.log" || rc=$?
   finish tsan "$start" "$rc" "$(ctest_result "$dir/ctest.log")"
 }
 
