@@ -27,17 +27,17 @@
 // main() exits with 1 when writing the output fails (a full disk, a closed pipe), whatever the command
 // returned.
 //
-// Workload commands share add_workload_options()/print_report(): --gpu, --pipe, --sparse, --dtype,
-// --out-dtype, --acc-dtype, --counting. Units are decimal (1 GB = 1e9 B), as on datasheets.
+// Workload commands share positional_sizes(), parse_types(), parse_counting_arg() and print_report():
+// --gpu, --pipe, --sparse, --dtype, --out-dtype, --acc-dtype, --counting. Units are decimal (1 GB =
+// 1e9 B), as on datasheets; numbers become text through napkin/detail/number_text.hpp.
 //
 // The registry is the one piece of global mutable state: it is filled by the registrars during static
 // initialization (before main) and only read afterwards, on one thread.
 #pragma once
 
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
-#include <cstdio>
+#include <initializer_list>
 #include <limits>
 #include <optional>
 #include <ostream>
@@ -47,10 +47,9 @@
 #include <utility>
 #include <vector>
 
-#include "napkin/gpus.hpp"
+#include "napkin/detail/number_text.hpp"
+#include "napkin/math.hpp"
 #include "napkin/occupancy.hpp"
-#include "napkin/roofline.hpp"
-#include "napkin/workloads.hpp"
 
 namespace napkin::cli {
 
@@ -309,6 +308,17 @@ inline int parse_int(const std::string& text, const char* what, bool allow_zero 
   return static_cast<int>(v);
 }
 
+// The command's positional arguments as positive sizes, one name each for the error messages; `what`
+// says what the command expects: positional_sizes(args, "sizes (M N K)", {"M", "N", "K"}).
+inline std::vector<std::int64_t> positional_sizes(const arguments& args, const char* what,
+                                                  std::initializer_list<const char*> names) {
+  args.expect_positional(names.size(), what);
+  std::vector<std::int64_t> sizes;
+  sizes.reserve(names.size());
+  for (const char* name : names) sizes.push_back(parse_size(args.positional()[sizes.size()], name));
+  return sizes;
+}
+
 // cudaFuncAttributePreferredSharedMemoryCarveout as napkin::kernel_resources takes it: -1 (or
 // "default") for the driver's default, else a percentage 0..100.
 inline int parse_carveout(const std::string& text) {
@@ -362,26 +372,30 @@ inline dtype parse_dtype_arg(const std::string& text) {
   }
 }
 
+// "a, b, c": the names of `items`, as `name(item)` gives them.
+template <class Items, class Name>
+std::string comma_list(const Items& items, Name name) {
+  std::string list;
+  for (const auto& item : items) list += (list.empty() ? "" : ", ") + std::string(name(item));
+  return list;
+}
+
 inline pipe parse_pipe_arg(const std::string& text) {
   try {
     return napkin::parse_pipe(text);
   } catch (const std::invalid_argument&) {
-    std::string names;
-    for (pipe p : all_pipes) names += (names.empty() ? "" : ", ") + std::string(to_string(p));
-    throw usage_error("unknown pipe '" + quote_input(text) + "' (" + names + ")");
+    throw usage_error("unknown pipe '" + quote_input(text) + "' (" +
+                      comma_list(all_pipes, [](pipe p) { return to_string(p); }) + ")");
   }
 }
 
-inline std::string known_gpu_keys() {
-  std::string keys;
-  for (const gpu_spec& g : gpu_table) keys += (keys.empty() ? "" : ", ") + std::string(g.key);
-  return keys;
-}
-
 inline gpu_spec lookup_gpu(const std::string& key) {
-  for (const gpu_spec& g : gpu_table)
-    if (g.key == key) return g;
-  throw usage_error("unknown GPU '" + quote_input(key) + "'; `napkin gpus` lists the known GPUs: " + known_gpu_keys());
+  try {
+    return napkin::find_gpu(key);
+  } catch (const std::invalid_argument&) {
+    throw usage_error("unknown GPU '" + quote_input(key) + "'; `napkin gpus` lists the known GPUs: " +
+                      comma_list(gpu_table, [](const gpu_spec& g) { return g.key; }));
+  }
 }
 
 inline counting parse_counting(const std::string& text) {
@@ -403,40 +417,25 @@ inline element_types parse_types(arguments& args, dtype default_input) {
 inline counting parse_counting_arg(arguments& args) { return parse_counting(args.option_or("counting", "standard")); }
 
 // ---- Formatting ------------------------------------------------------------------------------------
+// Numbers go through napkin/detail/number_text.hpp; what is left here is layout.
 
-// Four significant digits, at least one decimal: 682.7, 19.97, 0.6250, 1365.3.
-inline std::string format_number(double x) {
-  if (x == 0) return "0";
-  const int magnitude = static_cast<int>(std::floor(std::log10(std::fabs(x))));
-  const int decimals = std::max(1, 3 - magnitude);
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, x);
-  return buf;
+// `text` followed by spaces up to `width` bytes (the labels are ASCII), or `text` when it is longer.
+inline std::string pad_right(std::string text, std::size_t width) {
+  if (text.size() < width) text.resize(width, ' ');
+  return text;
 }
 
-// value with a decimal SI prefix: human(1.374e11, "FLOP") = "137.4 GFLOP".
-inline std::string human(double value, std::string_view unit) {
-  static constexpr struct {
-    double scale;
-    const char* prefix;
-  } prefixes[] = {{1e18, "E"}, {1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}};
-  for (const auto& p : prefixes)
-    if (std::fabs(value) >= p.scale) return format_number(value / p.scale) + " " + p.prefix + std::string(unit);
-  if (value == std::floor(value)) return std::to_string(static_cast<long long>(value)) + " " + std::string(unit);
-  return format_number(value) + " " + std::string(unit);
+// Spaces then `text`, `width` bytes in all (a right-aligned table cell).
+inline std::string pad_left(const std::string& text, std::size_t width) {
+  return text.size() < width ? std::string(width - text.size(), ' ') + text : text;
 }
 
-inline std::string format_flops(double flops) { return human(flops, "FLOP"); }
-inline std::string format_bytes(double bytes) { return human(bytes, "B"); }
-inline std::string format_flop_rate(double flops_per_second) { return human(flops_per_second, "FLOP/s"); }
-inline std::string format_bandwidth(double bytes_per_second) { return human(bytes_per_second, "B/s"); }
-inline std::string format_intensity(double flop_per_byte) { return format_number(flop_per_byte) + " FLOP/B"; }
-
-inline std::string format_time(double seconds) {
-  if (seconds >= 1) return format_number(seconds) + " s";
-  if (seconds >= 1e-3) return format_number(seconds * 1e3) + " ms";
-  if (seconds >= 1e-6) return format_number(seconds * 1e6) + " µs";
-  return format_number(seconds * 1e9) + " ns";
+// One report row: "  <label padded to label_width><value>[   <note>]".
+inline void print_row(std::ostream& out, std::size_t label_width, const char* label, const std::string& value,
+                      const std::string& note = {}) {
+  out << "  " << pad_right(label, label_width) << value;
+  if (!note.empty()) out << "   " << note;
+  out << "\n";
 }
 
 // "as MACs (FMA = 1)", "with Dongarra's weights, with the softmax", ...
@@ -483,37 +482,35 @@ inline int print_report(arguments& args, std::ostream& out, const std::string& t
   }
   const roofline_estimate e = estimate(w, g, p, s);
 
+  using napkin::detail::estimate_duration;
+  using napkin::detail::si;
+  using napkin::detail::significant;
   const auto line = [&out](const char* label, const std::string& value, const std::string& note = {}) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "  %-14s", label);
-    out << buf << value;
-    if (!note.empty()) out << "   " << note;
-    out << "\n";
+    print_row(out, 14, label, value, note);
   };
+  const auto intensity = [](double flop_per_byte) { return significant(flop_per_byte) + " FLOP/B"; };
   out << title << "\n";
   line("types", describe_types(w.types));
   if (w.convention == counting::standard())
-    line("FLOPs", format_flops(e.flops));
+    line("FLOPs", si(e.flops, "FLOP"));
   else  // the convention changes this line only: time, intensity and regime use the standard count
-    line("FLOPs", format_flops(static_cast<double>(w.counted_flops())),
-         "counted " + describe_counting(w.convention) + "; standard " + format_flops(e.flops) +
-             " for the roofline");
-  line("bytes", format_bytes(e.bytes),
-       "read " + format_bytes(static_cast<double>(w.bytes_read)) + ", written " +
-           format_bytes(static_cast<double>(w.bytes_written)));
-  line("intensity", format_intensity(e.intensity));
+    line("FLOPs", si(static_cast<double>(w.counted_flops()), "FLOP"),
+         "counted " + describe_counting(w.convention) + "; standard " + si(e.flops, "FLOP") + " for the roofline");
+  line("bytes", si(e.bytes, "B"),
+       "read " + si(static_cast<double>(w.bytes_read), "B") + ", written " +
+           si(static_cast<double>(w.bytes_written), "B"));
+  line("intensity", intensity(e.intensity));
   out << "on " << g.key << " (" << g.name << "), pipe " << to_string(p) << " (" << describe(p) << "), "
-      << (s == sparsity::dense ? "dense" : "2:4 sparse") << "\n";
-  line("peak", format_flop_rate(peak_flops(g, p, s)));
-  line("bandwidth", format_bandwidth(g.memory_bandwidth));
-  line("ridge", format_intensity(e.ridge), "intensity needed to be compute-bound");
-  line("regime", std::string(to_string(e.bound)),
-       "intensity is " + format_number(e.intensity / e.ridge) + "x the ridge");
-  line("attainable", format_flop_rate(e.attainable_flops), "min(peak, bandwidth x intensity)");
-  line("compute time", format_time(e.compute_seconds), "FLOPs / peak");
-  line("memory time", format_time(e.memory_seconds), "bytes / bandwidth");
-  line("lower bound", format_time(e.lower_bound_seconds()), "max(compute, memory); data already in L2 can beat it");
-  line("no overlap", format_time(e.no_overlap_seconds()), "compute + memory");
+      << describe(s) << "\n";
+  line("peak", si(peak_flops(g, p, s), "FLOP/s"));
+  line("bandwidth", si(g.memory_bandwidth, "B/s"));
+  line("ridge", intensity(e.ridge), "intensity needed to be compute-bound");
+  line("regime", std::string(to_string(e.bound)), "intensity is " + significant(e.intensity / e.ridge) + "x the ridge");
+  line("attainable", si(e.attainable_flops, "FLOP/s"), "min(peak, bandwidth x intensity)");
+  line("compute time", estimate_duration(e.compute_seconds), "FLOPs / peak");
+  line("memory time", estimate_duration(e.memory_seconds), "bytes / bandwidth");
+  line("lower bound", estimate_duration(e.lower_bound_seconds()), "max(compute, memory); data already in L2 can beat it");
+  line("no overlap", estimate_duration(e.no_overlap_seconds()), "compute + memory");
   return 0;
 }
 
