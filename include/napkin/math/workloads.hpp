@@ -145,12 +145,15 @@ constexpr workload elementwise(std::int64_t n, std::int64_t inputs = 1, std::int
 // RMS norm: square-accumulate (FMA), multiply by rstd, multiply by gamma = 2 + fma (4).
 // Per row: layer norm divides twice (mean, variance), RMS norm once; both add eps and take one rsqrt.
 namespace detail {
-// A normalization over each row of rows×cols: per element `plain` operations and `fmas` FMAs, per row
-// `divs` divisions, one rsqrt and one add (eps); `vectors` per-column parameter vectors read once.
+// A normalization over each row of rows×cols; besides `divs` divisions a row takes one rsqrt and one add
+// (eps).
 struct row_norm_ops {
-  const char* rows_what;
+  const char* rows_what;  // the sizes, as error messages name them
   const char* cols_what;
-  std::uint64_t plain, fmas, divs, vectors;
+  std::uint64_t plain;    // operations per element other than FMAs
+  std::uint64_t fmas;     // FMAs per element
+  std::uint64_t divs;     // divisions per row
+  std::uint64_t vectors;  // per-column parameter vectors read once (gamma; beta)
 };
 
 constexpr workload row_norm(const row_norm_ops& n, std::int64_t rows, std::int64_t cols, element_types t,
