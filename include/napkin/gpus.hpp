@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/gpus.hpp — math pipes, napkin::gpu_spec, the datasheet table and specs derived from device
 // properties (the parts in napkin/math/; napkin/math.hpp has all the math).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin math: FLOPs, minimum bytes and arithmetic intensity of common kernels, the GPU table, the one
 // roofline model, and the "quantify" formulas. Plain C++17, no CUDA; everything usable in constant
 // expressions. Link napkin::math. See docs/napkin-math.md.

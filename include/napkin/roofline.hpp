@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/roofline.hpp — the roofline model (napkin/math/roofline.hpp) with the workloads and GPU specs it
 // takes (napkin/math.hpp has all the math).
 #pragma once

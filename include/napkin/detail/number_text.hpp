@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/detail/number_text.hpp — the one place napkin turns numbers into text.
 //
 // Every report, explanation and CLI line formats its numbers here, so that "81.0%", "2.78 ms" and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/math/derived_spec.hpp — a gpu_spec for a GPU that is not in the table, derived from what the
 // CUDA runtime reports (device_facts): per-SM FLOP per clock of each compute capability × SMs × clock,
 // and DRAM bandwidth from the memory clock and bus width. napkin/math/gpus_cuda.hpp fills device_facts

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/math/dtype.hpp — element types: their sizes and names, the accumulator that normally goes with
 // each, and element_types (the input, output and accumulate types of one kernel).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/math/gpu_spec.hpp — napkin::gpu_spec: what napkin knows of one GPU (dense peak per pipe, DRAM
 // bandwidth, L2 size, SM count, clock) and where the numbers come from.
 //

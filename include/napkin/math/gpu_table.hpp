@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/math/gpu_table.hpp — the datasheet table: peak math rates, memory bandwidth and L2 size of 17
 // NVIDIA GPUs, per math pipe, each entry with its sources.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/math/gpus_cuda.hpp — a napkin::gpu_spec for the GPU you are running on, from the CUDA runtime.
 //
 //   napkin::device_gpu dev = napkin::device_gpu_spec();     // current device

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/math/pipes.hpp — the math pipes of an NVIDIA GPU (CUDA cores and tensor cores, per input and
 // accumulate type): their names, the pipe a type pair runs on, and pipe_peaks, one number per pipe.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/math/quantify.hpp — how much a profiled problem costs and what fixing it could gain, from numbers
 // read off Nsight Compute. NVIDIA's "Analysis-Driven Optimization" series (R. Crovella, NVIDIA Developer
 // Blog, 2020, part 1) fixes limiters "in pareto order": the one that, if fixed, would yield the largest

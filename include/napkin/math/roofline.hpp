@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/math/roofline.hpp — napkin's one roofline model: ridge points, attainable FLOP/s, time bounds
 // and the regime of a workload on a GPU's pipe (napkin::estimate). Whatever in napkin needs a roofline
 // (the CLI, the profiler's comparison) asks this model; nothing recomputes intensity, ridge or regime.

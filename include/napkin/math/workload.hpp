@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/math/workload.hpp — what a kernel must do at minimum (napkin::workload: FLOPs, bytes, types) and
 // how its FLOPs are counted (napkin::counting), plus the overflow-checked arithmetic every workload
 // formula (napkin/math/workloads.hpp) is written in.

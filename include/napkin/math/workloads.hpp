@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/math/workloads.hpp — FLOPs and minimum bytes of common GPU kernels: GEMM, reduction, softmax,
 // elementwise, layer and RMS norm, attention, 2-D convolution. Each returns a napkin::workload
 // (napkin/math/workload.hpp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/math/detail/errors.hpp — how napkin's constexpr math reports bad input.
 //
 // Each failure is a call to a non-constexpr function whose *name* states the problem. In constant
