@@ -1,5 +1,7 @@
 // napkin attention BATCH HEADS SEQLEN HEAD_DIM: FlashAttention's counting convention.
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "cli.hpp"
 
@@ -7,24 +9,26 @@ namespace {
 
 using namespace napkin::cli;
 
+// The names of to_string(pass), or forward, backward, both.
 napkin::pass parse_pass(const std::string& s) {
-  if (s == "fwd" || s == "forward") return napkin::pass::forward;
-  if (s == "bwd" || s == "backward") return napkin::pass::backward;
-  if (s == "fwd+bwd" || s == "both") return napkin::pass::forward_backward;
-  throw usage_error("unknown pass '" + s + "' (fwd, bwd or fwd+bwd)");
+  using napkin::pass;
+  if (s == to_string(pass::forward) || s == "forward") return pass::forward;
+  if (s == to_string(pass::backward) || s == "backward") return pass::backward;
+  if (s == to_string(pass::forward_backward) || s == "both") return pass::forward_backward;
+  throw usage_error("unknown pass '" + quote_input(s) + "' (fwd, bwd or fwd+bwd)");
 }
 
 int run_attention(arguments& args, std::ostream& out) {
-  args.expect_positional(4, "sizes (BATCH HEADS SEQLEN HEAD_DIM)");
+  const std::vector<std::int64_t> v = positional_sizes(args, "sizes (BATCH HEADS SEQLEN HEAD_DIM)",
+                                                       {"batch", "head count", "sequence length", "head dimension"});
   const auto& p = args.positional();
   napkin::attention_shape s;
-  s.batch = parse_size(p[0], "batch");
-  s.heads = parse_size(p[1], "head count");
-  s.seqlen_q = parse_size(p[2], "sequence length");
-  s.seqlen_k = s.seqlen_q;
+  s.batch = v[0];
+  s.heads = v[1];
+  s.seqlen_q = s.seqlen_k = v[2];
+  s.head_dim = v[3];
   if (const auto k = args.option("seqlen-k")) s.seqlen_k = parse_size(*k, "key length");
   if (const auto q = args.option("seqlen-q")) s.seqlen_q = parse_size(*q, "query length");
-  s.head_dim = parse_size(p[3], "head dimension");
   if (const auto kv = args.option("kv-heads")) s.kv_heads = parse_size(*kv, "kv head count");
   s.causal = args.flag("causal");
   const std::string pass = args.option_or("pass", "fwd");

@@ -1,5 +1,7 @@
 // napkin conv2d N C H W K R S: NCHW input, K filters of C×R×S.
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "cli.hpp"
 
@@ -8,16 +10,10 @@ namespace {
 using namespace napkin::cli;
 
 int run_conv2d(arguments& args, std::ostream& out) {
-  args.expect_positional(7, "sizes (N C H W K R S)");
+  const std::vector<std::int64_t> v =
+      positional_sizes(args, "sizes (N C H W K R S)", {"N", "C", "H", "W", "K", "R", "S"});
   const auto& p = args.positional();
-  napkin::conv2d_shape s;
-  s.n = parse_size(p[0], "N");
-  s.c = parse_size(p[1], "C");
-  s.h = parse_size(p[2], "H");
-  s.w = parse_size(p[3], "W");
-  s.k = parse_size(p[4], "K");
-  s.r = parse_size(p[5], "R");
-  s.s = parse_size(p[6], "S");
+  napkin::conv2d_shape s{v[0], v[1], v[2], v[3], v[4], v[5], v[6]};
   s.stride = parse_size(args.option_or("stride", "1"), "stride");
   s.padding = parse_count(args.option_or("padding", "0"), "padding");
   s.dilation = parse_size(args.option_or("dilation", "1"), "dilation");

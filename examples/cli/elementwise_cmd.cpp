@@ -1,4 +1,5 @@
 // napkin elementwise N: n inputs, m outputs, k ops per element.
+#include <cstdint>
 #include <string>
 
 #include "cli.hpp"
@@ -8,8 +9,7 @@ namespace {
 using namespace napkin::cli;
 
 int run_elementwise(arguments& args, std::ostream& out) {
-  args.expect_positional(1, "size (N)");
-  const std::int64_t n = parse_size(args.positional()[0], "N");
+  const std::int64_t n = positional_sizes(args, "size (N)", {"N"})[0];
   const std::int64_t inputs = parse_count(args.option_or("inputs", "1"), "input count");
   const std::int64_t outputs = parse_count(args.option_or("outputs", "1"), "output count");
   const std::int64_t ops = parse_count(args.option_or("ops", "1"), "ops per element");

@@ -1,5 +1,6 @@
 // napkin gpus: the GPU table (dense peaks, bandwidth, L2), ridges, or sources.
-#include <cstdio>
+#include <algorithm>
+#include <cstddef>
 #include <string>
 
 #include "cli.hpp"
@@ -8,13 +9,11 @@ namespace {
 
 using namespace napkin::cli;
 
-std::string cell(double v, int width) {
-  char buf[32];
-  if (v == 0)
-    std::snprintf(buf, sizeof buf, "%*s", width, "-");
-  else
-    std::snprintf(buf, sizeof buf, "%*.*f", width, v >= 100 ? 0 : (v >= 10 ? 1 : 2), v);
-  return buf;
+// A table cell of `width` characters: "-" for no figure, else three significant digits or more (989,
+// 66.9, 7.80).
+std::string cell(double v, std::size_t width) {
+  if (v == 0) return pad_left("-", width);
+  return pad_left(napkin::detail::fixed(v, v >= 100 ? 0 : (v >= 10 ? 1 : 2)), width);
 }
 
 int run_gpus(arguments& args, std::ostream& out) {
@@ -30,27 +29,20 @@ int run_gpus(arguments& args, std::ostream& out) {
   out << (ridges ? "Ridge points in FLOP/B (dense peak / DRAM bandwidth)"
                  : "Dense peaks in TFLOP/s (int8-tc: TOP/s)")
       << "; '-' = absent or no published figure. Sources: napkin gpus --sources\n";
-  char head[160];
-  std::snprintf(head, sizeof head, "%-14s %-5s %4s %6s %5s", "gpu", "cc", "SMs", "GB/s", "L2 MB");
-  out << head;
-  for (napkin::pipe p : napkin::all_pipes) {
-    char c[24];
-    std::snprintf(c, sizeof c, " %*s", static_cast<int>(std::max<std::size_t>(7, to_string(p).size())),
-                  std::string(to_string(p)).c_str());
-    out << c;
-  }
+  const auto column_width = [](napkin::pipe p) { return std::max<std::size_t>(7, to_string(p).size()); };
+  out << pad_right("gpu", 14) << " " << pad_right("cc", 5) << " " << pad_left("SMs", 4) << " " << pad_left("GB/s", 6)
+      << " " << pad_left("L2 MB", 5);
+  for (napkin::pipe p : napkin::all_pipes) out << " " << pad_left(std::string(to_string(p)), column_width(p));
   out << "\n";
   for (const napkin::gpu_spec& g : napkin::gpu_table) {
-    char row[160];
     const std::string cc = std::to_string(g.cc_major) + "." + std::to_string(g.cc_minor);
-    std::snprintf(row, sizeof row, "%-14s %-5s %4s %6.0f %5s", std::string(g.key).c_str(), cc.c_str(),
-                  g.sm_count ? std::to_string(g.sm_count).c_str() : "?", g.memory_bandwidth / 1e9,
-                  g.l2_bytes ? std::to_string(g.l2_bytes / napkin::MB).c_str() : "?");
-    out << row;
+    out << pad_right(std::string(g.key), 14) << " " << pad_right(cc, 5) << " "
+        << pad_left(g.sm_count ? std::to_string(g.sm_count) : "?", 4) << " "
+        << pad_left(napkin::detail::fixed(g.memory_bandwidth / 1e9, 0), 6) << " "
+        << pad_left(g.l2_bytes ? std::to_string(g.l2_bytes / napkin::MB) : "?", 5);
     for (napkin::pipe p : napkin::all_pipes) {
-      const int width = static_cast<int>(std::max<std::size_t>(7, to_string(p).size()));
       const double v = !g.has(p) ? 0 : ridges ? napkin::ridge_point(g, p) : g.peak(p) / 1e12;
-      out << " " << cell(v, width);
+      out << " " << cell(v, column_width(p));
     }
     out << "\n";
   }

@@ -1,5 +1,7 @@
 // napkin layernorm|rmsnorm ROWS COLS.
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "cli.hpp"
 
@@ -9,12 +11,11 @@ using namespace napkin::cli;
 
 template <bool Rms>
 int run_norm(arguments& args, std::ostream& out) {
-  args.expect_positional(2, "sizes (ROWS COLS)");
+  const std::vector<std::int64_t> v = positional_sizes(args, "sizes (ROWS COLS)", {"row count", "column count"});
   const auto& p = args.positional();
-  const std::int64_t rows = parse_size(p[0], "row count"), cols = parse_size(p[1], "column count");
   const napkin::element_types t = parse_types(args, napkin::dtype::fp32);
   const napkin::counting c = parse_counting_arg(args);
-  const napkin::workload w = Rms ? napkin::rms_norm(rows, cols, t, c) : napkin::layer_norm(rows, cols, t, c);
+  const napkin::workload w = Rms ? napkin::rms_norm(v[0], v[1], t, c) : napkin::layer_norm(v[0], v[1], t, c);
   return print_report(args, out,
                       std::string(Rms ? "RMS norm" : "layer norm") + " over " + p[0] + " rows of " + p[1] +
                           " columns",

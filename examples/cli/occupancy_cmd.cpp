@@ -1,7 +1,6 @@
 // napkin occupancy: theoretical occupancy of a launch, what limits it, and what would raise it.
 //   napkin occupancy --cc 9.0 --threads 256 --regs 32 --smem 8K
 //   napkin occupancy --gpu h100-sxm --threads 224 --regs 92 --graphs
-#include <cstdio>
 #include <string>
 
 #include "cli.hpp"
@@ -82,11 +81,7 @@ int run_occupancy(arguments& args, std::ostream& out) {
   const napkin::occupancy_result r = napkin::occupancy(limits, threads, k, dynamic_smem);
   const napkin::block_size_choice best = napkin::best_block_size(limits, k, dynamic_smem);
 
-  const auto line = [&out](const char* label, const std::string& value) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "  %-16s", label);
-    out << buf << value << "\n";
-  };
+  const auto line = [&out](const char* label, const std::string& value) { print_row(out, 16, label, value); };
   out << "occupancy on CC " << cc.major << "." << cc.minor << " (" << limits.architecture << ")" << where << "\n";
   line("launch", count(threads, "thread", "threads") + ", " +
                      count(k.registers_per_thread, "register/thread", "registers/thread") + ", " +
@@ -103,10 +98,9 @@ int run_occupancy(arguments& args, std::ostream& out) {
                    blocks_text(r.blocks_by_sm_limit);
   if (r.blocks_by_barriers != napkin::unlimited) by += ", barriers " + blocks_text(r.blocks_by_barriers);
   line("blocks/SM by", by);
-  char occ[64];
-  std::snprintf(occ, sizeof occ, "%.1f%%", 100.0 * r.occupancy());
   line("result", count(r.blocks_per_sm, "block/SM", "blocks/SM") + ", " + std::to_string(r.active_warps()) +
-                     " of " + count(r.max_warps_per_sm, "warp", "warps") + ", occupancy " + occ);
+                     " of " + count(r.max_warps_per_sm, "warp", "warps") + ", occupancy " +
+                     napkin::detail::percent_of(r.occupancy()));
   std::string best_text = count(best.block_size, "thread", "threads") + " (" +
                           count(best.blocks_per_sm, "block/SM", "blocks/SM") + ", " +
                           count(best.active_warps, "warp", "warps") + ")";

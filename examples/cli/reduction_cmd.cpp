@@ -1,4 +1,5 @@
 // napkin reduction N: sum of N elements (or of --outputs segments).
+#include <cstdint>
 #include <string>
 
 #include "cli.hpp"
@@ -8,8 +9,7 @@ namespace {
 using namespace napkin::cli;
 
 int run_reduction(arguments& args, std::ostream& out) {
-  args.expect_positional(1, "size (N)");
-  const std::int64_t n = parse_size(args.positional()[0], "N");
+  const std::int64_t n = positional_sizes(args, "size (N)", {"N"})[0];
   const std::int64_t outputs = parse_size(args.option_or("outputs", "1"), "output count");
   const napkin::workload w = napkin::reduction(n, parse_types(args, napkin::dtype::fp32), outputs);
   parse_counting_arg(args);  // accepted for uniformity; a sum has one add per element in every convention

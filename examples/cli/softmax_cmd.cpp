@@ -1,5 +1,7 @@
 // napkin softmax ROWS COLS: softmax over each row.
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "cli.hpp"
 
@@ -7,21 +9,22 @@ namespace {
 
 using namespace napkin::cli;
 
+// The names of to_string(softmax_algorithm), or the number of reads.
 napkin::softmax_algorithm parse_algorithm(const std::string& s) {
-  if (s == "fused" || s == "1") return napkin::softmax_algorithm::fused;
-  if (s == "online" || s == "2") return napkin::softmax_algorithm::online;
-  if (s == "three-pass" || s == "3pass" || s == "3") return napkin::softmax_algorithm::three_pass;
-  throw usage_error("unknown softmax algorithm '" + s + "' (fused, online or three-pass)");
+  using napkin::softmax_algorithm;
+  for (softmax_algorithm a : {softmax_algorithm::fused, softmax_algorithm::online, softmax_algorithm::three_pass})
+    if (s == to_string(a) || s == std::to_string(napkin::input_reads(a))) return a;
+  if (s == "3pass") return softmax_algorithm::three_pass;
+  throw usage_error("unknown softmax algorithm '" + quote_input(s) + "' (fused, online or three-pass)");
 }
 
 int run_softmax(arguments& args, std::ostream& out) {
-  args.expect_positional(2, "sizes (ROWS COLS)");
+  const std::vector<std::int64_t> v = positional_sizes(args, "sizes (ROWS COLS)", {"row count", "column count"});
   const auto& p = args.positional();
-  const std::int64_t rows = parse_size(p[0], "row count"), cols = parse_size(p[1], "column count");
   const std::string algo = args.option_or("algorithm", "fused");
   const napkin::softmax_algorithm a = parse_algorithm(algo);
   const napkin::workload w =
-      napkin::softmax(rows, cols, parse_types(args, napkin::dtype::fp32), a, parse_counting_arg(args));
+      napkin::softmax(v[0], v[1], parse_types(args, napkin::dtype::fp32), a, parse_counting_arg(args));
   return print_report(args, out,
                       "softmax over " + p[0] + " rows of " + p[1] + " columns, " + algo + " (" +
                           std::to_string(napkin::input_reads(a)) + " read(s) of the input + 1 write)",

@@ -43,6 +43,23 @@ TEST_CASE("durations pick their unit") {
   CHECK(duration(1.5) == "1.50 s");
 }
 
+TEST_CASE("estimated durations keep four significant digits") {
+  // The napkin CLI's times: 2·4096³ / 989.4e12 = 138.9 µs; 100.7 MB / 3.35 TB/s = 30.05 µs.
+  CHECK(estimate_duration(138.91e-6) == "138.9 µs");
+  CHECK(estimate_duration(30.048e-6) == "30.05 µs");
+  CHECK(estimate_duration(2.779e-3) == "2.779 ms");
+  CHECK(estimate_duration(1.5) == "1.500 s");
+  CHECK(estimate_duration(42e-9) == "42.00 ns");
+  CHECK(estimate_duration(0) == "0 ns");
+}
+
+TEST_CASE("general: printf's %g for values quoted in messages") {
+  CHECK(general(-1) == "-1");
+  CHECK(general(0.5) == "0.5");
+  CHECK(general(1e306) == "1e+306");
+  CHECK(general(2.5e-7) == "2.5e-07");
+}
+
 TEST_CASE("non-finite values say so") {
   const double inf = std::numeric_limits<double>::infinity();
   const double nan = std::numeric_limits<double>::quiet_NaN();
@@ -51,5 +68,8 @@ TEST_CASE("non-finite values say so") {
   CHECK(significant(-inf) == "-inf");
   CHECK(si(inf, "B/s") == "inf B/s");
   CHECK(duration(nan) == "nan s");
+  CHECK(estimate_duration(inf) == "inf s");
+  CHECK(general(-inf) == "-inf");
+  CHECK(general(nan) == "nan");
   CHECK(fixed(std::numeric_limits<double>::max(), 17).size() > 300);  // no truncation, no overflow
 }

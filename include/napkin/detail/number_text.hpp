@@ -1,15 +1,18 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/detail/number_text.hpp — the one place napkin turns numbers into text.
 //
 // Every report, explanation and CLI line formats its numbers here, so that "81.0%", "2.78 ms" and
 // "137.4 GFLOP" look the same wherever they appear. Plain C++17; a value that is not finite prints as
 // "nan", "inf" or "-inf" rather than as whatever printf makes of it.
 //
-//   fixed(0.625, 3)          "0.625"
-//   significant(19.9701)     "19.97"       four significant digits, at least one decimal
-//   percent(81.04)           "81.0%"       the argument is already in percent
-//   percent_of(0.8104)       "81.0%"       the argument is a fraction
-//   si(1.374e11, "FLOP")     "137.4 GFLOP" decimal prefixes (k = 1000), said so by the unit
-//   duration(2.779e-3)       "2.78 ms"     ns, µs, ms or s, whichever keeps 1 <= value < 1000
+//   fixed(0.625, 3)              "0.625"
+//   significant(19.9701)         "19.97"        four significant digits, at least one decimal
+//   percent(81.04)               "81.0%"        the argument is already in percent
+//   percent_of(0.8104)           "81.0%"        the argument is a fraction
+//   si(1.374e11, "FLOP")         "137.4 GFLOP"  decimal prefixes (k = 1000), said so by the unit
+//   duration(2.779e-3)           "2.78 ms"      a measured time: ns, us, ms or s (1 <= value < 1000)
+//   estimate_duration(1.389e-4)  "138.9 µs"     an estimated time: the same units, four digits
+//   general(2.5e-7)              "2.5e-07"      printf's %g, for a value an error message quotes back
 #pragma once
 
 #include "napkin/config.hpp"
@@ -65,15 +68,44 @@ inline std::string si(double value, std::string_view unit) {
   return significant(value) + " " + std::string(unit);
 }
 
-// Seconds in the unit that keeps the number between 1 and 1000, two decimals: "179.74 us", "2.78 ms".
-// Written "us", not "µs", so that the text stays ASCII in every terminal and log.
+// The unit that keeps |seconds| between 1 and 1000 (ns below 1 µs).
+struct time_unit {
+  double per_second;   // 1e3 for ms
+  const char* ascii;   // "us"
+  const char* symbol;  // "µs"
+};
+
+inline time_unit time_unit_of(double seconds) {
+  const double a = std::fabs(seconds);
+  if (a >= 1.0) return {1.0, "s", "s"};
+  if (a >= 1e-3) return {1e3, "ms", "ms"};
+  if (a >= 1e-6) return {1e6, "us", "µs"};
+  return {1e9, "ns", "ns"};
+}
+
+// A measured time, two decimals (whole nanoseconds): "179.74 us", "2.78 ms", "42 ns". Written "us", not
+// "µs", so that reports stay ASCII in every terminal and log.
 inline std::string duration(double seconds) {
   if (!std::isfinite(seconds)) return non_finite_text(seconds) + " s";
-  const double a = std::fabs(seconds);
-  if (a >= 1.0) return fixed(seconds, 2) + " s";
-  if (a >= 1e-3) return fixed(seconds * 1e3, 2) + " ms";
-  if (a >= 1e-6) return fixed(seconds * 1e6, 2) + " us";
-  return fixed(seconds * 1e9, 0) + " ns";
+  const time_unit u = time_unit_of(seconds);
+  return fixed(seconds * u.per_second, u.per_second == 1e9 ? 0 : 2) + " " + u.ascii;
+}
+
+// An estimated time, with significant()'s four digits so that it reads like the si() quantities printed
+// beside it: "138.9 µs", "30.05 µs", "1.500 s". The µ sign is what the napkin CLI has always printed.
+inline std::string estimate_duration(double seconds) {
+  if (!std::isfinite(seconds)) return non_finite_text(seconds) + " s";
+  const time_unit u = time_unit_of(seconds);
+  return significant(seconds * u.per_second) + " " + u.symbol;
+}
+
+// printf's %g (six significant digits, scientific when that is shorter): "-1", "0.5", "1e+306". For a
+// value an error message quotes back, whatever its magnitude.
+inline std::string general(double v) {
+  if (!std::isfinite(v)) return non_finite_text(v);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
 }
 
 }  // namespace detail

@@ -5,10 +5,7 @@
 // broken file.
 #include <cmath>
 
-#include "napkin/gpus.hpp"
-#include "napkin/quantify.hpp"
-#include "napkin/roofline.hpp"
-#include "napkin/workloads.hpp"
+#include "napkin/math.hpp"
 
 #if NAPKIN_CASE_ID == 0
 constexpr double ok = napkin::gemm(4096, 4096, 4096).intensity() + napkin::ridge_point(napkin::find_gpu("h100-sxm"), napkin::parse_pipe("fp16-tc")) +

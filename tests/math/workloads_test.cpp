@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "math/error_message.hpp"
-#include "napkin/workloads.hpp"
+#include "napkin/math/workloads.hpp"
 
 using namespace napkin;
 using napkin_test::contains;
@@ -51,7 +51,7 @@ TEST_CASE("GEMM variants: C read, fp8, batch, MACs, NVIDIA guide's Linear layer"
   CHECK(eight.flops == 8 * one.flops);
   CHECK(eight.bytes() == 8 * one.bytes());
   CHECK(eight.intensity() == one.intensity());
-  // MAC convention (fvcore/THOP): half the FLOPs reported; the roofline keeps 2·64³ (test_counting.cpp).
+  // MAC convention (fvcore/THOP): half the FLOPs reported; the roofline keeps 2·64³ (counting_test.cpp).
   CHECK(gemm(64, 64, 64, dtype::fp32, {}, counting::macs()).counted_flops() == 64ull * 64 * 64);
   CHECK(gemm(64, 64, 64, dtype::fp32, {}, counting::macs()).flops == 2ull * 64 * 64 * 64);
   // NVIDIA guide, FP16 Linear 4096 out x 1024 in, batch 512 -> 315 FLOP/B; batch 1 -> 1 FLOP/B.

@@ -1,4 +1,5 @@
-// How napkin's constexpr math reports bad input.
+// SPDX-License-Identifier: Apache-2.0
+// napkin/math/detail/errors.hpp — how napkin's constexpr math reports bad input.
 //
 // Each failure is a call to a non-constexpr function whose *name* states the problem. In constant
 // evaluation (constexpr variables, static_assert, template arguments) the call cannot be evaluated, so
@@ -11,11 +12,12 @@
 
 #include "napkin/error.hpp"
 
-#include <cstdio>
 #include <limits>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+
+#include "napkin/detail/number_text.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 namespace detail {
@@ -36,28 +38,18 @@ namespace detail {
   raise_input_error<std::domain_error>(std::string("napkin: ") + what);
 }
 
-// "inf", "-inf", "nan", or the value with 6 significant digits.
-inline std::string format_double(double v) {
-  if (v != v) return "nan";
-  if (v > std::numeric_limits<double>::max()) return "inf";
-  if (v < -std::numeric_limits<double>::max()) return "-inf";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
-}
-
 [[noreturn]] inline void value_not_finite(const char* what, double v) {
   raise_input_error<std::domain_error>(std::string("napkin: ") + what + " must be a finite number, got " +
-                                       format_double(v));
+                                       general(v));
 }
 
 [[noreturn]] inline void value_must_be_positive(const char* what, double v) {
-  raise_input_error<std::domain_error>(std::string("napkin: ") + what + " must be positive, got " + format_double(v));
+  raise_input_error<std::domain_error>(std::string("napkin: ") + what + " must be positive, got " + general(v));
 }
 
 [[noreturn]] inline void value_must_not_be_negative(const char* what, double v) {
   raise_input_error<std::domain_error>(std::string("napkin: ") + what + " must not be negative, got " +
-                                       format_double(v));
+                                       general(v));
 }
 
 // A value of a napkin enum outside its enumerators (a cast from an integer).

@@ -34,6 +34,16 @@ TEST_CASE("names of out-of-range values") {
   CHECK(to_string(pipe::int8_tensor) == "int8-tc");
   CHECK(to_string(regime::memory_bound) == "memory-bound");
   CHECK(to_string(dtype::int32) == "int32");
+  // The short names the CLI accepts (--algorithm, --pass) and prints (sparsity).
+  CHECK(to_string(softmax_algorithm::three_pass) == "three-pass");
+  CHECK(to_string(pass::forward_backward) == "fwd+bwd");
+  CHECK(to_string(sparsity::sparse_2_4) == "2:4-sparse");
+  CHECK(describe(sparsity::sparse_2_4) == "2:4 sparse");
+  CHECK(describe(sparsity::dense) == "dense");
+  CHECK(to_string(static_cast<softmax_algorithm>(3)) == "unknown");
+  CHECK(to_string(static_cast<pass>(3)) == "unknown");
+  CHECK(to_string(static_cast<sparsity>(2)) == "unknown");
+  CHECK(describe(static_cast<sparsity>(2)) == "unknown");
 }
 
 TEST_CASE("computations refuse out-of-range values") {

@@ -1,9 +1,9 @@
-// The quantify formulas (napkin/quantify.hpp) on worked examples computed by hand in the comments.
+// The quantify formulas (napkin/math/quantify.hpp) on worked examples computed by hand in the comments.
 #include <doctest/doctest.h>
 
 #include <stdexcept>
 
-#include "napkin/quantify.hpp"
+#include "napkin/math/quantify.hpp"
 
 using namespace napkin;
 

@@ -1,6 +1,6 @@
 // NaN and infinity are refused wherever napkin takes a double: roofs, derating, GPU specs (built by hand,
 // from a table of peaks or derived from device properties) and every quantify formula. (Compile-time
-// refusals are in compile_fail.cpp.)
+// refusals are in constexpr_test.cpp.)
 #include <doctest/doctest.h>
 
 #include <cmath>

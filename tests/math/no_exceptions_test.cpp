@@ -10,10 +10,7 @@
 #include <cstring>
 #include <unistd.h>
 
-#include "napkin/gpus.hpp"
-#include "napkin/quantify.hpp"
-#include "napkin/roofline.hpp"
-#include "napkin/workloads.hpp"
+#include "napkin/math.hpp"
 
 #if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
 #error "this test must be compiled with -fno-exceptions"
