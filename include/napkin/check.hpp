@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/check.hpp — check every CUDA status: the runtime API here, the driver and each library through
 // napkin/check/<library>.hpp, all with the same macros.
 //
@@ -8,7 +9,10 @@
 //   ~buffer() { NAPKIN_CUDA_CHECK_NOTHROW(cudaFree(p)); }  // never throws; quiet at process exit
 //
 // `CUDA_CHECK` is defined as an alias of NAPKIN_CUDA_CHECK unless the program already defines one or
-// defines NAPKIN_NO_SHORT_MACROS.
+// defines NAPKIN_NO_SHORT_MACROS (napkin/config.hpp lists the switches).
+//
+// NAPKIN_DETAIL_CHECK_LAUNCH and NAPKIN_DETAIL_CHECK_NOTHING_PENDING stay defined: the launch macros at
+// the end expand them in the user's code.
 #pragma once
 
 #include "napkin/config.hpp"
@@ -83,16 +87,9 @@ struct status_traits<cudaError_t> {
 // ---- kernel-launch checks ------------------------------------------------------------------------
 
 // Whether NAPKIN_CUDA_CHECK_LAUNCH synchronizes the device after the launch so that an asynchronous
-// fault is attributed to the launch that caused it. Default: on in debug builds (NDEBUG undefined),
-// off otherwise, or NAPKIN_SYNC_LAUNCHES=0/1 at compile time; the environment variable
-// NAPKIN_SYNC_LAUNCHES=0/1 (read once) overrides that; set_launch_sync() overrides both.
-#ifndef NAPKIN_SYNC_LAUNCHES
-#ifdef NDEBUG
-#define NAPKIN_SYNC_LAUNCHES 0
-#else
-#define NAPKIN_SYNC_LAUNCHES 1
-#endif
-#endif
+// fault is attributed to the launch that caused it: the compiled default NAPKIN_SYNC_LAUNCHES
+// (napkin/config.hpp: on in debug builds), over it the environment variable NAPKIN_SYNC_LAUNCHES=0/1
+// (read once), over both set_launch_sync().
 
 namespace detail {
 
@@ -155,7 +152,8 @@ constexpr const char* initialization_note =
 
 // After a launch: its configuration error, or a sticky fault of earlier work, and then, when launch
 // synchronization is on, the fault of the kernel itself.
-inline void check_launch(const char* what, bool sync_default, const char* file, unsigned line, const char* function) {
+inline void check_last_launch(const char* what, bool sync_default, const char* file, unsigned line,
+                              const char* function) {
   const source_site site{file, line, function};
   const cudaError_t e = cudaGetLastError();
   if (NAPKIN_DETAIL_UNLIKELY(e != cudaSuccess)) {
@@ -190,13 +188,13 @@ inline void check_nothing_pending(const char* what, const char* file, unsigned l
 
 #if defined(__CUDACC__)
 // The launch checks in CUDA C++: host-only; in device code a build error (core.hpp, "device code").
-NAPKIN_DETAIL_HD inline void check_launch_hd(const char* what, bool sync_default, const char* file, unsigned line,
-                                             const char* function) {
+NAPKIN_DETAIL_HD inline void check_last_launch_hd(const char* what, bool sync_default, const char* file,
+                                                  unsigned line, const char* function) {
 #if defined(__CUDA_ARCH__)
   (void)what, (void)sync_default, (void)file, (void)line, (void)function;
   napkin_error_NAPKIN_CUDA_LAUNCH_and_NAPKIN_CUDA_CHECK_LAUNCH_are_host_only();
 #else
-  check_launch(what, sync_default, file, line, function);
+  check_last_launch(what, sync_default, file, line, function);
 #endif
 }
 NAPKIN_DETAIL_HD inline void check_nothing_pending_hd(const char* what, const char* file, unsigned line,
@@ -208,10 +206,10 @@ NAPKIN_DETAIL_HD inline void check_nothing_pending_hd(const char* what, const ch
   check_nothing_pending(what, file, line, function);
 #endif
 }
-#define NAPKIN_DETAIL_CHECK_LAUNCH ::napkin::detail::check_launch_hd
+#define NAPKIN_DETAIL_CHECK_LAUNCH ::napkin::detail::check_last_launch_hd
 #define NAPKIN_DETAIL_CHECK_NOTHING_PENDING ::napkin::detail::check_nothing_pending_hd
 #else
-#define NAPKIN_DETAIL_CHECK_LAUNCH ::napkin::detail::check_launch
+#define NAPKIN_DETAIL_CHECK_LAUNCH ::napkin::detail::check_last_launch
 #define NAPKIN_DETAIL_CHECK_NOTHING_PENDING ::napkin::detail::check_nothing_pending
 #endif
 

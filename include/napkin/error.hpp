@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/error.hpp — what napkin does when something fails: one policy for the whole library.
 //
 // Two kinds of failure reach this header:

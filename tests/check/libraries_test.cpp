@@ -37,7 +37,7 @@ TEST_CASE("driver API: CUresult names, texts and stickiness, with or without a d
   CHECK(e.name() == "CUDA_ERROR_OUT_OF_MEMORY");
   CHECK(e.code() == 2);
   CHECK_FALSE(e.description().empty());
-  CHECK(napkin::status_name(CUDA_ERROR_ILLEGAL_ADDRESS) == "CUDA_ERROR_ILLEGAL_ADDRESS");
+  CHECK(napkin::to_string(CUDA_ERROR_ILLEGAL_ADDRESS) == "CUDA_ERROR_ILLEGAL_ADDRESS");
   CHECK(napkin::is_sticky(CUDA_ERROR_ILLEGAL_ADDRESS));
   CHECK_FALSE(napkin::is_sticky(CUDA_ERROR_INVALID_VALUE));
   CHECK(NAPKIN_CUDA_CHECK_NOTHROW(CUDA_ERROR_DEINITIALIZED));  // shutting down: quiet
@@ -54,7 +54,7 @@ TEST_CASE("cuBLAS / cuBLASLt: names and texts from cuBLAS itself") {
   CHECK(e.library() == "cuBLAS");
   CHECK(e.name() == "CUBLAS_STATUS_ALLOC_FAILED");
   CHECK(e.description() == cublasGetStatusString(CUBLAS_STATUS_ALLOC_FAILED));
-  CHECK(napkin::status_name(CUBLAS_STATUS_NOT_SUPPORTED) == "CUBLAS_STATUS_NOT_SUPPORTED");
+  CHECK(napkin::to_string(CUBLAS_STATUS_NOT_SUPPORTED) == "CUBLAS_STATUS_NOT_SUPPORTED");
 }
 
 TEST_CASE("cuBLAS fails for real without a device") {

@@ -5,6 +5,8 @@
 #include <napkin/check.hpp>
 
 #include <string>
+#include <type_traits>
+#include <utility>
 
 #include "support/gpu.hpp"
 
@@ -129,7 +131,16 @@ TEST_CASE("hints say what to do for the errors that have an obvious next step") 
   }
 }
 
-TEST_CASE("status_name and status_description work without a failure") {
-  CHECK(napkin::status_name(cudaErrorMemoryAllocation) == "cudaErrorMemoryAllocation");
-  CHECK(napkin::status_description(cudaErrorMemoryAllocation) == "out of memory");
+// napkin::to_string and napkin::describe take every checkable status and nothing else (an enum of the
+// user's, an int: their own overloads, or none, apply).
+template <class T, class = void>
+struct has_napkin_to_string : std::false_type {};
+template <class T>
+struct has_napkin_to_string<T, std::void_t<decltype(napkin::to_string(std::declval<T>()))>> : std::true_type {};
+static_assert(has_napkin_to_string<cudaError_t>::value && !has_napkin_to_string<int>::value);
+
+TEST_CASE("to_string and describe name a status without a failure") {
+  CHECK(napkin::to_string(cudaErrorMemoryAllocation) == "cudaErrorMemoryAllocation");
+  CHECK(napkin::describe(cudaErrorMemoryAllocation) == "out of memory");
+  static_assert(noexcept(napkin::to_string(cudaSuccess)) && noexcept(napkin::describe(cudaSuccess)));
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/check/core.hpp — the status-checking mechanism shared by every CUDA library.
 //
 // One extensible rule: a status type is checkable once `napkin::status_traits<Status>` is specialized
@@ -6,6 +7,9 @@
 // a CUDA header: the mechanism is plain C++17 (compiled as CUDA C++, it also checks in device code).
 //
 // The failure policy (napkin/error.hpp) is read once per *failure*, never on the success path.
+//
+// NAPKIN_DETAIL_CHECK, NAPKIN_DETAIL_CHECK_ALLOW, NAPKIN_DETAIL_CHECK_NOTHROW and NAPKIN_DETAIL_SITE_ARGS
+// stay defined: the check macros at the end expand them in the user's code.
 #pragma once
 
 #include "napkin/error.hpp"
@@ -13,6 +17,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 
@@ -168,15 +173,15 @@ inline bool check_nothrow(Status s, const char* expression, const char* file, un
 
 }  // namespace detail
 
-// Name and description of any checkable status, for logging without a failure.
-template <class Status>
-std::string status_name(Status s) {
-  detail::require_traits<Status>();
+// Name ("cudaErrorMemoryAllocation") and description ("out of memory") of any checkable status, for
+// logging without a failure. Not constexpr: most libraries' names come from a run-time getter. The text
+// is the library's (static storage); a code unknown to the library gets the library's own placeholder.
+template <class Status, std::enable_if_t<detail::has_traits<Status>::value, int> = 0>
+std::string_view to_string(Status s) noexcept {
   return status_traits<Status>::name(s);
 }
-template <class Status>
-std::string status_description(Status s) {
-  detail::require_traits<Status>();
+template <class Status, std::enable_if_t<detail::has_traits<Status>::value, int> = 0>
+std::string_view describe(Status s) noexcept {
   return status_traits<Status>::description(s);
 }
 template <class Status>
@@ -202,24 +207,35 @@ bool is_sticky(Status s) noexcept {
 // 'napkin_error_...'" (nvlink: "Undefined reference", with -rdc). It never compiles to nothing, which
 // is what calling a host function from __host__ __device__ code does (nvcc only warns, #20011/#20014).
 #if defined(__CUDACC__)
-#define NAPKIN_DETAIL_HD __host__ __device__
 extern "C" __device__ void napkin_error_device_code_checks_only_statuses_whose_traits_say_checkable_on_device();
 extern "C" __device__ void napkin_error_NAPKIN_CUDA_LAUNCH_and_NAPKIN_CUDA_CHECK_LAUNCH_are_host_only();
 
 namespace detail {
 
 #if defined(__CUDA_ARCH__)
-template <class Status>
-__device__ void report_on_device(Status s, const char* expression, const char* file, unsigned line,
-                                 const char* function, const char* consequence) {
-  ::printf("%s:%u: in %s(): device-side check of `%s` failed: status %lld (block [%u,%u,%u], thread [%u,%u,%u]) "
-           "[%s]\n",
-           file, line, function, expression, static_cast<long long>(s), blockIdx.x, blockIdx.y, blockIdx.z,
-           threadIdx.x, threadIdx.y, threadIdx.z, consequence);
-}
 constexpr const char* device_trap_note =
     "napkin: this thread traps; the host's next check reports a sticky launch failure; cudaGetErrorName "
     "names the status on the host";
+
+// The device side of the three checks: whether `s` failed (neither a success nor `*allowed`); a failure
+// prints one line saying `consequence`. A status whose traits do not say checkable_on_device is a build
+// error here, never a check that compiles to nothing.
+template <class Status>
+__device__ bool failed_on_device(Status s, const Status* allowed, const char* expression, const char* file,
+                                 unsigned line, const char* function, const char* consequence) {
+  if constexpr (has_device_check<Status>::value) {
+    if (NAPKIN_DETAIL_LIKELY((allowed && s == *allowed) || !status_traits<Status>::failed(s))) return false;
+    ::printf("%s:%u: in %s(): device-side check of `%s` failed: status %lld (block [%u,%u,%u], thread "
+             "[%u,%u,%u]) [%s]\n",
+             file, line, function, expression, static_cast<long long>(s), blockIdx.x, blockIdx.y, blockIdx.z,
+             threadIdx.x, threadIdx.y, threadIdx.z, consequence);
+    return true;
+  } else {
+    (void)s, (void)allowed, (void)expression, (void)file, (void)line, (void)function, (void)consequence;
+    napkin_error_device_code_checks_only_statuses_whose_traits_say_checkable_on_device();
+    return false;
+  }
+}
 #endif
 
 // What the macros call in CUDA C++: the host functions above in host code, the device check in device
@@ -228,14 +244,8 @@ template <class Status>
 NAPKIN_DETAIL_HD inline Status check_hd(Status s, const char* expression, const char* file, unsigned line,
                                         const char* function) {
 #if defined(__CUDA_ARCH__)
-  if constexpr (has_device_check<Status>::value) {
-    if (NAPKIN_DETAIL_UNLIKELY(status_traits<Status>::failed(s))) {
-      report_on_device(s, expression, file, line, function, device_trap_note);
-      __trap();
-    }
-  } else {
-    napkin_error_device_code_checks_only_statuses_whose_traits_say_checkable_on_device();
-  }
+  if (failed_on_device(s, static_cast<const Status*>(nullptr), expression, file, line, function, device_trap_note))
+    __trap();
   return s;
 #else
   return check(s, expression, file, line, function);
@@ -246,14 +256,7 @@ template <class Status>
 NAPKIN_DETAIL_HD inline Status check_allow_hd(Status s, Status allowed, const char* expression, const char* file,
                                               unsigned line, const char* function) {
 #if defined(__CUDA_ARCH__)
-  if constexpr (has_device_check<Status>::value) {
-    if (NAPKIN_DETAIL_UNLIKELY(s != allowed && status_traits<Status>::failed(s))) {
-      report_on_device(s, expression, file, line, function, device_trap_note);
-      __trap();
-    }
-  } else {
-    napkin_error_device_code_checks_only_statuses_whose_traits_say_checkable_on_device();
-  }
+  if (failed_on_device(s, &allowed, expression, file, line, function, device_trap_note)) __trap();
   return s;
 #else
   return check_allow(s, allowed, expression, file, line, function);
@@ -264,13 +267,8 @@ template <class Status>
 NAPKIN_DETAIL_HD inline bool check_nothrow_hd(Status s, const char* expression, const char* file, unsigned line,
                                               const char* function) noexcept {
 #if defined(__CUDA_ARCH__)
-  if constexpr (has_device_check<Status>::value) {
-    if (!NAPKIN_DETAIL_UNLIKELY(status_traits<Status>::failed(s))) return true;
-    report_on_device(s, expression, file, line, function, "napkin: no-throw check: yields false, the thread goes on");
-  } else {
-    napkin_error_device_code_checks_only_statuses_whose_traits_say_checkable_on_device();
-  }
-  return false;
+  return !failed_on_device(s, static_cast<const Status*>(nullptr), expression, file, line, function,
+                           "napkin: no-throw check: yields false, the thread goes on");
 #else
   return check_nothrow(s, expression, file, line, function);
 #endif
@@ -281,7 +279,6 @@ NAPKIN_DETAIL_HD inline bool check_nothrow_hd(Status s, const char* expression, 
 #define NAPKIN_DETAIL_CHECK_ALLOW ::napkin::detail::check_allow_hd
 #define NAPKIN_DETAIL_CHECK_NOTHROW ::napkin::detail::check_nothrow_hd
 #else
-#define NAPKIN_DETAIL_HD
 #define NAPKIN_DETAIL_CHECK ::napkin::detail::check
 #define NAPKIN_DETAIL_CHECK_ALLOW ::napkin::detail::check_allow
 #define NAPKIN_DETAIL_CHECK_NOTHROW ::napkin::detail::check_nothrow

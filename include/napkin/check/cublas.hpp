@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/check/cublas.hpp — NAPKIN_CUDA_CHECK for cuBLAS and cuBLASLt (both return cublasStatus_t).
 // Names and texts from cuBLASLt's getters: cuBLASLt is a dependency of cuBLAS (CUDA::cublas links it),
 // so one specialization serves both libraries.

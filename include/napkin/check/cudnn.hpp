@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/check/cudnn.hpp — NAPKIN_CUDA_CHECK for cuDNN (cudnnStatus_t): the name from
 // cudnnGetErrorString, and cuDNN's own last-error message (cudnnGetLastErrorString, cuDNN 9) as detail.
 #pragma once

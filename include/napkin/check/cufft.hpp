@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/check/cufft.hpp — NAPKIN_CUDA_CHECK for cuFFT (cufftResult). cuFFT has no name getter: names and texts come from a
 // table generated from this toolkit's cufft.h (detail/cufft_names.hpp; CTest checks it against the installed header).
 #pragma once

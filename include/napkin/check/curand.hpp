@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/check/curand.hpp — NAPKIN_CUDA_CHECK for cuRAND (curandStatus_t). cuRAND has no name getter: names and texts come from a
 // table generated from this toolkit's curand.h (detail/curand_names.hpp; CTest checks it against the installed header).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/check/cusolver.hpp — NAPKIN_CUDA_CHECK for cuSOLVER (cusolverStatus_t). cuSOLVER has no name getter: names and texts come from a
 // table generated from this toolkit's cusolver_common.h (detail/cusolver_names.hpp; CTest checks it against the installed header).
 #pragma once

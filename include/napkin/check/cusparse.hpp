@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/check/cusparse.hpp — NAPKIN_CUDA_CHECK for cuSPARSE (cusparseStatus_t), with cuSPARSE's own
 // cusparseGetErrorName / cusparseGetErrorString.
 #pragma once

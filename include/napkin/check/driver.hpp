@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/check/driver.hpp — NAPKIN_CUDA_CHECK for the driver API (CUresult).
 //
 // Names and texts come from the driver's own cuGetErrorName / cuGetErrorString, reached through the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/check/nccl.hpp — NAPKIN_CUDA_CHECK for NCCL (ncclResult_t). Texts from ncclGetErrorString,
 // names from a table generated from nccl.h, and NCCL's own last-error message as detail.
 //

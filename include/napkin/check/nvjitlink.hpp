@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/check/nvjitlink.hpp — NAPKIN_CUDA_CHECK for nvJitLink (nvJitLinkResult). nvJitLink has no name getter: names and texts come from a
 // table generated from this toolkit's nvJitLink.h (detail/nvjitlink_names.hpp; CTest checks it against the installed header).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/check/nvrtc.hpp — NAPKIN_CUDA_CHECK for NVRTC (nvrtcResult), named by nvrtcGetErrorString.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/check/detail/status_table.hpp — lookup in the generated status tables (*_names.hpp).
 #pragma once
 

@@ -1,11 +1,13 @@
 // The unit compiled with -fno-exceptions.
 #include <napkin/check.hpp>
 
+#include <type_traits>
 #include <typeinfo>
 
 #include "units.hpp"
 
 static_assert(!NAPKIN_HAS_EXCEPTIONS, "this unit must be compiled with -fno-exceptions");
+static_assert(std::is_same_v<napkin::error_info, napkin::v0_1::error_info>, "this unit is napkin 0.1");
 
 namespace {
 int handler_calls = 0;
@@ -23,6 +25,12 @@ int noexc_handler_calls() { return handler_calls; }
 void noexc_nested_failure() {
   napkin::set_failure_handler([](const napkin::error_info&) { NAPKIN_CUDA_CHECK(cudaErrorInvalidValue); });
   NAPKIN_CUDA_CHECK(cudaErrorMemoryAllocation);
+}
+
+void noexc_set_launch_sync(bool on) { napkin::set_launch_sync(on); }
+bool noexc_launch_sync() { return NAPKIN_LAUNCH_SYNC(); }
+state_addresses noexc_state() {
+  return {&napkin::process_state::policy, &napkin::process_state::handler, &napkin::process_state::launch_sync};
 }
 
 const char* noexc_error_info_type() { return typeid(napkin::error_info).name(); }

@@ -1,12 +1,18 @@
-// One program, two kinds of translation unit: with_exceptions.cpp (exceptions) and without_exceptions.cpp
-// (-fno-exceptions), both using NAPKIN_CUDA_CHECK. CTest links it twice, in both orders. In each order:
+// One program, three translation units of napkin built with different configurations
+// (mixed_configurations/units.hpp): with exceptions, with -fno-exceptions, and as another napkin version
+// (napkin::v0_2). CTest links it twice, in both orders. In each order, the two units of this version
+// share what must be shared and keep apart what must be kept apart:
 //   - a failed check in the exceptions unit throws a napkin::cuda_error that can be caught;
 //   - a failed check in the no-exceptions unit prints the message and aborts;
-//   - the failure policy and the handler are process-wide: set in one unit, they act in the other;
+//   - the failure policy, the handler and the launch-sync switch are process-wide: set in one unit, they
+//     act in the other (one object each, at one address);
 //   - napkin::error_info and napkin::failure_handler are the same types in both units.
+// and the unit of the other version shares nothing with them: other types, its own failure policy,
+// handler and launch-sync switch (napkin/config.hpp, "Namespaces").
 // Before napkin's inline namespaces, napkin::detail::raise had two bodies under one name and the linker
 // kept whichever came first: one of the two orders threw from the -fno-exceptions unit or aborted in the
-// exceptions unit.
+// exceptions unit. Two napkin versions in one program would likewise have shared one failure policy
+// whose layout and meaning could differ between them.
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,7 +21,7 @@
 #include <cstring>
 #include <string>
 
-#include "units.hpp"
+#include "mixed_configurations/units.hpp"
 
 namespace {
 int failures = 0;
@@ -53,6 +59,12 @@ int count(const std::string& s, const char* needle) {
   int n = 0;
   for (auto p = s.find(needle); p != std::string::npos; p = s.find(needle, p + 1)) ++n;
   return n;
+}
+bool same(const state_addresses& a, const state_addresses& b) {
+  return a.policy == b.policy && a.handler == b.handler && a.launch_sync == b.launch_sync;
+}
+bool apart(const state_addresses& a, const state_addresses& b) {
+  return a.policy != b.policy && a.handler != b.handler && a.launch_sync != b.launch_sync;
 }
 }  // namespace
 
@@ -95,6 +107,39 @@ int main() {
   expect(aborts_with(noexc_nested_failure, err), "a failure inside the handler of a no-exceptions unit aborts");
   expect(count(err, "napkin: ") == 1 && count(err, "napkin: failure inside the failure handler") == 1,
          "... after printing it once");
+
+  // The launch-sync switch, like the failure policy, is one per version.
+  expect(same(exc_state(), noexc_state()), "both units of this version use one policy, handler and launch-sync switch");
+  exc_set_launch_sync(true);
+  expect(noexc_launch_sync(), "launch sync set on by the exceptions unit is on in the no-exceptions unit");
+  noexc_set_launch_sync(false);
+  expect(!exc_launch_sync(), "... and set off by the no-exceptions unit, off in the exceptions unit");
+
+  // Another napkin version in the same program: nothing shared.
+  expect(std::strcmp(exc_error_info_type(), other_error_info_type()) != 0,
+         "napkin::error_info of another version is another type");
+  expect(apart(exc_state(), other_state()), "another version has its own policy, handler and launch-sync switch");
+  exc_set_launch_sync(true);
+  other_set_launch_sync(false);
+  expect(exc_launch_sync() && noexc_launch_sync() && !other_launch_sync(),
+         "launch sync set in one version leaves the other's as it was");
+  exc_set_launch_sync(false);
+  other_set_launch_sync(true);
+  expect(!exc_launch_sync() && other_launch_sync(), "... either way");
+  exc_install_handler_of_noexc();
+  const int calls = noexc_handler_calls();
+  expect(other_check_throws() == 0 && noexc_handler_calls() == calls,
+         "a handler installed in this version is not called for another version's failure, which throws");
+  exc_failing_check();
+  expect(noexc_handler_calls() == calls + 1, "... while this version's failures still go to it");
+  exc_clear_handler();
+  err.clear();
+  expect(aborts_with([] {
+                   other_set_abort_policy();
+                   if (exc_check_throws() == 0) std::fputs("this version threw\n", stderr);
+                   other_failing_check();
+                 }, err) && contains(err, "this version threw\nnapkin: fatal: "),
+         "abort_process set in another version aborts its failures and leaves this version throwing");
 
   std::printf("%s\n", failures ? "FAILED" : "all passed");
   return failures ? 1 : 0;

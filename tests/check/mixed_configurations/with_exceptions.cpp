@@ -1,11 +1,13 @@
 // The unit compiled with exceptions.
 #include <napkin/check.hpp>
 
+#include <type_traits>
 #include <typeinfo>
 
 #include "units.hpp"
 
 static_assert(NAPKIN_HAS_EXCEPTIONS, "this unit must be compiled with exceptions");
+static_assert(std::is_same_v<napkin::error_info, napkin::v0_1::error_info>, "this unit is napkin 0.1");
 
 namespace {
 int handler_calls = 0;
@@ -30,6 +32,12 @@ void exc_install_handler_of_noexc() { napkin::set_failure_handler(&noexc_handler
 void exc_clear_handler() { napkin::set_failure_handler(nullptr); }
 int exc_handler_calls() { return handler_calls; }
 void exc_handler_for_noexc(const napkin::error_info& info) { exc_handler(info); }
+
+void exc_set_launch_sync(bool on) { napkin::set_launch_sync(on); }
+bool exc_launch_sync() { return NAPKIN_LAUNCH_SYNC(); }
+state_addresses exc_state() {
+  return {&napkin::process_state::policy, &napkin::process_state::handler, &napkin::process_state::launch_sync};
+}
 
 const char* exc_error_info_type() { return typeid(napkin::error_info).name(); }
 const char* exc_handler_type() { return typeid(napkin::failure_handler).name(); }

@@ -1,0 +1,18 @@
+# Every file in include/ starts with napkin's license line:  cmake -DINCLUDE=<include dir> -P spdx_check.cmake
+# To add it to a new header:  sed -i '1i // SPDX-License-Identifier: Apache-2.0' <header>
+set(spdx "// SPDX-License-Identifier: Apache-2.0\n")
+file(GLOB_RECURSE files LIST_DIRECTORIES false RELATIVE ${INCLUDE} ${INCLUDE}/*)
+set(missing)
+foreach(f ${files})
+  file(READ ${INCLUDE}/${f} head LIMIT 64)
+  string(FIND "${head}" "${spdx}" at)
+  if(NOT at EQUAL 0)
+    list(APPEND missing ${f})
+  endif()
+endforeach()
+list(LENGTH files n)
+if(missing)
+  list(JOIN missing "\n  " missing)
+  message(FATAL_ERROR "files in include/ whose first line is not `// SPDX-License-Identifier: Apache-2.0`:\n  ${missing}")
+endif()
+message(STATUS "${n} files in include/, each starting with the SPDX line")
