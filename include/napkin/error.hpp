@@ -13,7 +13,7 @@
 //                              handler that returns from it ends the process (print + abort).
 // Built without exceptions (-fno-exceptions), throw_exception prints and aborts instead, or calls the
 // handler when one is installed. In constant evaluation nothing here runs: the failing call is not
-// constexpr, so the compiler stops with its name (see napkin/detail/math_errors.hpp).
+// constexpr, so the compiler stops with its name (see napkin/math/detail/errors.hpp).
 //
 // A handler that fails again (a NAPKIN_CUDA_CHECK inside the handler, say) is not called again for the
 // nested failure: that one is printed and then treated as if no handler were installed (thrown, or
