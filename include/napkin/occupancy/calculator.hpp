@@ -151,7 +151,8 @@ constexpr int register_block_limit(const sm_limits& l, int warps_per_block, int 
 }
 
 // A result that only names the launch; nothing computed yet.
-constexpr occupancy_result unevaluated(compute_capability cc, int threads, const kernel_resources& k, int dynamic_smem) {
+constexpr occupancy_result launch_only_result(compute_capability cc, int threads, const kernel_resources& k,
+                                              int dynamic_smem) {
   occupancy_result r{};
   r.cc = cc;
   r.threads_per_block = threads;
@@ -175,7 +176,7 @@ constexpr occupancy_result unevaluated(compute_capability cc, int threads, const
 // overestimates otherwise (33 registers, 256 threads: 12 warps/sub -> 7 blocks (87.5%) simplified, but
 // 40-register warps -> 12 warps/sub -> 6 blocks, 75%). docs/occupancy.md lists the cases.
 constexpr occupancy_result occupancy_of(const sm_limits& l, int threads, const kernel_resources& k, int dynamic_smem) {
-  occupancy_result r = unevaluated(l.cc, threads, k, dynamic_smem);
+  occupancy_result r = launch_only_result(l.cc, threads, k, dynamic_smem);
   r.max_warps_per_sm = l.max_warps_per_sm();
   r.error = launch_error_of(l, threads, k, dynamic_smem);
   if (r.error != launch_error::none) return r;
@@ -220,7 +221,7 @@ constexpr occupancy_result occupancy_of(const sm_limits& l, int threads, const k
 constexpr occupancy_result try_occupancy(const sm_limits& l, int threads, const kernel_resources& k,
                                          int dynamic_smem = 0) {
   if (check_limits(l) != limits_error::none) {
-    occupancy_result r = detail::unevaluated(l.cc, threads, k, dynamic_smem);
+    occupancy_result r = detail::launch_only_result(l.cc, threads, k, dynamic_smem);
     r.error = launch_error::invalid_limits;
     return r;
   }

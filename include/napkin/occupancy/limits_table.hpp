@@ -37,8 +37,8 @@ constexpr void set_carveouts(sm_limits& l, const int (&kib)[N]) {  // NOLINT(*-a
 
 // What every entry sets; the other fields keep sm_limits' defaults (1024 threads and 64 K registers per
 // block, 255 registers per thread in warp units of 256 over 4 sub-partitions, 48 KiB per block).
-constexpr sm_limits entry(compute_capability cc, const char* arch, int threads_per_sm, int blocks_per_sm,
-                          int smem_per_sm_kib, const char* source) {
+constexpr sm_limits table_entry(compute_capability cc, const char* arch, int threads_per_sm, int blocks_per_sm,
+                                int smem_per_sm_kib, const char* source) {
   sm_limits l{};
   l.cc = cc;
   l.architecture = arch;
@@ -50,7 +50,7 @@ constexpr sm_limits entry(compute_capability cc, const char* arch, int threads_p
 }
 
 constexpr sm_limits pre_volta(compute_capability cc, const char* arch, int smem_per_sm_kib, int regs_per_block) {
-  sm_limits l = entry(cc, arch, 2048, 32, smem_per_sm_kib, legacy_tables);
+  sm_limits l = table_entry(cc, arch, 2048, 32, smem_per_sm_kib, legacy_tables);
   l.registers_per_block = regs_per_block;
   return l;
 }
@@ -59,7 +59,7 @@ constexpr sm_limits pre_volta(compute_capability cc, const char* arch, int smem_
 // Block-barrier slots (CC >= 9.0) and virtual resources (CC >= 10.0) as cuda_occupancy.h 13.0 has them.
 constexpr sm_limits ampere_plus(compute_capability cc, const char* arch, int threads_per_sm, int blocks_per_sm,
                                 int smem_per_sm_kib, int barriers_per_sm = 0, int virtual_resources_per_sm = 0) {
-  sm_limits l = entry(cc, arch, threads_per_sm, blocks_per_sm, smem_per_sm_kib, guide_tables);
+  sm_limits l = table_entry(cc, arch, threads_per_sm, blocks_per_sm, smem_per_sm_kib, guide_tables);
   l.smem_reserved_per_block = 1024;
   l.smem_per_block_optin = l.smem_per_sm - l.smem_reserved_per_block;
   l.smem_allocation_unit = 128;
@@ -96,7 +96,7 @@ constexpr sm_limits limits_of(compute_capability cc) {
       return l;
     }
     case 75: {
-      sm_limits l = detail::entry(cc, "Turing", 1024, 16, 64, detail::guide_tables);
+      sm_limits l = detail::table_entry(cc, "Turing", 1024, 16, 64, detail::guide_tables);
       l.smem_per_block_optin = 64 * 1024;
       detail::set_carveouts(l, {32, 64});
       return l;
