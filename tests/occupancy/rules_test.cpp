@@ -163,6 +163,24 @@ static_assert(napkin::best_block_size(napkin::limits_of(sm_86), kernel_resources
 static_assert(napkin::max_dynamic_smem_for(napkin::limits_of(sm_90), 256, kernel_resources{32}, 2) == 115712);
 static_assert(napkin::max_dynamic_smem_for(napkin::limits_of(sm_90), 256, kernel_resources{32}, 9) == -1);
 
+// --- Enums as text: to_string is the enumerator's (or field's) name, describe the words; "unknown" outside --
+static_assert(napkin::to_string(limiter::shared_memory) == "shared_memory");
+static_assert(napkin::describe(limiter::blocks) == "blocks per SM");
+static_assert(napkin::to_string(static_cast<limiter>(3)) == "unknown");  // two bits are no one limiter
+static_assert(napkin::describe(static_cast<limiter>(64)) == "unknown");
+static_assert(napkin::to_string(napkin::limits_error::compute_capability) == "cc");
+static_assert(napkin::to_string(static_cast<napkin::limits_error>(99)) == "unknown");
+static_assert(napkin::describe(static_cast<napkin::limits_error>(99)) == "unknown");
+static_assert(napkin::to_string(napkin::launch_error::invalid_limits) == "invalid_limits");
+static_assert(napkin::to_string(static_cast<napkin::launch_error>(-1)) == "unknown");
+static_assert(napkin::describe(static_cast<napkin::launch_error>(99)) == "unknown");
+
+// --- validate_launch: why a launch cannot run, never an error itself --------------------------------------
+static_assert(napkin::validate_launch(napkin::limits_of(sm_90), 2048, kernel_resources{32}, 0) ==
+              napkin::launch_error::threads_above_device_limit);
+static_assert(napkin::validate_launch(napkin::limits_of(sm_90), 256, kernel_resources{32}, 0) ==
+              napkin::launch_error::none);
+
 // --- The three graphs ---------------------------------------------------------------------------------------
 constexpr auto g_block = napkin::graph_block_size(napkin::limits_of(sm_90), 256, kernel_resources{32});
 static_assert(g_block.size == 32 && g_block.points[7].x == 256 && g_block.points[7].active_warps == 64);
@@ -257,45 +275,62 @@ TEST_CASE("the simplified sub-partition formula against the exact rule") {
   CHECK(occupancy(sm_90, 224, 40).active_warps() == 42);
 }
 
-TEST_CASE("explain() names the limiter and the next step") {
+TEST_CASE("to_text() names the limiter and the next step") {
   const auto h100 = napkin::limits_of(sm_90);
-  const std::string regs = napkin::explain(h100, 224, kernel_resources{92});
+  const std::string regs = napkin::to_text(h100, 224, kernel_resources{92});
   CHECK(regs.find("Limited by registers") != std::string::npos);
   CHECK(regs.find("3072 registers") != std::string::npos);  // 92 -> 96 per thread x 32
   CHECK(regs.find("use at most 80 registers per thread") != std::string::npos);
-  const std::string smem = napkin::explain(h100, 256, kernel_resources{32}, 32 * KiB);
+  CHECK(regs.find("occupancy 21.9%") != std::string::npos);  // 14 of 64 warps = 21.875%
+  CHECK(regs.find("-> 21 warps (32.8%)") != std::string::npos);  // 21 of 64 = 32.8125%
+  const std::string smem = napkin::to_text(h100, 256, kernel_resources{32}, 32 * KiB);
   CHECK(smem.find("Limited by shared memory") != std::string::npos);
   CHECK(smem.find("33792 B") != std::string::npos);
   CHECK(smem.find("at most 32256 B") != std::string::npos);
-  const std::string full = napkin::explain(h100, 256, kernel_resources{32}, 8 * KiB);
-  CHECK(full.find("occupancy 100%") != std::string::npos);
+  const std::string full = napkin::to_text(h100, 256, kernel_resources{32}, 8 * KiB);
+  CHECK(full.find("occupancy 100.0%") != std::string::npos);  // 64 of 64 warps
   CHECK(full.find("at its maximum") != std::string::npos);
-  const std::string cannot = napkin::explain(h100, 1024, kernel_resources{65});
+  const std::string cannot = napkin::to_text(h100, 1024, kernel_resources{65});
   CHECK(cannot.find("cannot launch") != std::string::npos);
 }
 
-TEST_CASE("explain() says why block barriers and virtual resources limit") {
+TEST_CASE("to_text() says why block barriers and virtual resources limit") {
   // 12.0: 24 blocks/SM and 24 barrier slots with 1 barrier per block tie (as in cuda_occupancy.h 13.0).
-  const std::string tie = napkin::explain(napkin::limits_of(sm_120), 32, kernel_resources{16});
+  const std::string tie = napkin::to_text(napkin::limits_of(sm_120), 32, kernel_resources{16});
   CHECK(tie.find("Limited by blocks per SM and block barriers") != std::string::npos);
   CHECK(tie.find("Each block uses 1 block barrier of the SM's 24 barrier slots") != std::string::npos);
   CHECK(tie.find("so 24 blocks fit") != std::string::npos);
   // H100 with 16 barriers per block: 64 / 16 = 4 blocks of 8 warps = 32 of 64 warps, barriers alone.
   kernel_resources barriers{32};
   barriers.block_barriers = 16;
-  const std::string only = napkin::explain(napkin::limits_of(sm_90), 256, barriers);
+  const std::string only = napkin::to_text(napkin::limits_of(sm_90), 256, barriers);
   CHECK(only.find("Limited by block barriers.") != std::string::npos);
   CHECK(only.find("Each block uses 16 block barriers of the SM's 64 barrier slots") != std::string::npos);
   CHECK(only.find("so 4 blocks fit") != std::string::npos);
   // 12.0 with 40 virtual resources per block: 128 / 40 = 3 blocks.
   kernel_resources virtuals{16};
   virtuals.virtual_resources = 40;
-  const std::string v = napkin::explain(napkin::limits_of(sm_120), 32, virtuals);
+  const std::string v = napkin::to_text(napkin::limits_of(sm_120), 32, virtuals);
   CHECK(v.find("Limited by virtual resources") != std::string::npos);
   CHECK(v.find("Each block uses 40 of the SM's 128 virtual resources") != std::string::npos);
   CHECK(v.find("so 3 blocks fit") != std::string::npos);
-  // More barriers than the SM has: the block cannot launch, and explain says why.
+  // More barriers than the SM has: the block cannot launch, and to_text says why.
   barriers.block_barriers = 65;
-  const std::string none = napkin::explain(napkin::limits_of(sm_90), 256, barriers);
+  const std::string none = napkin::to_text(napkin::limits_of(sm_90), 256, barriers);
   CHECK(none.find("The block cannot launch: it uses 65 block barriers of the SM's 64") != std::string::npos);
 }
+
+// The names before issue #13, kept as deprecated aliases until every caller has moved (then this test goes).
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#endif
+TEST_CASE("the deprecated explain and check_launch are to_text and validate_launch") {
+  const auto h100 = napkin::limits_of(sm_90);
+  const kernel_resources k{92};
+  CHECK(napkin::explain(h100, 224, k, 1024) == napkin::to_text(h100, 224, k, 1024));
+  CHECK(napkin::check_launch(h100, 0, kernel_resources{32}, 0) == napkin::launch_error::threads_below_1);
+}
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic pop
+#endif

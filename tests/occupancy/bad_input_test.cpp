@@ -1,7 +1,7 @@
 // Bad input at run time (issue #12, items 3 and 5): compute capabilities that would alias real ones, a
 // user-built sm_limits with impossible fields, and kernel inputs at the edges of int. Each case must end
 // in an exception whose message names the problem and the value, never a wrong number or a crash.
-// The compile-time side of the same cases is in invalid_launch.cpp (tests/occupancy/CMakeLists.txt).
+// The compile-time side of the same cases is in invalid_launch_test.cpp (tests/occupancy/CMakeLists.txt).
 #include <doctest/doctest.h>
 
 #include <napkin/occupancy.hpp>
@@ -40,7 +40,7 @@ void refused(Change change, const char* message) {
                        std::invalid_argument);
   CHECK_THROWS_WITH_AS(napkin::graph_shared_memory(l, 256, kernel_resources{32}), doctest::Contains(message),
                        std::invalid_argument);
-  CHECK_THROWS_WITH_AS(napkin::explain(l, 256, kernel_resources{32}), doctest::Contains(message),
+  CHECK_THROWS_WITH_AS(napkin::to_text(l, 256, kernel_resources{32}), doctest::Contains(message),
                        std::invalid_argument);
 }
 }  // namespace

@@ -134,7 +134,7 @@ int runtime_blocks(kernel_fn k, int threads, int dynamic_smem) {
 std::string limiter_names(const napkin::occupancy_result& r) {
   std::string s;
   for (napkin::limiter l : napkin::all_limiters)
-    if (r.limiters.contains(l)) s += (s.empty() ? "" : "+") + std::string(napkin::name(l));
+    if (r.limiters.contains(l)) s += (s.empty() ? "" : "+") + std::string(napkin::to_string(l));
   return s;
 }
 
@@ -252,8 +252,8 @@ TEST_CASE("a kernel's preferred shared-memory carveout (cudaFuncAttributePreferr
   CHECK(mismatches == 0);
 }
 
-TEST_CASE("explain() for a real kernel") {
-  const std::string s = napkin::explain(regs_plain<160>, 256);
+TEST_CASE("to_text() for a real kernel") {
+  const std::string s = napkin::to_text(regs_plain<160>, 256);
   std::printf("%s\n", s.c_str());
   CHECK(s.find("occupancy") != std::string::npos);
 }

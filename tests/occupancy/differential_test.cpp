@@ -214,8 +214,8 @@ void compare(const subject& s, const launch& c, tally& t) {
     }
     ++t.compared;
     if (err != CUDA_OCC_SUCCESS || h.activeBlocksPerMultiprocessor == 0) ++t.rejected_by_both;
-    else t.mismatch(describe(s, c) + ": napkin rejects (" + napkin::describe(n.error) + "), header gives " +
-                    std::to_string(h.activeBlocksPerMultiprocessor) + " blocks");
+    else t.mismatch(describe(s, c) + ": napkin rejects (" + std::string(napkin::describe(n.error)) +
+                    "), header gives " + std::to_string(h.activeBlocksPerMultiprocessor) + " blocks");
     return;
   }
   ++t.compared;
