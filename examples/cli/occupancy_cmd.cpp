@@ -107,7 +107,7 @@ int run_occupancy(arguments& args, std::ostream& out) {
   if (sm_count > 0)
     best_text += "; min grid " + std::to_string(best.min_grid_size(sm_count)) + " on " + count(sm_count, "SM", "SMs");
   line("best block size", best_text);
-  out << napkin::explain(limits, threads, k, dynamic_smem) << "\n";
+  out << napkin::to_text(limits, threads, k, dynamic_smem) << "\n";
   if (graphs) {
     print_graph(out, "Impact of varying block size", napkin::graph_block_size(limits, threads, k, dynamic_smem));
     print_graph(out, "Impact of varying registers per thread", napkin::graph_registers(limits, threads, k, dynamic_smem));

@@ -319,18 +319,3 @@ TEST_CASE("to_text() says why block barriers and virtual resources limit") {
   const std::string none = napkin::to_text(napkin::limits_of(sm_90), 256, barriers);
   CHECK(none.find("The block cannot launch: it uses 65 block barriers of the SM's 64") != std::string::npos);
 }
-
-// The names before issue #13, kept as deprecated aliases until every caller has moved (then this test goes).
-#if defined(__GNUC__) || defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-#endif
-TEST_CASE("the deprecated explain and check_launch are to_text and validate_launch") {
-  const auto h100 = napkin::limits_of(sm_90);
-  const kernel_resources k{92};
-  CHECK(napkin::explain(h100, 224, k, 1024) == napkin::to_text(h100, 224, k, 1024));
-  CHECK(napkin::check_launch(h100, 0, kernel_resources{32}, 0) == napkin::launch_error::threads_below_1);
-}
-#if defined(__GNUC__) || defined(__clang__)
-#pragma GCC diagnostic pop
-#endif

@@ -131,12 +131,6 @@ std::string to_text(void (*kernel)(Args...), int threads, int dynamic_smem = 0) 
   return to_text(current_device_limits(), threads, resources_of(kernel), dynamic_smem);
 }
 
-// The name before issue #13.
-template <class... Args>
-[[deprecated("use to_text")]] std::string explain(void (*kernel)(Args...), int threads, int dynamic_smem = 0) {
-  return to_text(kernel, threads, dynamic_smem);
-}
-
 // Like cudaOccupancyMaxPotentialBlockSize(VariableSMem): `dynamic_smem_of(threads)` may be an integer
 // number of bytes or a callable returning one. min_grid_size(limits.sm_count) gives the runtime's minGridSize.
 template <class DynamicSmem, class... Args>

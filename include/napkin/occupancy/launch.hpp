@@ -208,10 +208,4 @@ constexpr launch_error validate_launch(const sm_limits& l, int threads, const ke
   return detail::launch_error_of(l, threads, k, dynamic_smem);
 }
 
-// The name before issue #13 (napkin::detail::check_launch raises; this one returns the error).
-[[deprecated("use validate_launch")]] constexpr launch_error check_launch(const sm_limits& l, int threads,
-                                                                          const kernel_resources& k, int dynamic_smem) {
-  return validate_launch(l, threads, k, dynamic_smem);
-}
-
 NAPKIN_END_NAMESPACE

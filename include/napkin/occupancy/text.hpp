@@ -88,10 +88,4 @@ inline std::string to_text(const sm_limits& l, int threads, const kernel_resourc
                             : steps + ".");
 }
 
-// The name before issue #13.
-[[deprecated("use to_text")]] inline std::string explain(const sm_limits& l, int threads, const kernel_resources& k,
-                                                         int dynamic_smem = 0) {
-  return to_text(l, threads, k, dynamic_smem);
-}
-
 NAPKIN_END_NAMESPACE
