@@ -23,19 +23,19 @@ class call_site {
 
   // nvtx attributes' message: the registered handle, or the plain name if the tool registers none.
   nvtx3::v1::message message() noexcept {
-    registered();
+    register_once();
     if (handle_ != nullptr) return nvtx3::v1::message{handle_};
     return nvtx3::v1::message{name_ != nullptr ? name_ : source_};
   }
   [[nodiscard]] color default_color() const noexcept { return color_; }
   // The name as a tool sees it (the readable one for NAPKIN_FUNC_RANGE).
   [[nodiscard]] const char* text() noexcept {
-    registered();
+    register_once();
     return name_ != nullptr ? name_ : source_;
   }
 
  private:
-  void registered() noexcept {
+  void register_once() noexcept {
     std::call_once(once_, [this] { register_name(); });
   }
   void register_name() noexcept {

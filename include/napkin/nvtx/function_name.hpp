@@ -22,21 +22,28 @@ inline void replace_all(std::string& s, std::string_view from, std::string_view 
     s.replace(at, from.size(), to);
   }
 }
-// Where the bracket that `s`'s last character closes opens, or npos (s.back() must be `close`).
-inline std::size_t opening_of_last(std::string_view s, char open, char close) noexcept {
+struct bracket_pair {
+  char open;
+  char close;
+};
+inline constexpr bracket_pair parentheses{'(', ')'};
+inline constexpr bracket_pair angle_brackets{'<', '>'};
+inline constexpr bracket_pair square_brackets{'[', ']'};
+// Where the bracket that `s`'s last character closes opens, or npos (s.back() must be b.close).
+inline std::size_t opening_of_last(std::string_view s, bracket_pair b) noexcept {
   int depth = 0;
   for (std::size_t i = s.size(); i-- > 0;) {
-    if (s[i] == close) ++depth;
-    if (s[i] == open && --depth == 0) return i;
+    if (s[i] == b.close) ++depth;
+    if (s[i] == b.open && --depth == 0) return i;
   }
   return std::string_view::npos;
 }
 // Where the bracket opened at s[at] closes, or npos.
-inline std::size_t closing_of(std::string_view s, std::size_t at, char open, char close) noexcept {
+inline std::size_t closing_of(std::string_view s, std::size_t at, bracket_pair b) noexcept {
   int depth = 0;
   for (std::size_t i = at; i < s.size(); ++i) {
-    if (s[i] == open) ++depth;
-    if (s[i] == close && --depth == 0) return i;
+    if (s[i] == b.open) ++depth;
+    if (s[i] == b.close && --depth == 0) return i;
   }
   return std::string_view::npos;
 }
@@ -55,7 +62,7 @@ inline std::string readable_function_name(std::string_view pretty, unsigned line
   };
   // Trailing template bindings: GCC " [with T = int]", Clang " [T = int]".
   if (!s.empty() && s.back() == ']') {
-    const std::size_t open = opening_of_last(s, '[', ']');
+    const std::size_t open = opening_of_last(s, square_brackets);
     if (open != std::string_view::npos && open > 0 && s[open - 1] == ' ') s = s.substr(0, open - 1);
   }
   while (strip_suffix(" const") || strip_suffix(" volatile") || strip_suffix(" &&") || strip_suffix(" &") ||
@@ -63,7 +70,7 @@ inline std::string readable_function_name(std::string_view pretty, unsigned line
   }
   // The parameter list: the parenthesis matching the final ')'.
   if (!s.empty() && s.back() == ')') {
-    const std::size_t open = opening_of_last(s, '(', ')');
+    const std::size_t open = opening_of_last(s, parentheses);
     if (open != std::string_view::npos) s = s.substr(0, open);
   }
   // The return type ends at the last space outside brackets, before any operator name.
@@ -91,7 +98,7 @@ inline std::string readable_function_name(std::string_view pretty, unsigned line
   // Lambdas: Clang "(anonymous class)::operator()", GCC "<lambda(int)>".
   replace_all(out, "(anonymous class)::operator()", "lambda");
   for (std::size_t at = out.find("<lambda("); at != std::string::npos; at = out.find("<lambda(")) {
-    const std::size_t close = closing_of(out, at, '<', '>');
+    const std::size_t close = closing_of(out, at, angle_brackets);
     if (close == std::string_view::npos) break;  // unbalanced: leave the rest untouched
     out.replace(at, close - at + 1, "lambda");
   }
@@ -99,7 +106,7 @@ inline std::string readable_function_name(std::string_view pretty, unsigned line
   // "(anonymous namespace)::", which follows a scope separator rather than a name.
   for (std::size_t i = 0; i < out.size(); ++i) {
     if (out[i] != '(' || i == 0 || !(is_identifier_char(out[i - 1]) || out[i - 1] == '>')) continue;
-    const std::size_t close = closing_of(out, i, '(', ')');
+    const std::size_t close = closing_of(out, i, parentheses);
     if (close != std::string_view::npos && out.compare(close + 1, 2, "::") == 0) out.erase(i, close - i + 1);
   }
   if (out.size() >= 6 && out.compare(out.size() - 6, 6, "lambda") == 0) {
