@@ -7,6 +7,7 @@
 // std::string_view, napkin::format(...) or any callable returning a string.
 #pragma once
 
+#include "napkin/config.hpp"
 #include "napkin/nvtx/color.hpp"
 #include "napkin/nvtx/config.hpp"
 

@@ -2,6 +2,7 @@
 // registered with the tool once (nvtxDomainRegisterStringA), and a function's name is cleaned once.
 #pragma once
 
+#include "napkin/config.hpp"
 #include "napkin/nvtx/color.hpp"
 #include "napkin/nvtx/config.hpp"
 #include "napkin/nvtx/function_name.hpp"

@@ -6,6 +6,7 @@
 // Any tag type with `static constexpr const char* name` is a domain too.
 #pragma once
 
+#include "napkin/config.hpp"
 #include "napkin/nvtx/config.hpp"
 
 #include <type_traits>

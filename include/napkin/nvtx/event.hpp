@@ -3,6 +3,7 @@
 // tool listens (the cold path of a range or a mark), so this is where the work is.
 #pragma once
 
+#include "napkin/config.hpp"
 #include "napkin/nvtx/attributes.hpp"
 #include "napkin/nvtx/call_site.hpp"
 #include "napkin/nvtx/color.hpp"

@@ -8,6 +8,7 @@
 // off its hot path; with none installed the hot path is unchanged.
 #pragma once
 
+#include "napkin/config.hpp"
 #include "napkin/nvtx/call_site.hpp"
 #include "napkin/nvtx/config.hpp"
 #include "napkin/nvtx/switch.hpp"

@@ -6,6 +6,7 @@
 // Each is one call into NVTX when napkin's switch is on, nothing otherwise; compiled out, nothing at all.
 #pragma once
 
+#include "napkin/config.hpp"
 #include "napkin/nvtx/attributes.hpp"
 #include "napkin/nvtx/config.hpp"
 #include "napkin/nvtx/domain.hpp"

@@ -11,6 +11,7 @@
 // different inline namespaces (nvtx_on, nvtx_off), so units of both kinds link into one program.
 #pragma once
 
+#include "napkin/config.hpp"
 #include "napkin/nvtx/attributes.hpp"
 #include "napkin/nvtx/config.hpp"
 #include "napkin/nvtx/domain.hpp"

@@ -9,6 +9,7 @@
 // Why the tool test is well defined, and costs one load: docs/nvtx.md, "Why it costs nothing".
 #pragma once
 
+#include "napkin/config.hpp"
 #include "napkin/nvtx/config.hpp"
 
 #include <atomic>
