@@ -69,7 +69,7 @@ BENCHMARK(napkin_range_disabled_at_run_time);
 
 int main(int argc, char** argv) {
   // NVTX looks for a tool on its first call; do it here, outside every timed loop.
-  bool const tool = napkin::nvtx_tool_attached();
+  const bool tool = napkin::nvtx_tool_attached();
   std::fprintf(stderr, "NVTX tool attached: %s\n", tool ? "yes (these are not no-tool figures)" : "no");
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

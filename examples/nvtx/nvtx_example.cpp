@@ -20,7 +20,7 @@ double load(int batch) {
 
 int main() {
   napkin::name_current_thread("main");
-  static napkin::category const io = napkin::name_category<pipeline>(1, "I/O");
+  static const napkin::category io = napkin::name_category<pipeline>(1, "I/O");
   std::printf("NVTX tool attached: %s, napkin ranges %s\n", napkin::nvtx_tool_attached() ? "yes" : "no",
               napkin::nvtx_enabled() ? "on" : "off");
 

@@ -14,7 +14,7 @@
 
 #define DEMO_CHECK(call)                                                                     \
   do {                                                                                       \
-    cudaError_t const e = (call);                                                            \
+    const cudaError_t e = (call);                                                            \
     if (e != cudaSuccess) {                                                                  \
       std::fprintf(stderr, "%s failed: %s\n", #call, cudaGetErrorString(e));                 \
       std::exit(1);                                                                          \
@@ -24,32 +24,32 @@
 NAPKIN_DOMAIN(demo_domain, "demo");
 
 __global__ void napkin_demo_fill(float* x, int n, float v) {
-  int const i = blockIdx.x * blockDim.x + threadIdx.x;
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) x[i] = v;
 }
 __global__ void napkin_demo_scale(float* x, int n, float a) {
-  int const i = blockIdx.x * blockDim.x + threadIdx.x;
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) x[i] *= a;
 }
-__global__ void napkin_demo_add(float* y, float const* x, int n) {
-  int const i = blockIdx.x * blockDim.x + threadIdx.x;
+__global__ void napkin_demo_add(float* y, const float* x, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) y[i] += x[i];
 }
-__global__ void napkin_demo_saxpy(float* y, float const* x, int n, float a) {
-  int const i = blockIdx.x * blockDim.x + threadIdx.x;
+__global__ void napkin_demo_saxpy(float* y, const float* x, int n, float a) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) y[i] = a * x[i] + y[i];
 }
-__global__ void napkin_demo_reduce(float* out, float const* x, int n) {
-  int const i = blockIdx.x * blockDim.x + threadIdx.x;
+__global__ void napkin_demo_reduce(float* out, const float* x, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) atomicAdd(out, x[i]);
 }
 __global__ void napkin_demo_tail(float* x, int n) {
-  int const i = blockIdx.x * blockDim.x + threadIdx.x;
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) x[i] = -x[i];
 }
 
 namespace demo {
-void reduce_all(float* out, float const* x, int n, int blocks) {
+void reduce_all(float* out, const float* x, int n, int blocks) {
   NAPKIN_FUNC_RANGE();
   napkin_demo_reduce<<<blocks, 256>>>(out, x, n);
   DEMO_CHECK(cudaGetLastError());
@@ -57,8 +57,8 @@ void reduce_all(float* out, float const* x, int n, int blocks) {
 }  // namespace demo
 
 int main() {
-  int const n = 1 << 20;
-  int const blocks = (n + 255) / 256;
+  const int n = 1 << 20;
+  const int blocks = (n + 255) / 256;
   float *x = nullptr, *y = nullptr, *sum = nullptr;
   DEMO_CHECK(cudaMalloc(&x, n * sizeof(float)));
   DEMO_CHECK(cudaMalloc(&y, n * sizeof(float)));

@@ -1,4 +1,4 @@
-// Reads what tests/nvtx/nvtx_recorder.cpp (the NVTX tool this test runs under) has recorded.
+// Reads what tests/nvtx/recorder.cpp (the NVTX tool this test runs under) has recorded.
 #pragma once
 #include <dlfcn.h>
 
@@ -13,20 +13,20 @@
 
 namespace napkin_test {
 
-/// The recorder's exported function `symbol`; null when no tool is loaded in this process.
-inline char const* (*recorder_function(char const* symbol))() {
-  char const* path = std::getenv("NVTX_INJECTION64_PATH");
+// The recorder's exported function `symbol`; null when no tool is loaded in this process.
+inline const char* (*recorder_function(const char* symbol))() {
+  const char* path = std::getenv("NVTX_INJECTION64_PATH");
   if (path == nullptr) return nullptr;
   void* lib = ::dlopen(path, RTLD_NOW | RTLD_NOLOAD);  // only if NVTX already loaded it
   if (lib == nullptr) return nullptr;
-  auto* fn = reinterpret_cast<char const* (*)()>(::dlsym(lib, symbol));
+  auto* fn = reinterpret_cast<const char* (*)()>(::dlsym(lib, symbol));
   ::dlclose(lib);  // NVTX keeps its own reference
   return fn;
 }
 inline bool recorder_loaded() { return recorder_function("napkin_test_nvtx_take") != nullptr; }
 
-/// A test that needs the recorder cannot go on without it (throws; aborts in -fno-exceptions tests).
-[[noreturn]] inline void recorder_missing(char const* what) {
+// A test that needs the recorder cannot go on without it (throws; aborts in -fno-exceptions tests).
+[[noreturn]] inline void recorder_missing(const char* what) {
 #if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
   throw std::runtime_error(what);
 #else
@@ -35,14 +35,14 @@ inline bool recorder_loaded() { return recorder_function("napkin_test_nvtx_take"
 #endif
 }
 
-inline std::vector<std::string> split_lines(char const* text) {
+inline std::vector<std::string> split_lines(const char* text) {
   std::vector<std::string> lines;
   std::istringstream in{text == nullptr ? "" : text};
   for (std::string line; std::getline(in, line);) lines.push_back(line);
   return lines;
 }
 
-/// The events recorded since the previous call; throws if the recorder is not loaded.
+// The events recorded since the previous call; throws if the recorder is not loaded.
 inline std::vector<std::string> take() {
   auto* fn = recorder_function("napkin_test_nvtx_take");
   if (fn == nullptr) recorder_missing("the NVTX recorder is not loaded (NVTX_INJECTION64_PATH unset?)");
@@ -54,7 +54,7 @@ inline std::vector<std::string> history() {
   return split_lines(fn());
 }
 
-/// Drops " tid=<n>" so that sequences can be compared across threads and runs.
+// Drops " tid=<n>" so that sequences can be compared across threads and runs.
 inline std::vector<std::string> without_tids(std::vector<std::string> lines) {
   for (auto& l : lines) {
     auto at = l.find(" tid=");

@@ -4,7 +4,7 @@
 
 #include <string>
 
-void instrumented(int i, std::string const& runtime_text) {
+void instrumented(int i, const std::string& runtime_text) {
   (void)i;
   (void)runtime_text;
 #if NAPKIN_CASE_ID == 0  // every good form

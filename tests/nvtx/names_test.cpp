@@ -48,11 +48,11 @@ TEST_CASE("readable names from this compiler, end to end") {
   struct local {
     static std::string name() { return readable_function_name(NAPKIN_DETAIL_PRETTY_FUNCTION, 1); }
   };
-  std::string const n = local::name();
+  const std::string n = local::name();
   CHECK(n.size() > 13);
   CHECK(n.compare(n.size() - 13, 13, "::local::name") == 0);
   auto lambda = [] { return readable_function_name(NAPKIN_DETAIL_PRETTY_FUNCTION, 5); };
-  std::string const l = lambda();
+  const std::string l = lambda();
   REQUIRE(l.size() > 10);
   CHECK(l.substr(l.size() - 10) == "::lambda@5");
 }
@@ -74,11 +74,20 @@ TEST_CASE("HSV to RGB matches Python's colorsys") {
   static_assert(napkin::color_from_hsv(200, 0.75, 0.9).get_value() == 0xFF39ACE6u);
   static_assert(napkin::color_from_hsv(359, 0.75, 0.9).get_value() == 0xFFE6393Cu);
   static_assert(napkin::color_from_hsv(60, 0.0, 0.5).get_value() == 0xFF808080u);
+  // The message quotes the arguments as napkin/detail/number_text.hpp's significant() writes them (four
+  // significant digits): 0.5 -> "0.5000", 1.5 -> "1.500", -0.1 -> "-0.1000".
   CHECK_THROWS_WITH_AS(napkin::color_from_hsv(360, 0.5, 0.5),
-                       "napkin: color_from_hsv(360, 0.5, 0.5): hue must be in [0, 360), saturation and value in [0, 1]",
+                       "napkin: color_from_hsv(360, 0.5000, 0.5000): hue must be in [0, 360), saturation and value in "
+                       "[0, 1]",
                        std::invalid_argument);
-  CHECK_THROWS_AS(napkin::color_from_hsv(10, 1.5, 0.5), std::invalid_argument);
-  CHECK_THROWS_AS(napkin::color_from_hsv(10, 0.5, -0.1), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(napkin::color_from_hsv(10, 1.5, 0.5),
+                       "napkin: color_from_hsv(10, 1.500, 0.5000): hue must be in [0, 360), saturation and value in "
+                       "[0, 1]",
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(napkin::color_from_hsv(10, 0.5, -0.1),
+                       "napkin: color_from_hsv(10, 0.5000, -0.1000): hue must be in [0, 360), saturation and value in "
+                       "[0, 1]",
+                       std::invalid_argument);
 }
 
 TEST_CASE("a name's default color is a compile-time constant") {
@@ -110,6 +119,18 @@ TEST_CASE("the format checker: {} placeholders, {{ and }} escapes, nothing else"
   CHECK(check_format(std::string{"{}"}, 1) == format_problem::none);
 }
 
+TEST_CASE("a format problem's text: to_string the stable name, describe the phrase in a malformed name") {
+  using napkin::detail::format_problem;
+  static_assert(to_string(format_problem::none) == "none");
+  static_assert(to_string(format_problem::more_placeholders_than_arguments) == "more_placeholders_than_arguments");
+  static_assert(to_string(format_problem::fewer_placeholders_than_arguments) == "fewer_placeholders_than_arguments");
+  static_assert(to_string(format_problem::brace_is_not_a_placeholder_or_an_escape) ==
+                "brace_is_not_a_placeholder_or_an_escape");
+  static_assert(to_string(static_cast<format_problem>(9)) == "unknown");
+  static_assert(describe(format_problem::more_placeholders_than_arguments) == "more {} than arguments");
+  static_assert(describe(static_cast<format_problem>(9)) == "unknown");
+}
+
 TEST_CASE("the run-time formatter: {} in order with operator<<, {{ and }} escapes") {
   using napkin::detail::format_runtime;
   CHECK(format_runtime("layer {}", 3) == "layer 3");
@@ -131,7 +152,7 @@ TEST_CASE("a malformed run-time format never throws: the name is the text as wri
   CHECK(format_runtime("x {", 1).rfind("x { [napkin: malformed NVTX format: a brace", 0) == 0);
   CHECK(format_runtime("}", 1).rfind("} [napkin: malformed NVTX format: a brace", 0) == 0);
   // What a range's constructor calls: the same, through the format-string type.
-  std::string const text = "layer {} {}";
+  const std::string text = "layer {} {}";
   CHECK(napkin::detail::format_name<int>(napkin::runtime_format(text), 1) ==
         "layer {} {} [napkin: malformed NVTX format: more {} than arguments]");
   CHECK(napkin::format(napkin::runtime_format(text), 1)() ==
@@ -139,7 +160,7 @@ TEST_CASE("a malformed run-time format never throws: the name is the text as wri
 }
 
 TEST_CASE("NAPKIN_FMT and C++20 literals are checked at compile time (good ones compile here)") {
-  // The bad ones are compile-failure tests (tests/nvtx/format_compile_fail.cpp).
+  // The bad ones are compile-failure tests (tests/nvtx/compile_fail_test.cpp).
   CHECK(napkin::detail::format_name<int>(NAPKIN_FMT("layer {}"), 3) == "layer 3");
   CHECK(napkin::format(NAPKIN_FMT("{} of {}"), 1, 2)() == "1 of 2");
   CHECK(napkin::format("{}{{", 7)() == "7{");

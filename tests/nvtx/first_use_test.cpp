@@ -30,7 +30,7 @@ TEST_CASE("no tool: the process's first range does not build its name" * doctest
   }
   CHECK(names_built.load() == 0);
   // A malformed format in the first range is never formatted either (the old code threw here, once).
-  std::string const malformed = "layer {} {}";
+  const std::string malformed = "layer {} {}";
   CHECK_NOTHROW([&]() noexcept { napkin::range bad{napkin::runtime_format(malformed), 1}; }());
   CHECK_FALSE(napkin::nvtx_tool_attached());
   CHECK_FALSE(napkin_test::recorder_loaded());
@@ -91,9 +91,9 @@ TEST_CASE("tool attached: threads that open the process's first ranges at once a
     });
   }
   for (auto& th : pool) th.join();
-  std::vector<std::string> const got = napkin_test::history();
+  const std::vector<std::string> got = napkin_test::history();
   CHECK(got.size() == static_cast<std::size_t>(threads * per_thread * 2));
   std::size_t pushes = 0;
-  for (auto const& line : got) pushes += line.rfind("push domain=napkin name=\"first\"", 0) == 0 ? 1 : 0;
+  for (const auto& line : got) pushes += line.rfind("push domain=napkin name=\"first\"", 0) == 0 ? 1 : 0;
   CHECK(pushes == static_cast<std::size_t>(threads * per_thread));
 }

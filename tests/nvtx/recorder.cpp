@@ -44,7 +44,7 @@ recorder& rec() {
 
 long tid() { return static_cast<long>(::syscall(SYS_gettid)); }
 
-void emit(std::string const& line) {
+void emit(const std::string& line) {
   recorder& r = rec();
   std::lock_guard<std::mutex> lock{r.mutex};
   r.pending += line;
@@ -58,9 +58,9 @@ void emit(std::string const& line) {
   }
 }
 
-std::string quoted(char const* s) { return s == nullptr ? std::string{"null"} : "\"" + std::string{s} + "\""; }
+std::string quoted(const char* s) { return s == nullptr ? std::string{"null"} : "\"" + std::string{s} + "\""; }
 std::string domain_name(nvtxDomainHandle_t d) {
-  return d == nullptr ? std::string{"<global>"} : *reinterpret_cast<std::string const*>(d);
+  return d == nullptr ? std::string{"<global>"} : *reinterpret_cast<const std::string*>(d);
 }
 std::string hex(std::uint64_t v, int width) {
   char buf[32];
@@ -68,14 +68,14 @@ std::string hex(std::uint64_t v, int width) {
   return buf;
 }
 
-std::string describe(nvtxEventAttributes_t const* a) {
+std::string describe(const nvtxEventAttributes_t* a) {
   std::ostringstream os;
   if (a == nullptr) return "attributes=null";
   os << "name=";
   switch (a->messageType) {
     case NVTX_MESSAGE_TYPE_ASCII: os << quoted(a->message.ascii); break;
     case NVTX_MESSAGE_TYPE_REGISTERED:
-      os << "registered:" << quoted(reinterpret_cast<std::string const*>(a->message.registered)->c_str());
+      os << "registered:" << quoted(reinterpret_cast<const std::string*>(a->message.registered)->c_str());
       break;
     case NVTX_MESSAGE_UNKNOWN: os << "none"; break;
     default: os << "type" << a->messageType; break;
@@ -93,7 +93,7 @@ std::string describe(nvtxEventAttributes_t const* a) {
   }
   return os.str();
 }
-std::string ascii_attributes(char const* message) {
+std::string ascii_attributes(const char* message) {
   nvtxEventAttributes_t a{};
   a.messageType = NVTX_MESSAGE_TYPE_ASCII;
   a.message.ascii = message;
@@ -115,48 +115,48 @@ nvtxRangeId_t next_id() {
 }
 
 // ---- Core (global domain) ----
-void NVTX_API MarkEx(nvtxEventAttributes_t const* a) { emit("mark domain=<global> " + describe(a) + " tid=" + std::to_string(tid())); }
-void NVTX_API MarkA(char const* m) { emit("mark domain=<global> " + ascii_attributes(m) + " tid=" + std::to_string(tid())); }
-nvtxRangeId_t start(nvtxDomainHandle_t d, std::string const& attributes) {
-  nvtxRangeId_t const id = next_id();
+void NVTX_API MarkEx(const nvtxEventAttributes_t* a) { emit("mark domain=<global> " + describe(a) + " tid=" + std::to_string(tid())); }
+void NVTX_API MarkA(const char* m) { emit("mark domain=<global> " + ascii_attributes(m) + " tid=" + std::to_string(tid())); }
+nvtxRangeId_t start(nvtxDomainHandle_t d, const std::string& attributes) {
+  const nvtxRangeId_t id = next_id();
   emit("start domain=" + domain_name(d) + " " + attributes + " tid=" + std::to_string(tid()) + " id=" + std::to_string(id));
   return id;
 }
-nvtxRangeId_t NVTX_API RangeStartEx(nvtxEventAttributes_t const* a) { return start(nullptr, describe(a)); }
-nvtxRangeId_t NVTX_API RangeStartA(char const* m) { return start(nullptr, ascii_attributes(m)); }
+nvtxRangeId_t NVTX_API RangeStartEx(const nvtxEventAttributes_t* a) { return start(nullptr, describe(a)); }
+nvtxRangeId_t NVTX_API RangeStartA(const char* m) { return start(nullptr, ascii_attributes(m)); }
 void NVTX_API RangeEnd(nvtxRangeId_t id) { emit("end domain=<global> id=" + std::to_string(id) + " tid=" + std::to_string(tid())); }
-int push(nvtxDomainHandle_t d, std::string const& attributes) {
+int push(nvtxDomainHandle_t d, const std::string& attributes) {
   emit("push domain=" + domain_name(d) + " " + attributes + " tid=" + std::to_string(tid()));
   return push_depth();
 }
-int NVTX_API RangePushEx(nvtxEventAttributes_t const* a) { return push(nullptr, describe(a)); }
-int NVTX_API RangePushA(char const* m) { return push(nullptr, ascii_attributes(m)); }
+int NVTX_API RangePushEx(const nvtxEventAttributes_t* a) { return push(nullptr, describe(a)); }
+int NVTX_API RangePushA(const char* m) { return push(nullptr, ascii_attributes(m)); }
 int pop(nvtxDomainHandle_t d) {
   emit("pop domain=" + domain_name(d) + " tid=" + std::to_string(tid()));
   return pop_depth();
 }
 int NVTX_API RangePop() { return pop(nullptr); }
-void NVTX_API NameCategoryA(std::uint32_t id, char const* n) {
+void NVTX_API NameCategoryA(std::uint32_t id, const char* n) {
   emit("name_category domain=<global> id=" + std::to_string(id) + " name=" + quoted(n));
 }
-void NVTX_API NameOsThreadA(std::uint32_t id, char const* n) {
+void NVTX_API NameOsThreadA(std::uint32_t id, const char* n) {
   emit("name_thread tid=" + std::to_string(id) + " name=" + quoted(n));
 }
 
 // ---- Core2 (domains) ----
-void NVTX_API DomainMarkEx(nvtxDomainHandle_t d, nvtxEventAttributes_t const* a) {
+void NVTX_API DomainMarkEx(nvtxDomainHandle_t d, const nvtxEventAttributes_t* a) {
   emit("mark domain=" + domain_name(d) + " " + describe(a) + " tid=" + std::to_string(tid()));
 }
-nvtxRangeId_t NVTX_API DomainRangeStartEx(nvtxDomainHandle_t d, nvtxEventAttributes_t const* a) { return start(d, describe(a)); }
+nvtxRangeId_t NVTX_API DomainRangeStartEx(nvtxDomainHandle_t d, const nvtxEventAttributes_t* a) { return start(d, describe(a)); }
 void NVTX_API DomainRangeEnd(nvtxDomainHandle_t d, nvtxRangeId_t id) {
   emit("end domain=" + domain_name(d) + " id=" + std::to_string(id) + " tid=" + std::to_string(tid()));
 }
-int NVTX_API DomainRangePushEx(nvtxDomainHandle_t d, nvtxEventAttributes_t const* a) { return push(d, describe(a)); }
+int NVTX_API DomainRangePushEx(nvtxDomainHandle_t d, const nvtxEventAttributes_t* a) { return push(d, describe(a)); }
 int NVTX_API DomainRangePop(nvtxDomainHandle_t d) { return pop(d); }
-void NVTX_API DomainNameCategoryA(nvtxDomainHandle_t d, std::uint32_t id, char const* n) {
+void NVTX_API DomainNameCategoryA(nvtxDomainHandle_t d, std::uint32_t id, const char* n) {
   emit("name_category domain=" + domain_name(d) + " id=" + std::to_string(id) + " name=" + quoted(n));
 }
-nvtxStringHandle_t NVTX_API DomainRegisterStringA(nvtxDomainHandle_t d, char const* s) {
+nvtxStringHandle_t NVTX_API DomainRegisterStringA(nvtxDomainHandle_t d, const char* s) {
   recorder& r = rec();
   nvtxStringHandle_t h;
   {
@@ -167,23 +167,23 @@ nvtxStringHandle_t NVTX_API DomainRegisterStringA(nvtxDomainHandle_t d, char con
   emit("register domain=" + domain_name(d) + " name=" + quoted(s));
   return h;
 }
-nvtxDomainHandle_t NVTX_API DomainCreateA(char const* name) {
+nvtxDomainHandle_t NVTX_API DomainCreateA(const char* name) {
   recorder& r = rec();
   std::lock_guard<std::mutex> lock{r.mutex};
   r.domains.push_back(std::make_unique<std::string>(name == nullptr ? "" : name));
   return reinterpret_cast<nvtxDomainHandle_t>(r.domains.back().get());
 }
 void NVTX_API DomainDestroy(nvtxDomainHandle_t d) { emit("domain_destroy domain=" + domain_name(d)); }
-void NVTX_API Initialize(void const*) {}
+void NVTX_API Initialize(const void*) {}
 
 // ---- CUDA runtime resource naming ----
-void NVTX_API NameCudaDeviceA(int device, char const* n) {
+void NVTX_API NameCudaDeviceA(int device, const char* n) {
   emit("name_device device=" + std::to_string(device) + " name=" + quoted(n));
 }
-void NVTX_API NameCudaStreamA(cudaStream_t s, char const* n) {
+void NVTX_API NameCudaStreamA(cudaStream_t s, const char* n) {
   emit("name_stream stream=" + hex(reinterpret_cast<std::uintptr_t>(s), 1) + " name=" + quoted(n));
 }
-void NVTX_API NameCudaEventA(cudaEvent_t e, char const* n) {
+void NVTX_API NameCudaEventA(cudaEvent_t e, const char* n) {
   emit("name_event event=" + hex(reinterpret_cast<std::uintptr_t>(e), 1) + " name=" + quoted(n));
 }
 
@@ -195,9 +195,9 @@ void install(NvtxFunctionTable table, unsigned size, unsigned id, F* fn) {
 }  // namespace
 
 NAPKIN_RECORDER_EXPORT int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t get_export_table) {
-  auto const* callbacks = static_cast<NvtxExportTableCallbacks const*>(get_export_table(NVTX_ETID_CALLBACKS));
+  const auto* callbacks = static_cast<const NvtxExportTableCallbacks*>(get_export_table(NVTX_ETID_CALLBACKS));
   if (callbacks == nullptr || callbacks->struct_size < sizeof(NvtxExportTableCallbacks)) return 0;
-  if (char const* path = std::getenv("NAPKIN_NVTX_LOG"); path != nullptr && *path != '\0') {
+  if (const char* path = std::getenv("NAPKIN_NVTX_LOG"); path != nullptr && *path != '\0') {
     rec().file = std::fopen(path, "w");
     if (rec().file == nullptr) {
       std::fprintf(stderr, "napkin nvtx recorder: cannot open NAPKIN_NVTX_LOG=%s\n", path);
@@ -236,8 +236,8 @@ NAPKIN_RECORDER_EXPORT int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t get
   return 1;
 }
 
-/// Test hook: the lines recorded since the previous call (owned by the recorder until the next call).
-NAPKIN_RECORDER_EXPORT char const* napkin_test_nvtx_take() {
+// Test hook: the lines recorded since the previous call (owned by the recorder until the next call).
+NAPKIN_RECORDER_EXPORT const char* napkin_test_nvtx_take() {
   static std::string taken;
   recorder& r = rec();
   std::lock_guard<std::mutex> lock{r.mutex};
@@ -245,8 +245,8 @@ NAPKIN_RECORDER_EXPORT char const* napkin_test_nvtx_take() {
   r.pending.clear();
   return taken.c_str();
 }
-/// Test hook: every line recorded since the tool was loaded.
-NAPKIN_RECORDER_EXPORT char const* napkin_test_nvtx_history() {
+// Test hook: every line recorded since the tool was loaded.
+NAPKIN_RECORDER_EXPORT const char* napkin_test_nvtx_history() {
   static std::string copy;
   recorder& r = rec();
   std::lock_guard<std::mutex> lock{r.mutex};

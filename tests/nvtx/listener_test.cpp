@@ -17,7 +17,7 @@ NAPKIN_DOMAIN(lib_domain, "my-lib");
 // Records what it hears; accepts pushes whose name starts with "yes".
 class recording_listener final : public napkin::detail::range_listener {
  public:
-  bool on_push(char const* domain, std::string_view name) noexcept override {
+  bool on_push(const char* domain, std::string_view name) noexcept override {
     const std::lock_guard<std::mutex> lock(mutex_);
     events.push_back(std::string("push ") + domain + "@" + std::string(name));
     return name.substr(0, 3) == "yes";

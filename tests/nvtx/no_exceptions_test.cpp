@@ -1,5 +1,5 @@
 // napkin/nvtx.hpp in a -fno-exceptions translation unit (this file), linked with one that has exceptions
-// (nvtx_mixed_tu.cpp), run under the recorder tool. Checks:
+// (no_exceptions_mixed_tu.cpp), run under the recorder tool. Checks:
 //   - ranges, formatted names, a malformed run-time format, marks and start/end ranges reach the tool;
 //   - the two kinds of unit share napkin's process-wide NVTX state (the switch, the listener slot);
 //   - bad input at run time (color_from_hsv(360, ...)) ends the process with napkin's message, and a
@@ -21,17 +21,17 @@
 
 static_assert(NAPKIN_HAS_EXCEPTIONS == 0, "this test must be compiled with -fno-exceptions");
 
-// From nvtx_mixed_tu.cpp (compiled with exceptions).
+// From no_exceptions_mixed_tu.cpp (compiled with exceptions).
 void mixed_set_nvtx_enabled(bool on);
 bool mixed_nvtx_enabled();
-void mixed_open_range(char const* name);
+void mixed_open_range(const char* name);
 
 namespace {
 int failures = 0;
-void expect(bool ok, char const* what, int line) {
+void expect(bool ok, const char* what, int line) {
   if (!ok) {
     ++failures;
-    std::fprintf(stderr, "nvtx_no_exceptions_test.cpp:%d: FAILED: %s\n", line, what);
+    std::fprintf(stderr, "no_exceptions_test.cpp:%d: FAILED: %s\n", line, what);
   }
 }
 #define EXPECT(cond) expect((cond), #cond, __LINE__)
@@ -39,7 +39,7 @@ void expect(bool ok, char const* what, int line) {
 void function_range() { NAPKIN_FUNC_RANGE(); }
 
 struct heard_listener final : napkin::detail::range_listener {
-  bool on_push(char const*, std::string_view name) noexcept override {
+  bool on_push(const char*, std::string_view name) noexcept override {
     heard.emplace_back(name);
     return false;
   }
@@ -57,7 +57,7 @@ template <class F>
 ending run_in_child(F child) {
   int fds[2];
   if (::pipe(fds) != 0) return {"pipe failed", -1};
-  pid_t const pid = ::fork();
+  const pid_t pid = ::fork();
   if (pid == 0) {
     ::dup2(fds[1], 2);
     ::close(fds[0]);
@@ -76,7 +76,7 @@ ending run_in_child(F child) {
 }
 
 volatile unsigned bad_hue = 360;  // volatile: the call below happens at run time, not in constant evaluation
-void handler(napkin::error_info const& info) { std::fprintf(stderr, "handler saw: %s\n", info.message().c_str()); }
+void handler(const napkin::error_info& info) { std::fprintf(stderr, "handler saw: %s\n", info.message().c_str()); }
 }  // namespace
 
 int main() {
@@ -86,7 +86,7 @@ int main() {
   // Ranges reach the tool. Colors computed with Python (FNV-1a % 360, colorsys.hsv_to_rgb(h, 0.75, 0.9)):
   // "gemm" 251 -> 0xFF5939E6, "layer 3" 299 -> 0xFFE339E6, "job 7" 321 -> 0xFFE639A9.
   napkin_test::take();
-  std::string const malformed = "layer {} {}";
+  const std::string malformed = "layer {} {}";
   {
     napkin::range a{"gemm"};
     napkin::range b{"layer {}", 3};
@@ -94,7 +94,7 @@ int main() {
     auto u = napkin::unique_range{"job {}", 7};
     u.end();
   }
-  strings const got = napkin_test::without_tids(napkin_test::take());
+  const strings got = napkin_test::without_tids(napkin_test::take());
   EXPECT(got.size() == 8);  // 3 pushes, a start and its end, 3 pops
   if (got.size() == 8) {
     EXPECT(got[0] == R"(push domain=napkin name="gemm" color=0xFF5939E6 category=0 payload=none)");
@@ -106,7 +106,7 @@ int main() {
     for (std::size_t i = 5; i < 8; ++i) EXPECT(got[i] == "pop domain=napkin");
   }
   function_range();
-  strings const func = napkin_test::without_tids(napkin_test::take());
+  const strings func = napkin_test::without_tids(napkin_test::take());
   EXPECT(func.size() == 3 && (func[0] == R"(register domain=napkin name="{anonymous}::function_range")" ||
                               func[0] == R"(register domain=napkin name="(anonymous namespace)::function_range")"));
 
@@ -129,19 +129,20 @@ int main() {
   napkin_test::take();
 
   // Bad input at run time ends the process with napkin's message (no exceptions to throw) ...
-  ending const plain = run_in_child([] { (void)napkin::color_from_hsv(bad_hue, 0.5, 0.5); });
+  const ending plain = run_in_child([] { (void)napkin::color_from_hsv(bad_hue, 0.5, 0.5); });
   EXPECT(plain.signal == SIGABRT);
-  EXPECT(plain.stderr_text.find("napkin: fatal (built without exceptions): napkin: color_from_hsv(360, 0.5, 0.5): "
+  // The numbers as napkin/detail/number_text.hpp writes them: significant(0.5) = "0.5000" (four digits).
+  EXPECT(plain.stderr_text.find("napkin: fatal (built without exceptions): napkin: color_from_hsv(360, 0.5000, 0.5000): "
                                 "hue must be in [0, 360), saturation and value in [0, 1]") != std::string::npos);
   // ... after calling the user's failure handler, which has no value to return and so cannot continue.
-  ending const handled = run_in_child([] {
+  const ending handled = run_in_child([] {
     napkin::set_failure_handler(handler);
     (void)napkin::color_from_hsv(bad_hue, 0.5, 0.5);
   });
   EXPECT(handled.signal == SIGABRT);
-  EXPECT(handled.stderr_text.find("handler saw: napkin: color_from_hsv(360, 0.5, 0.5)") != std::string::npos);
+  EXPECT(handled.stderr_text.find("handler saw: napkin: color_from_hsv(360, 0.5000, 0.5000)") != std::string::npos);
   EXPECT(handled.stderr_text.find("the failure handler returned") != std::string::npos);
 
-  if (failures == 0) std::printf("nvtx_no_exceptions_test: all checks passed\n");
+  if (failures == 0) std::printf("nvtx_no_exceptions: all checks passed\n");
   return failures == 0 ? 0 : 1;
 }

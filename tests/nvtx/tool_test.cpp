@@ -1,4 +1,4 @@
-// napkin's NVTX ranges as a tool sees them. This program runs under tests/nvtx/nvtx_recorder.cpp,
+// napkin's NVTX ranges as a tool sees them. This program runs under tests/nvtx/recorder.cpp,
 // loaded through NVTX_INJECTION64_PATH (CTest sets it), and asserts the exact event sequence.
 // Expected colors: napkin's rule is hue = FNV-1a(name) % 360, saturation 0.75, value 0.9; the values
 // below were computed independently with Python (FNV-1a written out, colorsys.hsv_to_rgb, rounding
@@ -24,18 +24,18 @@ using strings = std::vector<std::string>;
 namespace {
 
 // A range opened during static initialization, before main() and before doctest exists.
-int const opened_before_main = [] {
+const int opened_before_main = [] {
   napkin::range r{"static-init"};
   return 1;
 }();
 
 NAPKIN_DOMAIN(my_library, "my-library");
 struct tag_domain {
-  static constexpr char const* name{"tag-domain"};
+  static constexpr const char* name{"tag-domain"};
 };
 
 std::string tid_of_this_thread() { return std::to_string(napkin::current_os_thread_id()); }
-std::string value_of(std::string const& line, std::string const& key) {
+std::string value_of(const std::string& line, const std::string& key) {
   auto at = line.find(" " + key + "=");
   REQUIRE(at != std::string::npos);
   at += key.size() + 2;
@@ -66,7 +66,7 @@ TEST_CASE("a tool is attached and napkin is on") {
 
 TEST_CASE("a range opened during static initialization reaches the tool first") {
   REQUIRE(opened_before_main == 1);
-  strings const h = napkin_test::without_tids(napkin_test::history());
+  const strings h = napkin_test::without_tids(napkin_test::history());
   REQUIRE(h.size() >= 2);
   CHECK(h[0] == R"(push domain=napkin name="static-init" color=0xFFE67E39 category=0 payload=none)");
   CHECK(h[1] == "pop domain=napkin");
@@ -99,7 +99,7 @@ TEST_CASE("attributes: explicit color, category, payloads of every type, in any 
     napkin::range f{"io", napkin::payload{std::int32_t{-3}}};
     napkin::range g{"io", napkin::payload{std::uint32_t{5}}};
   }
-  strings const got = take_without_tids();
+  const strings got = take_without_tids();
   REQUIRE(got.size() == 14);
   CHECK(got[0] == R"(push domain=napkin name="io" color=0xFF123456 category=0 payload=none)");
   CHECK(got[1] == R"(push domain=napkin name="io" color=0xFF8139E6 category=3 payload=i64:-7)");
@@ -128,12 +128,12 @@ TEST_CASE("domains: NAPKIN_DOMAIN, a hand-written tag, NVTX's global domain") {
                                });
 }
 
-TEST_CASE("run-time names: char const*, std::string, std::string_view, callables") {
+TEST_CASE("run-time names: const char*, std::string, std::string_view, callables") {
   take();
-  std::string const owned = "layer 3";
-  char const* const pointer = owned.c_str();
-  std::string_view const view = std::string_view{"layer 3 and more"}.substr(0, 7);
-  char const* const null_name = nullptr;
+  const std::string owned = "layer 3";
+  const char* const pointer = owned.c_str();
+  const std::string_view view = std::string_view{"layer 3 and more"}.substr(0, 7);
+  const char* const null_name = nullptr;
   {
     napkin::range a{pointer};
     napkin::range b{owned};
@@ -141,7 +141,7 @@ TEST_CASE("run-time names: char const*, std::string, std::string_view, callables
     napkin::range d{[] { return std::string{"layer "} + std::to_string(3); }};
     napkin::range e{null_name};
   }
-  strings const got = take_without_tids();
+  const strings got = take_without_tids();
   REQUIRE(got.size() == 10);
   for (std::size_t i = 0; i < 4; ++i) {
     CHECK(got[i] == R"(push domain=napkin name="layer 3" color=0xFFE339E6 category=0 payload=none)");
@@ -151,14 +151,14 @@ TEST_CASE("run-time names: char const*, std::string, std::string_view, callables
 
 TEST_CASE("formatted names are formatted for the tool") {
   take();
-  int const layer = 3;
+  const int layer = 3;
   {
     napkin::range a{"layer {}", layer};
     napkin::range b{"{} {}", "job", 7};
     napkin::range c{napkin::format("layer {}", layer), napkin::payload{std::int64_t{layer}}};
     napkin::range d{"{{literal}} {}", 1};
   }
-  strings const got = take_without_tids();
+  const strings got = take_without_tids();
   REQUIRE(got.size() == 8);
   CHECK(got[0] == R"(push domain=napkin name="layer 3" color=0xFFE339E6 category=0 payload=none)");
   CHECK(got[1] == R"(push domain=napkin name="job 7" color=0xFFE639A9 category=0 payload=none)");
@@ -169,10 +169,10 @@ TEST_CASE("formatted names are formatted for the tool") {
 TEST_CASE("a malformed run-time format names the range with its text and a marker; nothing throws") {
   // Opened inside noexcept functions, as ranges often are: an exception here would be std::terminate.
   take();
-  std::string const more = "layer {} {}";
-  std::string const fewer = "layer";
-  std::string const spec = "layer {:>4}";
-  std::string const open = "layer {";
+  const std::string more = "layer {} {}";
+  const std::string fewer = "layer";
+  const std::string spec = "layer {:>4}";
+  const std::string open = "layer {";
   [&]() noexcept {
     napkin::range a{napkin::runtime_format(more), 1};
     napkin::range b{napkin::runtime_format(fewer), 1};
@@ -182,7 +182,7 @@ TEST_CASE("a malformed run-time format names the range with its text and a marke
     CHECK(u.running());
   }();
   // Names written by hand from the documented rule: the text, then " [napkin: malformed NVTX format: ...]".
-  strings const got = take_without_tids();
+  const strings got = take_without_tids();
   REQUIRE(got.size() == 9);  // 3 pushes, a mark, a start, then the end and 3 pops
   CHECK(got[0].find(R"(name="layer {} {} [napkin: malformed NVTX format: more {} than arguments]")") !=
         std::string::npos);
@@ -221,7 +221,7 @@ TEST_CASE("NAPKIN_FUNC_RANGE: qualified readable names, registered once per call
   solver::solve();
   solver::solve();
   solver::stepper<float>{}.step();
-  strings const got = take_without_tids();
+  const strings got = take_without_tids();
   REQUIRE(got.size() == 8);
   CHECK(got[0] == R"(register domain=napkin name="solver::solve")");
   CHECK(got[1] == R"(push domain=napkin name=registered:"solver::solve" color=0xFFE639CC category=0 payload=none)");
@@ -229,21 +229,21 @@ TEST_CASE("NAPKIN_FUNC_RANGE: qualified readable names, registered once per call
   CHECK(got[3] == R"(push domain=napkin name=registered:"solver::solve" color=0xFFE639CC category=0 payload=none)");
   CHECK(got[4] == "pop domain=napkin");
   // GCC prints the template's parameter, Clang its argument.
-  bool const stepper_named = got[5] == R"(register domain=napkin name="solver::stepper<T>::step")" ||
+  const bool stepper_named = got[5] == R"(register domain=napkin name="solver::stepper<T>::step")" ||
                              got[5] == R"(register domain=napkin name="solver::stepper<float>::step")";
   CHECK_MESSAGE(stepper_named, got[5]);
 }
 
 TEST_CASE("NAPKIN_FUNC_RANGE in a lambda names the enclosing function and the line") {
   take();
-  int const line = __LINE__ + 1;
+  const int line = __LINE__ + 1;
   auto body = [] { NAPKIN_FUNC_RANGE_WITH(my_library, napkin::category{2}); };
   body();
-  strings const got = take_without_tids();
+  const strings got = take_without_tids();
   REQUIRE(got.size() == 3);
-  std::string const name = value_of(got[0], "name");
+  const std::string name = value_of(got[0], "name");
   // The enclosing function is doctest's generated test function; what matters is the suffix.
-  std::string const suffix = "::lambda@" + std::to_string(line) + "\"";
+  const std::string suffix = "::lambda@" + std::to_string(line) + "\"";
   CHECK_MESSAGE(name.size() > suffix.size(), name);
   CHECK(name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0);
   CHECK(name.find("operator") == std::string::npos);
@@ -254,7 +254,7 @@ TEST_CASE("NAPKIN_FUNC_RANGE in a lambda names the enclosing function and the li
 
 TEST_CASE("start/end ranges end on another thread, in any order, once") {
   take();
-  std::string const starter = tid_of_this_thread();
+  const std::string starter = tid_of_this_thread();
   napkin::unique_range first{"job {}", 7};
   auto second = napkin::unique_range_in<my_library>{"x", napkin::payload{std::int64_t{1}}};
   CHECK(first.running());
@@ -267,10 +267,10 @@ TEST_CASE("start/end ranges end on another thread, in any order, once") {
   worker.join();
   CHECK_FALSE(first.running());  // NOLINT(bugprone-use-after-move): moved-from is documented as ended
   second.end();
-  strings const got = take();
+  const strings got = take();
   REQUIRE(got.size() == 4);
-  std::string const id1 = value_of(got[0], "id");
-  std::string const id2 = value_of(got[1], "id");
+  const std::string id1 = value_of(got[0], "id");
+  const std::string id2 = value_of(got[1], "id");
   CHECK(id1 != id2);
   CHECK(napkin_test::without_tids({got[0]})[0] ==
         R"(start domain=napkin name="job 7" color=0xFFE639A9 category=0 payload=none id=)" + id1);
@@ -288,10 +288,10 @@ TEST_CASE("a unique_range ends when destroyed or overwritten") {
     napkin::unique_range a{"x"};
     a = napkin::unique_range{"gemm"};  // ends "x" first
   }
-  strings const got = take_without_tids();
+  const strings got = take_without_tids();
   REQUIRE(got.size() == 4);
-  std::string const x = value_of(got[0], "id");
-  std::string const gemm = value_of(got[1], "id");
+  const std::string x = value_of(got[0], "id");
+  const std::string gemm = value_of(got[1], "id");
   CHECK(got[2] == "end domain=napkin id=" + x);
   CHECK(got[3] == "end domain=napkin id=" + gemm);
 }
@@ -318,7 +318,7 @@ TEST_CASE("names for threads, streams, devices, events and categories") {
   napkin::name_stream(nullptr, "legacy default");
   napkin::name_device(0, "gpu0");
   napkin::name_event(reinterpret_cast<cudaEvent_t>(0xbeef), "done");
-  napkin::category const io = napkin::name_category<my_library>(7, "IO");
+  const napkin::category io = napkin::name_category<my_library>(7, "IO");
   CHECK(io.get_id() == 7);
   // On Linux the main thread's id is the process id: an independent check of current_os_thread_id().
   CHECK(take() == strings{
@@ -369,11 +369,11 @@ TEST_CASE("many threads at once: every push has its pop on the same thread") {
   }
   go = true;
   for (auto& th : pool) th.join();
-  strings const got = take();
+  const strings got = take();
   CHECK(got.size() == static_cast<std::size_t>(threads * per_thread * 4 + 1));  // + one registration
   std::map<std::string, int> depth;
   int max_depth = 0;
-  for (auto const& line : got) {
+  for (const auto& line : got) {
     if (line.rfind("register", 0) == 0) continue;
     int& d = depth[value_of(line, "tid")];
     d += line.rfind("push", 0) == 0 ? 1 : -1;
@@ -381,7 +381,7 @@ TEST_CASE("many threads at once: every push has its pop on the same thread") {
     max_depth = std::max(max_depth, d);
   }
   CHECK(depth.size() == static_cast<std::size_t>(threads));
-  for (auto const& [tid, d] : depth) CHECK(d == 0);
+  for (const auto& [tid, d] : depth) CHECK(d == 0);
   CHECK(max_depth == 2);
 }
 
