@@ -19,17 +19,17 @@
 //                             unless the program defined its own CUDA_CHECK first (then that one is kept).
 //   NAPKIN_NVTX_DISABLE       Defined (to anything), or NVTX3's own NVTX_DISABLE: every napkin NVTX range,
 //                             mark and naming call compiles to nothing (empty objects, same API). Default:
-//                             undefined. Read in napkin/nvtx.hpp, which then sets NAPKIN_NVTX_ENABLED.
+//                             undefined. Read in napkin/nvtx/config.hpp, which then sets NAPKIN_NVTX_ENABLED.
 //
 // Run-time switches (environment variables, each read once per process, on first use):
 //   NAPKIN_SYNC_LAUNCHES=0|1  as above, over the compiled default (napkin/check.hpp)
-//   NAPKIN_NVTX=0|1           napkin's NVTX ranges off / on (default on; napkin/nvtx.hpp)
+//   NAPKIN_NVTX=0|1           napkin's NVTX ranges off / on (default on; napkin/nvtx/switch.hpp)
 //
 // Facts napkin defines for you to test (never define these yourself):
 //   NAPKIN_VERSION, NAPKIN_VERSION_MAJOR, _MINOR, _PATCH   this header
 //   NAPKIN_HAS_EXCEPTIONS       1 in a translation unit compiled with exceptions, else 0 (this header)
-//   NAPKIN_NVTX_ENABLED         0 when NVTX is compiled out (napkin/nvtx.hpp)
-//   NAPKIN_NVTX_CHECKED_FORMAT  1 when literal NVTX formats are checked at compile time (napkin/nvtx.hpp)
+//   NAPKIN_NVTX_ENABLED         0 when NVTX is compiled out (napkin/nvtx/config.hpp)
+//   NAPKIN_NVTX_CHECKED_FORMAT  1 when literal NVTX formats are checked at compile time (napkin/nvtx/format.hpp)
 //
 // ---- Namespaces ---------------------------------------------------------------------------------------
 // Everything napkin declares lives in
