@@ -236,6 +236,7 @@ template <class Exception, class... Extra>
 #if NAPKIN_HAS_EXCEPTIONS
   throw Exception(std::forward<Extra>(extra)..., info.message());
 #else
+  (static_cast<void>(extra), ...);  // they only build the exception, and nothing is thrown
   print_and_abort("napkin: fatal (built without exceptions): ", info);
 #endif
 }
