@@ -83,9 +83,10 @@ class profiler_core {
     fail_as<profiler_error>(e, "cudaDeviceSynchronize()", source_site{NAPKIN_DETAIL_SITE_ARGS}, note.c_str());
   }
 
-  // After an abandoned pass, whose failure is already on its way: a fault in the work disables the profiler.
+  // After an abandoned pass, whose failure is already on its way: a fault in the work disables the profiler
+  // (unless sync() already did, with the CUDA error in its reason).
   void settle() noexcept {
-    if (cudaDeviceSynchronize() != cudaSuccess && cudaDeviceSynchronize() != cudaSuccess)
+    if (usable() && cudaDeviceSynchronize() != cudaSuccess && cudaDeviceSynchronize() != cudaSuccess)
       disabled_reason_ = "a CUDA fault inside measured work left the context unusable";
   }
 
