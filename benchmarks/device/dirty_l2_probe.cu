@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <string>
+#include <vector>
 #include "napkin/profiler.hpp"
 
 __global__ void sum_kernel(const float* in, std::size_t n, float* out) {
@@ -58,9 +59,9 @@ int main() {
     for (const char* variant : {"flush before start", "flush before start + DtoH copy after start",
                                 "DtoD copy after start (kernel or copy engine?)"}) {
       for (std::size_t max_ranges : {std::size_t(1), std::size_t(256)}) {
-        napkin::detail::enabled_range_profiler rp(ctx);
-        auto data = rp.counter_data(config.set(), max_ranges);
-        rp.set_config(config, data, CUPTI_AutoRange, CUPTI_UserReplay, max_ranges);
+        napkin::detail::cupti_session rp(ctx, napkin::detail::auto_range_user_replay);
+        rp.set_config(config, max_ranges);
+        const std::vector<std::uint8_t>& data = rp.data();
         bool done = false;
         double copy_ms = 0;
         while (!done) {

@@ -14,6 +14,7 @@
 #include <numeric>
 #include <string>
 #include <thread>
+#include <vector>
 #include "napkin/profiler.hpp"
 
 __global__ void copy_kernel(const float* in, float* out, size_t n) {
@@ -70,7 +71,7 @@ struct acc {
 
 // One complete user replay of a copy of `len` floats, L2 flushed after each start (as napkin's measure()
 // does); returns each pass's start time in ms.
-std::vector<double> replay_copy(napkin::detail::enabled_range_profiler& rp, napkin::detail::l2_flusher& flusher,
+std::vector<double> replay_copy(napkin::detail::cupti_session& rp, napkin::detail::l2_flusher& flusher,
                                 const float* a, float* b, size_t len) {
   std::vector<double> starts;
   for (bool done = false; !done && starts.size() < 20;) {
@@ -103,7 +104,7 @@ int main() {
   cudaFree(nullptr);
   CUcontext ctx;
   napkin::detail::driver_entry_point<CUresult (*)(CUcontext*)>("cuCtxGetCurrent")(&ctx);
-  napkin::detail::cupti_profiler_initialized init;
+  napkin::detail::cupti_initialization init;
   napkin::profiler dummy(napkin::metric_sets::one_pass());
   napkin::metric_config sol(dummy.chip(), napkin::metric_sets::sol());
   napkin::metric_config one(dummy.chip(), napkin::metric_sets::one_pass());
@@ -112,14 +113,11 @@ int main() {
   std::printf("passes: sol %zu, one_pass %zu, duration %zu, dram %zu\n", sol.passes(), one.passes(), dur.passes(),
               dram.passes());
 
-  auto run = [&](const variant& v, napkin::detail::enabled_range_profiler& rp, int reps) {
+  auto run = [&](const variant& v, napkin::detail::cupti_session& rp, int reps) {
     acc total;
     for (int rep = 0; rep < reps; ++rep) {
-      auto data = rp.counter_data(v.config->set(), v.image_ranges);
-      total.add("setcfg", timed([&] {
-        rp.set_config(*v.config, data, v.auto_range ? CUPTI_AutoRange : CUPTI_UserRange, CUPTI_UserReplay,
-                      v.image_ranges);
-      }));
+      // The counter-data image and SetConfig (the session's mode says user or auto range).
+      total.add("setcfg", timed([&] { rp.set_config(*v.config, v.image_ranges); }));
       for (bool done = false; !done;) {
         if (v.pause_ms) std::this_thread::sleep_for(std::chrono::milliseconds(v.pause_ms));
         total.add("start", timed([&] { rp.start(); }));
@@ -147,8 +145,8 @@ int main() {
   };
   {
     auto e = timed([] {});
-    napkin::detail::enabled_range_profiler* rp = nullptr;
-    auto en = timed([&] { rp = new napkin::detail::enabled_range_profiler(ctx); });
+    napkin::detail::cupti_session* rp = nullptr;
+    auto en = timed([&] { rp = new napkin::detail::cupti_session(ctx, napkin::detail::user_range_user_replay); });
     std::printf("enable (user range): %.1f ms (u %.1f s %.1f)\n", en.wall_ms, en.user_ms, en.sys_ms);
     (void)e;
     for (const auto& v : user_variants) run(v, *rp, 3);
@@ -156,7 +154,7 @@ int main() {
     std::printf("disable: %.1f ms\n", dis.wall_ms);
   }
   {
-    napkin::detail::enabled_range_profiler rp(ctx);
+    napkin::detail::cupti_session rp(ctx, napkin::detail::auto_range_user_replay);
     run({"auto range, user replay, sol", &sol, 1, false, 0, true}, rp, 3);
   }
   // SetConfig once, then several complete replays without a new SetConfig: does Start still reprogram the
@@ -169,13 +167,13 @@ int main() {
       "bytes-sol", {"gpu__time_duration.sum", "dram__bytes_read.sum", "sm__throughput.avg.pct_of_peak_sustained_elapsed"}));
   for (const napkin::metric_config* cfg : {&bytes1, &bytes9}) {
     for (bool reinit : {false, true}) {
-      napkin::detail::enabled_range_profiler rp(ctx);
-      auto data = rp.counter_data(cfg->set(), 1);
-      rp.set_config(*cfg, data, CUPTI_UserRange, CUPTI_UserReplay, 1);
+      napkin::detail::cupti_session rp(ctx, napkin::detail::user_range_user_replay);
+      rp.set_config(*cfg, 1);
+      const std::vector<std::uint8_t>& data = rp.data();
       napkin::detail::l2_flusher flusher(0);  // L2 cold and clean before each pass: the read bytes are exact
       for (int rep = 0; rep < 5; ++rep) {
         const size_t len = n >> (rep % 2);
-        if (reinit && rep > 0) rp.initialize(data);
+        if (reinit && rep > 0) rp.initialize_image();
         auto t0 = clk::now();
         try {
           const std::vector<double> starts = replay_copy(rp, flusher, a, b, len);
@@ -205,13 +203,12 @@ int main() {
     napkin::detail::l2_flusher flusher(0);
     for (const auto& set : sets) {
       napkin::metric_config cfg(dummy.chip(), set);
-      napkin::detail::enabled_range_profiler rp(ctx);
-      auto data = rp.counter_data(cfg.set(), 1);
-      rp.set_config(cfg, data, CUPTI_UserRange, CUPTI_UserReplay, 1);
+      napkin::detail::cupti_session rp(ctx, napkin::detail::user_range_user_replay);
+      rp.set_config(cfg, 1);
       std::string starts;
       double total_ms = 0;
       for (int rep = 0; rep < 3; ++rep) {
-        if (rep > 0) rp.initialize(data);
+        if (rep > 0) rp.initialize_image();
         auto t0 = clk::now();
         for (double ms : replay_copy(rp, flusher, a, b, n))
           if (rep == 2) { char buf[16]; std::snprintf(buf, sizeof buf, "%.1f ", ms); starts += buf; }
@@ -229,7 +226,7 @@ int main() {
     float alpha = 1, beta = 0;
     cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 1024, 1024, 1024, &alpha, a, 1024, a, 1024, &beta, b, 1024);
     cudaDeviceSynchronize();
-    napkin::detail::enabled_range_profiler rp(ctx);
+    napkin::detail::cupti_session rp(ctx, napkin::detail::user_range_user_replay);
     run({"sol, after cuBLAS loaded", &sol}, rp, 3);
   }
   cublasDestroy(h);

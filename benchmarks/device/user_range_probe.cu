@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdio>
 #include <thread>
+#include <vector>
 #include "napkin/profiler.hpp"
 
 __global__ void copy_kernel(const float* in, float* out, size_t n) {
@@ -27,16 +28,16 @@ int main() {
   auto wait = napkin::detail::driver_entry_point<CUresult (*)(CUstream, CUdeviceptr, cuuint32_t, unsigned)>("cuStreamWaitValue32");
   volatile uint32_t* word; cudaHostAlloc((void**)&word, 4, cudaHostAllocMapped); *word = 0;
   void* dword; cudaHostGetDevicePointer(&dword, (void*)word, 0);
-  napkin::detail::cupti_profiler_initialized init;
+  napkin::detail::cupti_initialization init;
   napkin::profiler dummy(napkin::metric_sets::one_pass());  // to get chip/config easily
   napkin::metric_config config(dummy.chip(), napkin::metric_sets::one_pass());
   uint32_t target = 0;
   for (const char* order : {"none", "A:start,close,push,fn,pop,open,stop", "B:start,push,close,fn,open,pop,stop",
                             "C:close,start,push,fn,pop,open,stop", "D:start,push,close,fn,pop,open,stop", "none"}) {
     for (int rep = 0; rep < 3; ++rep) {
-    napkin::detail::enabled_range_profiler rp(ctx);
-    auto data = rp.counter_data(config.set(), 1);
-    rp.set_config(config, data, CUPTI_UserRange, CUPTI_UserReplay, 1);
+    napkin::detail::cupti_session rp(ctx, napkin::detail::user_range_user_replay);
+    rp.set_config(config, 1);
+    const std::vector<std::uint8_t>& data = rp.data();
     cudaDeviceSynchronize();
     std::atomic<bool> opened{false};
     ++target;

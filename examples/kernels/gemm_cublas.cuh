@@ -4,6 +4,11 @@
 
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+#include "kernels.cuh"  // blocks_for
 
 namespace napkin_kernels {
 
@@ -26,10 +31,17 @@ inline cublasStatus_t gemm_bf16(cublasHandle_t h, int m, int n, int k, const __n
                       CUDA_R_16BF, m, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
 }
 
-__global__ void fill_bf16_kernel(__nv_bfloat16* p, std::size_t n, float value) {
+// `static`, as in kernels.cuh: safe to include from several translation units.
+static __global__ void fill_bf16_kernel(__nv_bfloat16* p, std::size_t n, float value) {
   for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
        i += std::size_t{gridDim.x} * blockDim.x)
     p[i] = __float2bfloat16(value);
+}
+
+// p[i] = value for n elements; returns the launch status.
+static inline cudaError_t fill_bf16(__nv_bfloat16* p, std::size_t n, float value, cudaStream_t s = nullptr) {
+  fill_bf16_kernel<<<blocks_for(n, 256), 256, 0, s>>>(p, n, value);
+  return cudaGetLastError();
 }
 
 }  // namespace napkin_kernels

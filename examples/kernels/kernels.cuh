@@ -6,6 +6,11 @@
 //
 // All launchers take a stream and return the launch status (cudaGetLastError after the launch); none
 // synchronizes. Buffers come from cudaMalloc (256-byte aligned, so float4 access is legal).
+//
+// Safe to include from several translation units: the kernels and their launchers are `static` (each unit
+// has its own copy, as an inline function would), so no definition is duplicated at link time. `static`
+// rather than an anonymous namespace keeps each kernel's symbol, which the profiler reports and ncu's
+// -k filters match (napkin_kernels::copy_kernel). The templates are inline by nature.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -21,31 +26,31 @@ inline unsigned blocks_for(std::size_t work_items, unsigned threads, unsigned ma
 }
 
 // ---- fill -------------------------------------------------------------------------------------------
-__global__ void fill_kernel(float* __restrict__ p, std::size_t n, float value) {
+static __global__ void fill_kernel(float* __restrict__ p, std::size_t n, float value) {
   for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
        i += std::size_t{gridDim.x} * blockDim.x)
     p[i] = value;
 }
 
 // p[i] = a small deterministic pattern in [-2, 2), for softmax inputs.
-__global__ void fill_pattern_kernel(float* __restrict__ p, std::size_t n) {
+static __global__ void fill_pattern_kernel(float* __restrict__ p, std::size_t n) {
   for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
        i += std::size_t{gridDim.x} * blockDim.x)
     p[i] = static_cast<float>(static_cast<int>(i % 1021u)) * (4.0f / 1021.0f) - 2.0f;
 }
 
-inline cudaError_t fill(float* p, std::size_t n, float value, cudaStream_t s = nullptr) {
+static inline cudaError_t fill(float* p, std::size_t n, float value, cudaStream_t s = nullptr) {
   fill_kernel<<<blocks_for(n, 256), 256, 0, s>>>(p, n, value);
   return cudaGetLastError();
 }
 
-inline cudaError_t fill_pattern(float* p, std::size_t n, cudaStream_t s = nullptr) {
+static inline cudaError_t fill_pattern(float* p, std::size_t n, cudaStream_t s = nullptr) {
   fill_pattern_kernel<<<blocks_for(n, 256), 256, 0, s>>>(p, n);
   return cudaGetLastError();
 }
 
 // ---- copy: out[i] = in[i]; napkin: elementwise(n, 1 input, 1 output, 0 ops) -------------------------
-__global__ void copy_kernel(const float* __restrict__ in, float* __restrict__ out, std::size_t n) {
+static __global__ void copy_kernel(const float* __restrict__ in, float* __restrict__ out, std::size_t n) {
   const std::size_t n4 = n / 4;
   const auto* in4 = reinterpret_cast<const float4*>(in);
   auto* out4 = reinterpret_cast<float4*>(out);
@@ -55,7 +60,7 @@ __global__ void copy_kernel(const float* __restrict__ in, float* __restrict__ ou
   for (std::size_t i = 4 * n4 + first; i < n; i += stride) out[i] = in[i];  // the tail
 }
 
-inline cudaError_t copy(const float* in, float* out, std::size_t n, cudaStream_t s = nullptr) {
+static inline cudaError_t copy(const float* in, float* out, std::size_t n, cudaStream_t s = nullptr) {
   copy_kernel<<<blocks_for(n / 4 + 1, 256), 256, 0, s>>>(in, out, n);
   return cudaGetLastError();
 }
@@ -68,7 +73,7 @@ __device__ inline float warp_sum(float v) {
 
 // Each block sums a grid-stride slice with float4 loads, reduces through shared memory, and adds its
 // partial to *out with one atomic. *out must be zero before the launch (the launcher clears it).
-__global__ void sum_kernel(const float* __restrict__ in, std::size_t n, float* __restrict__ out) {
+static __global__ void sum_kernel(const float* __restrict__ in, std::size_t n, float* __restrict__ out) {
   __shared__ float partial[32];
   const std::size_t n4 = n / 4;
   const auto* in4 = reinterpret_cast<const float4*>(in);
@@ -91,7 +96,7 @@ __global__ void sum_kernel(const float* __restrict__ in, std::size_t n, float* _
 }
 
 // `blocks`: enough to fill the GPU (e.g. SMs x 8 for 256 threads); more only adds atomics.
-inline cudaError_t sum(const float* in, std::size_t n, float* out, unsigned blocks, cudaStream_t s = nullptr) {
+static inline cudaError_t sum(const float* in, std::size_t n, float* out, unsigned blocks, cudaStream_t s = nullptr) {
   const cudaError_t e = cudaMemsetAsync(out, 0, sizeof(float), s);
   if (e != cudaSuccess) return e;
   sum_kernel<<<blocks, 256, 0, s>>>(in, n, out);
@@ -132,7 +137,7 @@ __device__ inline float block_sum(float v, float* scratch) {
 
 // Naive "safe" softmax: three passes over the row in global memory (max; sum of exp; normalize and
 // write). napkin: softmax(rows, cols, fp32, softmax_algorithm::three_pass) bytes when the row is not in L2.
-__global__ void softmax_three_pass_kernel(const float* __restrict__ in, float* __restrict__ out, int cols) {
+static __global__ void softmax_three_pass_kernel(const float* __restrict__ in, float* __restrict__ out, int cols) {
   __shared__ float scratch[32];
   const float* row = in + static_cast<std::size_t>(blockIdx.x) * cols;
   float* out_row = out + static_cast<std::size_t>(blockIdx.x) * cols;
@@ -149,7 +154,7 @@ __global__ void softmax_three_pass_kernel(const float* __restrict__ in, float* _
 // Online softmax (Milakov & Gimelshein 2018): one pass computes the max and the rescaled sum together,
 // a second pass normalizes. napkin: softmax_algorithm::online; when the second read hits L2, DRAM sees
 // the fused minimum (one read, one write).
-__global__ void softmax_online_kernel(const float* __restrict__ in, float* __restrict__ out, int cols) {
+static __global__ void softmax_online_kernel(const float* __restrict__ in, float* __restrict__ out, int cols) {
   __shared__ float scratch[32];
   const float* row = in + static_cast<std::size_t>(blockIdx.x) * cols;
   float* out_row = out + static_cast<std::size_t>(blockIdx.x) * cols;
@@ -166,12 +171,12 @@ __global__ void softmax_online_kernel(const float* __restrict__ in, float* __res
   for (int i = threadIdx.x; i < cols; i += blockDim.x) out_row[i] = __expf(row[i] - row_max) * inv;
 }
 
-inline cudaError_t softmax_three_pass(const float* in, float* out, int rows, int cols, cudaStream_t s = nullptr) {
+static inline cudaError_t softmax_three_pass(const float* in, float* out, int rows, int cols, cudaStream_t s = nullptr) {
   softmax_three_pass_kernel<<<rows, 1024, 0, s>>>(in, out, cols);
   return cudaGetLastError();
 }
 
-inline cudaError_t softmax_online(const float* in, float* out, int rows, int cols, cudaStream_t s = nullptr) {
+static inline cudaError_t softmax_online(const float* in, float* out, int rows, int cols, cudaStream_t s = nullptr) {
   softmax_online_kernel<<<rows, 1024, 0, s>>>(in, out, cols);
   return cudaGetLastError();
 }
@@ -205,7 +210,7 @@ __device__ inline float shared_tree_reduce(float v, float* shmem, Op op) {
 
 // Naive: 256 threads per row, shared-memory tree reductions, three passes over the row in global memory
 // (max; exp and sum, writing exp; normalize in place). Needs blockDim.x floats of dynamic shared memory.
-__global__ void softmax_smem_naive_kernel(const float* __restrict__ in, float* __restrict__ out, int cols) {
+static __global__ void softmax_smem_naive_kernel(const float* __restrict__ in, float* __restrict__ out, int cols) {
   extern __shared__ float shmem[];
   const int row = blockIdx.x, tid = threadIdx.x, stride = blockDim.x;
   const std::size_t base = std::size_t(row) * cols;
@@ -245,7 +250,7 @@ __global__ void softmax_smem_registers_kernel(const float* __restrict__ in, floa
   for (int i = 0; i < ITEMS; ++i) out[base + tid + i * stride] = x[i] / row_sum;
 }
 
-inline cudaError_t softmax_smem_naive(const float* in, float* out, int rows, int cols, cudaStream_t s = nullptr) {
+static inline cudaError_t softmax_smem_naive(const float* in, float* out, int rows, int cols, cudaStream_t s = nullptr) {
   softmax_smem_naive_kernel<<<rows, 256, 256 * sizeof(float), s>>>(in, out, cols);
   return cudaGetLastError();
 }
@@ -260,7 +265,7 @@ cudaError_t softmax_smem_registers(const float* in, float* out, int rows, cudaSt
 // ---- strided read: out[t] = sum of in[(t + k·threads)·stride] ------------------------------------------
 // Each warp load touches 32 different sectors once stride·4 B >= 32 B: 8x the sectors of a coalesced read
 // at stride 8 (Sectors/Req 32 instead of 4). napkin's minimum bytes count only the floats used.
-__global__ void strided_read_kernel(const float* __restrict__ in, std::size_t n, int stride, float* __restrict__ out) {
+static __global__ void strided_read_kernel(const float* __restrict__ in, std::size_t n, int stride, float* __restrict__ out) {
   const std::size_t threads = std::size_t{gridDim.x} * blockDim.x;
   const std::size_t t = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
   float acc = 0.0f;
@@ -268,7 +273,7 @@ __global__ void strided_read_kernel(const float* __restrict__ in, std::size_t n,
   out[t] = acc;
 }
 
-inline cudaError_t strided_read(const float* in, std::size_t n, int stride, float* out, unsigned blocks,
+static inline cudaError_t strided_read(const float* in, std::size_t n, int stride, float* out, unsigned blocks,
                                 cudaStream_t s = nullptr) {
   strided_read_kernel<<<blocks, 256, 0, s>>>(in, n, stride, out);
   return cudaGetLastError();
@@ -278,7 +283,7 @@ inline cudaError_t strided_read(const float* in, std::size_t n, int stride, floa
 // FLOPs = threads x iterations x 8 chains x 2. Bytes: one float written per thread. The result is stored
 // only when it equals `never` (a value it cannot take), so the compiler keeps the math but the store
 // costs nothing.
-__global__ void fma_loop_kernel(float* __restrict__ out, int iterations, float a, float b, float never) {
+static __global__ void fma_loop_kernel(float* __restrict__ out, int iterations, float a, float b, float never) {
   float x[8];
   for (int c = 0; c < 8; ++c) x[c] = static_cast<float>(threadIdx.x + c);
   for (int i = 0; i < iterations; ++i) {
@@ -292,7 +297,7 @@ __global__ void fma_loop_kernel(float* __restrict__ out, int iterations, float a
 
 inline constexpr int fma_chains = 8;
 
-inline cudaError_t fma_loop(float* out, unsigned blocks, unsigned threads, int iterations, cudaStream_t s = nullptr) {
+static inline cudaError_t fma_loop(float* out, unsigned blocks, unsigned threads, int iterations, cudaStream_t s = nullptr) {
   // a = 1 - 2^-20 and b = 2^-20 keep x bounded; never = -1 is unreachable from positive starts.
   fma_loop_kernel<<<blocks, threads, 0, s>>>(out, iterations, 1.0f - 9.5367431640625e-07f, 9.5367431640625e-07f,
                                              -1.0f);

@@ -196,9 +196,8 @@ int main(int argc, char** argv) try {
     cublas_ok(cublasCreate(&h), "cublasCreate");
     {
       device_buffer<__nv_bfloat16> a(elems), b(elems), c(elems);
-      napkin_kernels::fill_bf16_kernel<<<napkin_kernels::blocks_for(elems, 256), 256>>>(a.p, elems, 1.0f);
-      napkin_kernels::fill_bf16_kernel<<<napkin_kernels::blocks_for(elems, 256), 256>>>(b.p, elems, 1.0f);
-      cuda_ok(cudaGetLastError(), "fill");
+      cuda_ok(napkin_kernels::fill_bf16(a.p, elems, 1.0f), "fill");
+      cuda_ok(napkin_kernels::fill_bf16(b.p, elems, 1.0f), "fill");
       const double t = median_seconds([&] { cublas_ok(napkin_kernels::gemm_bf16(h, m, n, k, a.p, b.p, c.p), "gemm"); },
                                       warmup, reps);
       __nv_bfloat16 c0;

@@ -37,7 +37,6 @@
 #include "napkin/gpus.hpp"
 #include "napkin/nvtx.hpp"
 #include "napkin/profiler.hpp"
-#include "napkin/profiler/workload.hpp"
 #include "napkin/workloads.hpp"
 
 namespace {

@@ -254,7 +254,7 @@ template <class Exception, class... Extra>
 #if NAPKIN_HAS_EXCEPTIONS
   throw Exception(std::forward<Extra>(extra)..., info.message());
 #else
-  ((void)extra, ...);
+  (static_cast<void>(extra), ...);  // they only build the exception, and nothing is thrown
   abort_unhandled(outcome, info);
 #endif
 }

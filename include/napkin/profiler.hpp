@@ -1,19 +1,37 @@
 // napkin's in-process range profiler: Speed-Of-Light numbers, verdicts and the napkin comparison, from
 // CUPTI's Range Profiler API (CUDA >= 12.6 Update 2). Link napkin::profiler. See docs/profiler.md.
 //
-//   napkin/profiler/metrics.hpp      metric names and sets (plain C++)
-//   napkin/profiler/report.hpp       the report, verdicts, workload comparison (plain C++)
-//   napkin/profiler/errors.hpp       profiler_error and advice per CUPTI status
-//   napkin/profiler/host.hpp         metric validation and pass planning, no GPU needed
-//   napkin/profiler/kernel_names.hpp kernel names for per-kernel ranges
-//   napkin/profiler/l2_flush.hpp     a cold, clean L2 before each pass (a PTX read kernel, no nvcc needed)
-//   napkin/profiler/session.hpp      napkin::profiler: measure(), per_kernel(), scope, watch_phase()
+// What a user reads (plain C++, no CUDA needed):
+//   napkin/profiler/metrics.hpp         metric names and sets
+//   napkin/profiler/report.hpp          the report and its renderers (to_text, to_key_values), with
+//     .../sol_report.hpp                  sol_report, how it was measured, its cost, pass agreement
+//     .../verdicts.hpp                    the SOL table and ncu's rule
+//     .../comparison.hpp                  compare(): the report against napkin::estimate
+//   napkin/profiler/options.hpp         profiler_options, replay
+// The profiler:
+//   napkin/profiler/session.hpp         napkin::profiler: measure(), per_kernel(), open_scope(), watch_phase()
+//   napkin/profiler/scope.hpp           profiler::scope: one range, one pass, RAII
+//   napkin/profiler/phase.hpp           profiler::phase: an NVTX-annotated phase, one pass per occurrence
+//   napkin/profiler/pass.hpp            a measurement and its passes (the pass sequence, written once)
+//   napkin/profiler/core.hpp            what the ways to measure share: device, CUPTI, metric set, faults
+//   napkin/profiler/cupti_session.hpp   CUPTI's range profiler as verbs (enable, configure, start, ...)
+//   napkin/profiler/device.hpp          the current device: context, support, chip, counter availability
+//   napkin/profiler/l2_flush.hpp        a cold, clean L2 before each pass (a PTX read kernel, no nvcc needed)
+//   napkin/profiler/kernel_names.hpp    kernel names for per-kernel ranges
+// Host side (no GPU or driver needed):
+//   napkin/profiler/host.hpp            metric validation, pass planning, counter evaluation
+//   napkin/profiler/counter_images.hpp  images from outside, checked before CUPTI reads them
+//   napkin/profiler/errors.hpp          profiler_error, advice per CUPTI status, the profiler's check
 #pragma once
 
+#include "napkin/config.hpp"
+
+#include "napkin/profiler/comparison.hpp"
 #include "napkin/profiler/errors.hpp"
 #include "napkin/profiler/host.hpp"
 #include "napkin/profiler/kernel_names.hpp"
 #include "napkin/profiler/l2_flush.hpp"
 #include "napkin/profiler/metrics.hpp"
+#include "napkin/profiler/options.hpp"
 #include "napkin/profiler/report.hpp"
 #include "napkin/profiler/session.hpp"

@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include <cupti_version.h>
+
 #include "napkin/profiler.hpp"
 
 using namespace napkin;
@@ -95,6 +97,43 @@ TEST_CASE("advice for the failures a user hits") {
   CHECK(profiler_advice(CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED).find("MIG") != std::string::npos);
   const std::string full = describe_cupti_failure("cuptiRangeProfilerEnable", CUPTI_ERROR_INSUFFICIENT_PRIVILEGES);
   CHECK(full.find("cuptiRangeProfilerEnable: CUPTI_ERROR_INSUFFICIENT_PRIVILEGES") == 0);
+}
+
+// Every failed CUPTI or CUDA call of the profiler goes through napkin's check family (status_traits, the
+// failure policy) and raises profiler_error: the message names the call, the status, its text and the advice.
+namespace {
+CUptiResult cupti_says(CUptiResult status) { return status; }
+}  // namespace
+
+TEST_CASE("the profiler's check: CUPTI and CUDA statuses through napkin's check family, as profiler_error") {
+  try {
+    NAPKIN_DETAIL_PROFILER_CHECK(cuptiGetVersion(nullptr));  // CUPTI fails for real: a null argument
+    FAIL("expected profiler_error");
+  } catch (const profiler_error& e) {
+    CHECK(e.status() == CUPTI_ERROR_INVALID_PARAMETER);
+    const std::string what = e.what();
+    CHECK(what.find("CUPTI call `cuptiGetVersion(nullptr)` failed: CUPTI_ERROR_INVALID_PARAMETER") != std::string::npos);
+  }
+  try {
+    NAPKIN_DETAIL_PROFILER_CHECK_NOTE(cupti_says(CUPTI_ERROR_INSUFFICIENT_PRIVILEGES), "napkin's note");
+    FAIL("expected profiler_error");
+  } catch (const profiler_error& e) {
+    CHECK(e.status() == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES);
+    const std::string what = e.what();
+    CHECK(what.find("CUPTI_ERROR_INSUFFICIENT_PRIVILEGES (35): ") != std::string::npos);           // name, code
+    CHECK(what.find("[GPU performance counters are restricted") != std::string::npos);             // the advice
+    CHECK(what.find("NVreg_RestrictProfilingToAdminUsers=0 (see") != std::string::npos);
+    CHECK(what.find("; napkin's note]") != std::string::npos);
+    CHECK(what.find(status_description(CUPTI_ERROR_INSUFFICIENT_PRIVILEGES)) != std::string::npos);  // CUPTI's text
+  }
+  try {
+    NAPKIN_DETAIL_PROFILER_CHECK(cudaSetDevice(-1));  // no such device, with or without a driver
+    FAIL("expected profiler_error");
+  } catch (const profiler_error& e) {
+    CHECK(e.status() == CUPTI_SUCCESS);  // not CUPTI's failure
+    CHECK(std::string(e.what()).find("CUDA runtime call `cudaSetDevice(-1)` failed: cuda") != std::string::npos);
+  }
+  (void)cudaGetLastError();
 }
 
 TEST_CASE("kernel names are demangled and stripped of parameters") {

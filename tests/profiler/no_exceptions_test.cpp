@@ -3,6 +3,7 @@
 // exceptions); CTest checks the exit status and the output (tests/profiler/CMakeLists.txt).
 //   no_exceptions_test handler   a failure handler sees the profiler's error, names it, exits with 3
 //   no_exceptions_test input     bad input to the report (a NaN percentage): the handler sees it, exits with 3
+//   no_exceptions_test status    a failed CUPTI call through the profiler's check: the handler sees it, exits with 3
 //   no_exceptions_test abort     no handler: the message on stderr, then abort (in a child; exit 0 if so)
 // The failing call is host-only (CUPTI's metric planning for GH100), so this runs without a GPU.
 #include <sys/wait.h>
@@ -13,6 +14,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+
+#include <cupti_version.h>
 
 #include "napkin/profiler.hpp"
 
@@ -50,6 +53,12 @@ int main(int argc, char** argv) {
     std::puts("not reached: the failure returned");
     return 0;
   }
+  if (mode == "status") {
+    napkin::set_failure_handler(print_and_exit);
+    NAPKIN_DETAIL_PROFILER_CHECK(cuptiGetVersion(nullptr));  // CUPTI refuses a null argument
+    std::puts("not reached: the failure returned");
+    return 0;
+  }
   if (mode == "abort") {
     int out[2];
     if (pipe(out) != 0) return 10;
@@ -74,6 +83,6 @@ int main(int argc, char** argv) {
     std::printf("aborted=%d named=%d\n", aborted ? 1 : 0, named ? 1 : 0);
     return aborted && named ? 0 : 1;
   }
-  std::fprintf(stderr, "usage: no_exceptions_test handler|input|abort\n");
+  std::fprintf(stderr, "usage: no_exceptions_test handler|input|status|abort\n");
   return 2;
 }

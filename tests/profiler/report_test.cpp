@@ -1,6 +1,6 @@
-// Report arithmetic and verdicts: plain C++, no CUPTI. Expected values are the SOL table's rows
-// (docs/profiler.md), ncu's SOLBottleneck thresholds (sections/SpeedOfLight.py) and hand arithmetic written
-// out below.
+// Report arithmetic, verdicts and the napkin comparison: plain C++, no CUPTI. Expected values are the SOL
+// table's rows (docs/profiler.md), ncu's SOLBottleneck thresholds (sections/SpeedOfLight.py), napkin::estimate
+// (what the `napkin` CLI prints) and hand arithmetic written out below.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "napkin/profiler/report.hpp"
+#include "napkin/roofline.hpp"
+#include "napkin/workloads.hpp"
 
 using namespace napkin;
 
@@ -159,6 +161,28 @@ TEST_CASE("text and key=value renderings carry the numbers") {
   CHECK(to_text(r).find("NVTX phase, one pass per occurrence") != std::string::npos);
 }
 
+TEST_CASE("the ncu-style section keeps its columns: label 28, unit 8, value right-aligned in 14") {
+  // The lines as printf("    %-28s %-8s %14.*f\\n") printed them before number_text.
+  sol_report r;
+  r.values[metric::duration_ns] = 977730;        // 977.73 us
+  r.values[metric::elapsed_cycles] = 1932132;
+  const std::string text = to_text(r);
+  CHECK(text.find("\n    Duration                     us               977.73\n") != std::string::npos);
+  CHECK(text.find("\n    Elapsed Cycles               cycle           1932132\n") != std::string::npos);
+  CHECK(text.find("\n    Memory Throughput            %                   n/a\n") != std::string::npos);
+}
+
+TEST_CASE("enum text: a short stable name, and the phrase the report prints") {
+  CHECK(to_string(bottleneck::memory_bound_dram) == "memory-bound-dram");
+  CHECK(describe(bottleneck::memory_bound_dram) == "memory-bound (DRAM)");
+  CHECK(to_string(ncu_bottleneck::memory_dominant) == "memory-dominant");
+  CHECK(describe(ncu_bottleneck::memory_dominant) == "memory throughput dominates");
+  CHECK(to_string(measured_by::application_replay) == "application-replay");
+  CHECK(describe(measured_by::application_replay) == "kernel, application replay");
+  CHECK(to_string(static_cast<bottleneck>(99)) == "unknown");
+  CHECK(to_string(static_cast<measured_by>(99)) == "unknown");
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Replay passes that disagree about the same work (issue #12, item 2). Synthetic per-pass samples; the
 // thresholds are the documented ones: more than 25 % AND more than 50 us apart, launch counts exactly equal.
@@ -232,4 +256,88 @@ TEST_CASE("a report whose passes disagree says so and gives no verdict") {
   CHECK(compare(r, gemm).expectation.find("No regime to compare: the replay passes disagree") != std::string::npos);
   r.passes_disagree.clear();
   CHECK(to_key_values(r).find(" passes_agree=1") != std::string::npos);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// One roofline model: compare() is built from napkin::estimate, the estimate the `napkin` CLI prints
+// (issue #13). Same tie rule (an intensity at the ridge is compute-bound), same peaks, sparsity included.
+
+namespace {
+// A report whose SOL table says memory-bound (DRAM), with a duration and DRAM bytes.
+sol_report memory_bound_report(double duration_ns, double dram_bytes) {
+  sol_report r = make_report("k", sol_like(), std::vector<double>(sol_like().metrics.size(), 0.0));
+  r.values[metric::duration_ns] = duration_ns;
+  r.values[metric::dram_bytes] = dram_bytes;
+  r.values[metric::sm_throughput_pct] = 20;
+  r.values[metric::memory_throughput_pct] = 90;
+  r.values[metric::dram_throughput_pct] = 88;
+  return r;
+}
+}  // namespace
+
+TEST_CASE("a workload exactly at the ridge: the same regime in estimate() and in a report's comparison") {
+  // H100 SXM, FP32 CUDA cores: ridge = peak / bandwidth. A workload of peak/1e9 FLOP over bandwidth/1e9 bytes
+  // has the same intensity, to the bit (both are the correctly rounded quotient of the same two integers).
+  const gpu_spec& h100 = find_gpu("h100-sxm");
+  const double flops = h100.peak(pipe::fp32) / 1e9, bytes = h100.memory_bandwidth / 1e9;
+  REQUIRE(flops == std::floor(flops));
+  REQUIRE(bytes == std::floor(bytes));
+  workload w;
+  w.flops = static_cast<std::uint64_t>(flops);
+  w.bytes_read = static_cast<std::uint64_t>(bytes);
+  REQUIRE(w.intensity() == ridge_point(h100, pipe::fp32));  // exactly at the ridge
+
+  const roofline_estimate cli = estimate(w, h100, pipe::fp32);  // what `napkin roofline` prints
+  CHECK(cli.bound == regime::compute_bound);                    // at the ridge: compute-bound
+  const workload_comparison c = compare(memory_bound_report(1e6, bytes), w, h100, pipe::fp32);
+  CHECK(c.model.bound == cli.bound);
+  CHECK(c.expect_compute_bound);
+  CHECK(c.intensity == cli.intensity);
+  CHECK(c.ridge == cli.ridge);
+  CHECK(c.bound_ns == doctest::Approx(cli.lower_bound_seconds() * 1e9));
+  CHECK(c.expectation.find("expected compute-bound; measured memory-bound (DRAM)") != std::string::npos);
+  // The generic inputs give the same answer (their tie went the other way before issue #13).
+  const workload_model generic{"tie", flops, bytes, h100.peak(pipe::fp32), h100.memory_bandwidth};
+  CHECK(compare(memory_bound_report(1e6, bytes), generic).expect_compute_bound);
+}
+
+TEST_CASE("compare() honours 2:4 sparsity: the sparse peak doubles the ridge") {
+  // FP16 tensor cores on an H100 SXM. A workload of intensity 1.5 x the dense ridge is compute-bound on the
+  // dense pipe and memory-bound on the 2:4-sparse one (ridge 2 x dense).
+  const gpu_spec& h100 = find_gpu("h100-sxm");
+  const double dense_ridge = ridge_point(h100, pipe::fp16_tensor);
+  const double sparse_ridge = ridge_point(h100, pipe::fp16_tensor, sparsity::sparse_2_4);
+  CHECK(sparse_ridge == doctest::Approx(2 * dense_ridge));
+  workload w;
+  w.bytes_read = 1'000'000;
+  w.flops = static_cast<std::uint64_t>(1.5 * dense_ridge * 1e6);
+  const sol_report r = memory_bound_report(100e3, 1e6);
+
+  const workload_comparison dense = compare(r, w, h100, pipe::fp16_tensor);
+  CHECK(dense.expect_compute_bound);
+  CHECK(dense.model.bound == estimate(w, h100, pipe::fp16_tensor).bound);
+
+  const workload_comparison sparse = compare(r, w, h100, pipe::fp16_tensor, sparsity::sparse_2_4);
+  const roofline_estimate cli = estimate(w, h100, pipe::fp16_tensor, sparsity::sparse_2_4);
+  CHECK_FALSE(sparse.expect_compute_bound);
+  CHECK(sparse.model.bound == cli.bound);
+  CHECK(sparse.ridge == doctest::Approx(sparse_ridge));
+  CHECK(sparse.bound_ns == doctest::Approx(cli.lower_bound_seconds() * 1e9));
+  // The achieved FLOP/s is read against the sparse peak: half the dense fraction.
+  CHECK(*sparse.flops_of_peak == doctest::Approx(*dense.flops_of_peak / 2));
+  CHECK(sparse.expectation.find("expected memory-bound; measured memory-bound (DRAM)") != std::string::npos);
+  // A pipe without a sparse rate is refused, as estimate() refuses it.
+  CHECK_THROWS(compare(r, w, h100, pipe::fp32, sparsity::sparse_2_4));
+}
+
+TEST_CASE("the napkin lines: numbers through napkin's one formatter") {
+  // Reduction of 2^28 floats on the H100 SXM's FP32 roof: 0.25 FLOP/B, bound 4 * 2^28 / 3.35e12 s = 320.52 us.
+  const double n = 1 << 28;
+  const workload_model w{"reduce", n, 4 * n, 66.9e12, 3.35e12};
+  const workload_comparison c = compare(memory_bound_report(400e3, 4 * n * 1.05), w);
+  const std::string text = to_text(c);
+  CHECK(text.find("    Napkin: intensity 0.2500 FLOP/B vs ridge 19.97 FLOP/B: expected memory-bound;") == 0);
+  CHECK(text.find("    Roofline lower bound 320.52 us; measured 1.25x the bound\n") != std::string::npos);
+  CHECK(text.find("    Traffic overhead 1.05x the minimum bytes: within 2x") != std::string::npos);
+  CHECK(text.find("    Achieved DRAM bandwidth 84.1% of peak; workload FLOP/s 1.0% of peak\n") != std::string::npos);
 }

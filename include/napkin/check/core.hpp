@@ -132,6 +132,27 @@ inline Status check_allow(Status s, Status allowed, const char* expression, cons
   return s;
 }
 
+// As fail(), for a caller that cannot go on after a failure (a profiler step, say): the exception is
+// Exception(status, message), raised through raise_as, so a failure handler that returns ends the process.
+template <class Exception, class Status>
+[[noreturn]] NAPKIN_DETAIL_COLD void fail_as(Status s, const char* expression, source_site site,
+                                             const char* note = nullptr) {
+  if constexpr (has_after_failure<Status>::value) status_traits<Status>::after_failure(s);
+  error_info info = make_info(s, expression, site);
+  append_note(info.note, note);
+  raise_as<Exception>(std::move(info), s);
+}
+
+// As check(), raising through fail_as<Exception>; `note` is appended to the message.
+template <class Exception, class Status>
+inline Status check_as(Status s, const char* expression, const char* file, unsigned line, const char* function,
+                       const char* note = nullptr) {
+  require_traits<Status>();
+  if (NAPKIN_DETAIL_UNLIKELY(status_traits<Status>::failed(s)))
+    fail_as<Exception>(s, expression, {file, line, function}, note);
+  return s;
+}
+
 template <class Status>
 NAPKIN_DETAIL_COLD bool report_nothrow(Status s, const char* expression, source_site site) noexcept {
   if constexpr (has_after_failure<Status>::value) status_traits<Status>::after_failure(s);

@@ -1,5 +1,5 @@
-// What a user can do about a CUPTI status, in words: one table for napkin/check/cupti.hpp (the hint of
-// NAPKIN_CUDA_CHECK on a CUptiResult) and napkin/profiler/errors.hpp (the profiler's messages).
+// What a user can do about a CUPTI status, in words: the hint of status_traits<CUptiResult>
+// (napkin/check/cupti.hpp), which NAPKIN_CUDA_CHECK on a CUptiResult and every profiler message use.
 #pragma once
 
 #include "napkin/config.hpp"

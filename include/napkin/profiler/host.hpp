@@ -1,11 +1,8 @@
 // The host half of CUPTI's profiler: metric validation, pass planning and counter evaluation.
 //
 // None of this needs a GPU or a driver (CUPTI's host API only loads libnvperf_host), so a metric list can be
-// checked and its cost in replay passes known for any supported chip, in CI or before a run.
-//
-// Bytes from outside (a counter-data image, a counter-availability image) are checked before CUPTI sees
-// them: CUPTI follows the offsets inside them without bounds checks, so a garbage or truncated image crashed
-// inside CUPTI (SIGSEGV). napkin refuses it with a profiler_error that says what is wrong.
+// checked and its cost in replay passes known for any supported chip, in CI or before a run. Images from
+// outside are checked before CUPTI reads them (counter_images.hpp).
 #pragma once
 
 #include "napkin/config.hpp"
@@ -16,14 +13,15 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <memory>
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
+#include "napkin/profiler/counter_images.hpp"
 #include "napkin/profiler/errors.hpp"
 #include "napkin/profiler/metrics.hpp"
 
@@ -32,94 +30,11 @@ NAPKIN_BEGIN_NAMESPACE
 // The chip names this CUPTI can plan for ("GH100" for H100/H200, "GA100" for A100, ...).
 inline std::vector<std::string> supported_chips() {
   auto p = NAPKIN_CUPTI_PARAMS(CUpti_Profiler_Host_GetSupportedChips_Params);
-  detail::cupti_check(cuptiProfilerHostGetSupportedChips(&p), "cuptiProfilerHostGetSupportedChips");
+  NAPKIN_DETAIL_PROFILER_CHECK(cuptiProfilerHostGetSupportedChips(&p));
   return {p.ppChipNames, p.ppChipNames + p.numChips};
 }
 
 namespace detail {
-
-// Little-endian fields of an image, read without alignment assumptions. Callers check the bounds first.
-template <class T>
-T image_field(const std::vector<std::uint8_t>& image, std::size_t offset) noexcept {
-  T v{};
-  std::memcpy(&v, image.data() + offset, sizeof v);
-  return v;
-}
-
-// A counter-availability image (cuptiProfilerGetCounterAvailability) is a FlatBuffer: a 32-bit offset to
-// its root table, whose first 32 bits point (backwards, signed) to the table's vtable {u16 vtable size,
-// u16 table size, u16 field offsets...}. CUPTI's host API takes no size for it and reads those offsets
-// blindly (a 16-byte image crashed cuptiProfilerHostInitialize), so napkin checks that the root table and its
-// vtable lie inside the bytes. What the fields point to cannot be checked without CUPTI's schema.
-inline void check_counter_availability_image(const std::vector<std::uint8_t>& image) {
-  const std::size_t n = image.size();
-  auto refuse = [n](const std::string& why) {
-    raise_profiler_error("napkin: the counter availability image (" + std::to_string(n) +
-                         " bytes) is not one CUPTI wrote: " + why +
-                         "; pass the bytes of cuptiProfilerGetCounterAvailability unchanged, or none");
-  };
-  if (n < 12) refuse("it is shorter than the smallest possible image (12 bytes)");
-  const std::uint32_t root = image_field<std::uint32_t>(image, 0);
-  if (root > n - 4) refuse("its root offset " + std::to_string(root) + " points past its end");
-  const std::int64_t vtable = static_cast<std::int64_t>(root) - image_field<std::int32_t>(image, root);
-  if (vtable < 0 || vtable > static_cast<std::int64_t>(n) - 4)
-    refuse("its root table's field table lies outside it (at " + std::to_string(vtable) + ")");
-  const auto vt = static_cast<std::size_t>(vtable);
-  const std::uint16_t vtable_size = image_field<std::uint16_t>(image, vt);
-  const std::uint16_t table_size = image_field<std::uint16_t>(image, vt + 2);
-  if (vtable_size < 4 || vtable_size % 2 != 0 || vt + vtable_size > n)
-    refuse("its field table has an impossible size (" + std::to_string(vtable_size) + " bytes)");
-  if (table_size < 4 || root + std::size_t{table_size} > n)
-    refuse("its root table (" + std::to_string(table_size) + " bytes at " + std::to_string(root) +
-           ") runs past its end");
-  for (std::size_t i = 4; i < vtable_size; i += 2) {
-    const std::uint16_t field = image_field<std::uint16_t>(image, vt + i);
-    if (field != 0 && (field < 4 || field >= table_size))
-      refuse("field " + std::to_string(i / 2 - 2) + " of its root table lies outside the table");
-  }
-}
-
-// A counter-data image (cuptiRangeProfilerCounterDataImageInitialize, then filled by the passes and
-// DecodeData) as CUPTI 13.0 lays it out: the 8 bytes "LOPDATA\0", a 60-byte header, and arrays located by
-// descriptors {u64 descriptor size, u64 offset, u64 element size, u64 count} whose positions are the 32-bit
-// header fields at 0x20, 0x24, 0x30, 0x34 and 0x38; the header fields at 0x28 and 0x2c are offsets too, and
-// the last array ends where the image ends. Observed on images CUPTI's host library wrote for GH100 (1, 4 and
-// 16 ranges) and checked against CUPTI: changing any of these fields made cuptiProfilerHostEvaluateToGpuValues
-// crash. napkin checks each against the size of the bytes before CUPTI reads them.
-inline constexpr char counter_data_magic[8] = {'L', 'O', 'P', 'D', 'A', 'T', 'A', '\0'};
-inline constexpr std::size_t counter_data_header_bytes = 60;
-
-inline void check_counter_data_image(const std::vector<std::uint8_t>& image, const char* call) {
-  const std::size_t n = image.size();
-  auto refuse = [&](const std::string& why) {
-    raise_profiler_error(std::string("napkin: ") + call + ": the counter-data image (" + std::to_string(n) +
-                         " bytes) " + why);
-  };
-  if (n == 0) refuse("is empty");
-  if (n < counter_data_header_bytes)
-    refuse("is shorter than CUPTI's 60-byte header: not a counter-data image, or a truncated one");
-  if (std::memcmp(image.data(), counter_data_magic, sizeof counter_data_magic) != 0)
-    refuse("does not start with CUPTI's \"LOPDATA\" header: not a counter-data image");
-  for (std::size_t field : {0x28, 0x2c}) {
-    const std::uint32_t offset = image_field<std::uint32_t>(image, field);
-    if (offset > n) refuse("is truncated or damaged: its header points at byte " + std::to_string(offset));
-  }
-  for (std::size_t field : {0x20, 0x24, 0x30, 0x34, 0x38}) {
-    const std::uint32_t at = image_field<std::uint32_t>(image, field);
-    if (at < counter_data_header_bytes || at > n || n - at < 32)
-      refuse("is truncated or damaged: its header points at an array description at byte " + std::to_string(at));
-    const auto descriptor_size = image_field<std::uint64_t>(image, at);
-    const auto offset = image_field<std::uint64_t>(image, at + 8);
-    const auto element = image_field<std::uint64_t>(image, at + 16);
-    const auto count = image_field<std::uint64_t>(image, at + 24);
-    // The array [offset, offset + element * count) must lie inside the image (overflow-safe).
-    const bool inside = descriptor_size >= 32 && offset <= n &&
-                        (element == 0 || count <= (n - offset) / element);
-    if (!inside)
-      refuse("is truncated or damaged: an array of " + std::to_string(count) + " x " + std::to_string(element) +
-             " bytes at byte " + std::to_string(offset) + " does not fit in it");
-  }
-}
 
 // A metric name as it can be printed: control characters (an embedded NUL, say) as \0 or \xNN.
 inline std::string printable_metric_name(const std::string& name) {
@@ -156,7 +71,7 @@ class host_object {
     p.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
     p.pChipName = chip.c_str();
     p.pCounterAvailabilityImage = availability.empty() ? nullptr : availability.data();
-    cupti_check(cuptiProfilerHostInitialize(&p), "cuptiProfilerHostInitialize");
+    NAPKIN_DETAIL_PROFILER_CHECK(cuptiProfilerHostInitialize(&p));
     object_ = p.pHostObject;
   }
   host_object(const host_object&) = delete;
@@ -185,7 +100,7 @@ class host_object {
       auto p = NAPKIN_CUPTI_PARAMS(CUpti_Profiler_Host_GetBaseMetrics_Params);
       p.pHostObject = object_;
       p.metricType = t;
-      cupti_check(cuptiProfilerHostGetBaseMetrics(&p), "cuptiProfilerHostGetBaseMetrics");
+      NAPKIN_DETAIL_PROFILER_CHECK(cuptiProfilerHostGetBaseMetrics(&p));
       all.insert(p.ppMetricNames, p.ppMetricNames + p.numMetrics);
     }
     return all;
@@ -222,7 +137,8 @@ inline std::vector<const char*> c_names(const std::vector<std::string>& names) {
   return out;
 }
 
-inline const char* metric_type_name(CUpti_MetricType t) {
+// What kind of metric it is, with its article: "a counter".
+constexpr std::string_view describe(CUpti_MetricType t) noexcept {
   switch (t) {
     case CUPTI_METRIC_TYPE_COUNTER: return "a counter";
     case CUPTI_METRIC_TYPE_RATIO: return "a ratio";
@@ -316,7 +232,7 @@ inline std::vector<invalid_metric> find_invalid_metrics(const host_object& host,
           base = b;
       if (!base.empty()) {
         const auto base_type = host.properties(base);
-        const std::string kind = base_type ? metric_type_name(*base_type) : "a metric";
+        const std::string kind(base_type ? describe(*base_type) : "a metric");
         refuse("\"" + base + "\" exists on " + chip + " but not with the rollup/submetric \"" + m.substr(base.size()) +
                "\" (" + kind + "; it takes " +
                (base_type ? some_suffixes(host.suffixes(base, *base_type)) : std::string(".sum, .avg, ...")) +
@@ -346,7 +262,7 @@ inline std::vector<invalid_metric> find_invalid_metrics(const host_object& host,
     if (all_bases().count(m) != 0) {
       const auto suffixes = host.suffixes(m, *type);
       const std::string usual = preferred_suffix(*type, suffixes);
-      refuse("\"" + m + "\" is " + metric_type_name(*type) + "'s base name: it needs a rollup suffix such as " +
+      refuse("\"" + m + "\" is " + std::string(describe(*type)) + "'s base name: it needs a rollup suffix such as " +
              usual + " (\"" + m + usual + "\"; it takes " + some_suffixes(suffixes) + ", ...)");
     } else {
       refuse("CUPTI knows the name but refuses it in a configuration (" +
@@ -370,8 +286,7 @@ inline std::size_t max_metrics_per_pass(const std::string& chip) {
   auto p = NAPKIN_CUPTI_PARAMS(CUpti_Profiler_Host_GetMaxNumHardwareMetricsPerPass_Params);
   p.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
   p.pChipName = chip.c_str();
-  detail::cupti_check(cuptiProfilerHostGetMaxNumHardwareMetricsPerPass(&p),
-                      "cuptiProfilerHostGetMaxNumHardwareMetricsPerPass");
+  NAPKIN_DETAIL_PROFILER_CHECK(cuptiProfilerHostGetMaxNumHardwareMetricsPerPass(&p));
   return p.maxMetricsPerPass;
 }
 
@@ -403,17 +318,17 @@ class metric_config {
     }
     auto size = NAPKIN_CUPTI_PARAMS(CUpti_Profiler_Host_GetConfigImageSize_Params);
     size.pHostObject = host_->get();
-    detail::cupti_check(cuptiProfilerHostGetConfigImageSize(&size), "cuptiProfilerHostGetConfigImageSize");
+    NAPKIN_DETAIL_PROFILER_CHECK(cuptiProfilerHostGetConfigImageSize(&size));
     image_.resize(size.configImageSize);
     auto get = NAPKIN_CUPTI_PARAMS(CUpti_Profiler_Host_GetConfigImage_Params);
     get.pHostObject = host_->get();
     get.configImageSize = image_.size();
     get.pConfigImage = image_.data();
-    detail::cupti_check(cuptiProfilerHostGetConfigImage(&get), "cuptiProfilerHostGetConfigImage");
+    NAPKIN_DETAIL_PROFILER_CHECK(cuptiProfilerHostGetConfigImage(&get));
     auto num_passes = NAPKIN_CUPTI_PARAMS(CUpti_Profiler_Host_GetNumOfPasses_Params);
     num_passes.configImageSize = image_.size();
     num_passes.pConfigImage = image_.data();
-    detail::cupti_check(cuptiProfilerHostGetNumOfPasses(&num_passes), "cuptiProfilerHostGetNumOfPasses");
+    NAPKIN_DETAIL_PROFILER_CHECK(cuptiProfilerHostGetNumOfPasses(&num_passes));
     passes_ = num_passes.numOfPasses;
   }
 
@@ -429,7 +344,7 @@ class metric_config {
     auto p = NAPKIN_CUPTI_PARAMS(CUpti_RangeProfiler_GetCounterDataInfo_Params);
     p.pCounterDataImage = counter_data.data();
     p.counterDataImageSize = counter_data.size();
-    detail::cupti_check(cuptiRangeProfilerGetCounterDataInfo(&p), "cuptiRangeProfilerGetCounterDataInfo");
+    NAPKIN_DETAIL_PROFILER_CHECK(cuptiRangeProfilerGetCounterDataInfo(&p));
     return p.numTotalRanges;
   }
 
@@ -440,7 +355,7 @@ class metric_config {
     p.counterDataImageSize = counter_data.size();
     p.rangeIndex = index;
     p.rangeDelimiter = "/";
-    detail::cupti_check(cuptiRangeProfilerCounterDataGetRangeInfo(&p), "cuptiRangeProfilerCounterDataGetRangeInfo");
+    NAPKIN_DETAIL_PROFILER_CHECK(cuptiRangeProfilerCounterDataGetRangeInfo(&p));
     return p.rangeName != nullptr ? std::string(p.rangeName) : std::string();
   }
 
@@ -464,7 +379,7 @@ class metric_config {
     p.ppMetricNames = names.data();
     p.numMetrics = names.size();
     p.pMetricValues = values.data();
-    detail::cupti_check(cuptiProfilerHostEvaluateToGpuValues(&p), "cuptiProfilerHostEvaluateToGpuValues");
+    NAPKIN_DETAIL_PROFILER_CHECK(cuptiProfilerHostEvaluateToGpuValues(&p));
     return values;
   }
 

@@ -16,7 +16,8 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <string>
+#include <memory>
+#include <type_traits>
 
 #include "napkin/profiler/errors.hpp"
 
@@ -80,66 +81,61 @@ END:
 }
 )PTX";
 
+// What a failed step of the flush's set-up says: it can be done without.
+inline constexpr const char* l2_flush_note =
+    "napkin's L2 flush before each pass; profiler_options::flush_l2 = false skips it";
+
 // Owns the flush buffer (2 x L2, zeroed) and the loaded read kernel. flush() queues the read on the legacy
 // default stream; the caller synchronizes.
 class l2_flusher {
  public:
   explicit l2_flusher(int device) {
     int l2 = 0, sms = 0;
-    check(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device), "cudaDeviceGetAttribute(L2 size)");
-    check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute(SMs)");
+    NAPKIN_DETAIL_PROFILER_CHECK_NOTE(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device), l2_flush_note);
+    NAPKIN_DETAIL_PROFILER_CHECK_NOTE(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
+                                      l2_flush_note);
     if (l2 <= 0) return;  // nothing to flush
     words_ = static_cast<std::uint64_t>(l2) * 2 / 16;
     blocks_ = static_cast<unsigned>(sms > 0 ? sms : 1) * 8;
-    check(cudaMalloc(&buffer_, static_cast<std::size_t>(words_) * 16 + 16), "cudaMalloc (L2 flush buffer)");
-    sink_ = static_cast<std::uint32_t*>(static_cast<void*>(static_cast<char*>(buffer_) + words_ * 16));
-    check(cudaMemset(buffer_, 0, static_cast<std::size_t>(words_) * 16 + 16), "cudaMemset (L2 flush buffer)");
-    check(cudaLibraryLoadData(&library_, l2_clean_ptx, nullptr, nullptr, 0, nullptr, nullptr, 0),
-          "cudaLibraryLoadData (napkin's L2 flush kernel, PTX JIT)");
-    check(cudaLibraryGetKernel(&kernel_, library_, "napkin_l2_clean"), "cudaLibraryGetKernel (napkin_l2_clean)");
+    const std::size_t bytes = static_cast<std::size_t>(words_) * 16 + 16;  // the words, then the sink
+    void* buffer = nullptr;
+    NAPKIN_DETAIL_PROFILER_CHECK_NOTE(cudaMalloc(&buffer, bytes), l2_flush_note);
+    buffer_.reset(buffer);
+    NAPKIN_DETAIL_PROFILER_CHECK_NOTE(cudaMemset(buffer, 0, bytes), l2_flush_note);
+    cudaLibrary_t library = nullptr;
+    NAPKIN_DETAIL_PROFILER_CHECK_NOTE(cudaLibraryLoadData(&library, l2_clean_ptx, nullptr, nullptr, 0, nullptr, nullptr, 0),
+                                      l2_flush_note);  // the driver JIT-compiles the PTX
+    library_.reset(library);
+    NAPKIN_DETAIL_PROFILER_CHECK_NOTE(cudaLibraryGetKernel(&kernel_, library, "napkin_l2_clean"), l2_flush_note);
   }
-  l2_flusher(const l2_flusher&) = delete;
-  l2_flusher& operator=(const l2_flusher&) = delete;
-  ~l2_flusher() { release(); }
 
   std::size_t bytes() const noexcept { return static_cast<std::size_t>(words_) * 16; }
 
   void flush() {
     if (kernel_ == nullptr) return;
-    const void* buf = buffer_;
+    const void* buf = buffer_.get();
     std::uint64_t n4 = words_;
-    void* sink = sink_;
+    void* sink = static_cast<char*>(buffer_.get()) + words_ * 16;
     std::uint32_t never = 0xffffffffU;  // the XOR of a zero buffer is 0
     void* args[] = {&buf, &n4, &sink, &never};
-    const cudaError_t e =
-        cudaLaunchKernel(reinterpret_cast<const void*>(kernel_), dim3(blocks_), dim3(256), args, 0, nullptr);
-    if (e != cudaSuccess)
-      raise_profiler_error(std::string("napkin: cudaLaunchKernel (napkin's L2 flush kernel): ") + cudaGetErrorName(e) +
-                           " (" + cudaGetErrorString(e) + ")");
+    NAPKIN_DETAIL_PROFILER_CHECK(
+        cudaLaunchKernel(reinterpret_cast<const void*>(kernel_), dim3(blocks_), dim3(256), args, 0, nullptr));
   }
 
  private:
-  void release() noexcept {
-    if (library_ != nullptr) (void)cudaLibraryUnload(library_);
-    if (buffer_ != nullptr) (void)cudaFree(buffer_);
-    library_ = nullptr;
-    buffer_ = nullptr;
-    kernel_ = nullptr;
-  }
-  // Construction only: frees what was made, then raises the error.
-  void check(cudaError_t e, const char* what) {
-    if (e == cudaSuccess) return;
-    release();
-    raise_profiler_error(std::string("napkin: ") + what + ": " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) +
-                         "); profiler_options::flush_l2 = false skips the flush");
-  }
+  // Statuses of a release are not checked: a destructor has nothing useful to do with them.
+  struct device_free {
+    void operator()(void* p) const noexcept { (void)cudaFree(p); }
+  };
+  struct library_unload {
+    void operator()(cudaLibrary_t l) const noexcept { (void)cudaLibraryUnload(l); }
+  };
 
-  void* buffer_ = nullptr;
-  std::uint32_t* sink_ = nullptr;
+  std::unique_ptr<void, device_free> buffer_;
+  std::unique_ptr<std::remove_pointer_t<cudaLibrary_t>, library_unload> library_;
+  cudaKernel_t kernel_ = nullptr;  // lives as long as library_
   std::uint64_t words_ = 0;
   unsigned blocks_ = 0;
-  cudaLibrary_t library_ = nullptr;
-  cudaKernel_t kernel_ = nullptr;
 };
 
 }  // namespace detail

@@ -1,0 +1,126 @@
+// What every way to measure shares, and the profiler's policies: the device, CUPTI's initialization, the
+// metric set compiled for the chip, the enabled CUPTI session kept between measurements (Enable is slow),
+// the L2 flush, one measurement at a time, and what a CUDA fault does (it disables the profiler for good).
+//
+// This is the non-templated half of napkin::profiler (nvbench's measure_cupti_base); the measurements
+// themselves are passes (pass.hpp) driven by the front ends (session.hpp, scope.hpp, phase.hpp). Not
+// thread-safe: one profiler per thread and context at a time (CUPTI's range profiler is per context).
+#pragma once
+
+#include "napkin/config.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "napkin/check.hpp"
+#include "napkin/profiler/cupti_session.hpp"
+#include "napkin/profiler/device.hpp"
+#include "napkin/profiler/errors.hpp"
+#include "napkin/profiler/host.hpp"
+#include "napkin/profiler/l2_flush.hpp"
+#include "napkin/profiler/metrics.hpp"
+#include "napkin/profiler/options.hpp"
+
+NAPKIN_BEGIN_NAMESPACE
+namespace detail {
+
+inline double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+class profiler_core {
+ public:
+  profiler_core(metric_set set, const profiler_options& options) : options_(options) {
+    if (options_.max_kernels == 0)
+      raise_profiler_error("napkin: profiler_options::max_kernels must be at least 1 (per_kernel() records that many)");
+    device_ = find_current_device();
+    cupti_.emplace();
+    require_range_profiling(device_);
+    config_.emplace(chip_name(device_), std::move(set), counter_availability(device_));
+    if (options_.flush_l2) flusher_.emplace(device_.index);
+  }
+  profiler_core(const profiler_core&) = delete;
+  profiler_core& operator=(const profiler_core&) = delete;
+  ~profiler_core() = default;
+
+  const profiler_options& options() const noexcept { return options_; }
+  const metric_config& config() const noexcept { return *config_; }
+
+  // False after a CUDA fault inside measured work: the context is unusable, and so is the profiler.
+  bool usable() const noexcept { return disabled_reason_.empty(); }
+  const std::string& disabled_reason() const noexcept { return disabled_reason_; }
+
+  // One measurement at a time: `what` holds the profiler until release(). Refused when the profiler is
+  // disabled or already held.
+  void hold(const std::string& what) {
+    if (!usable()) raise_profiler_error("napkin: the profiler is disabled: " + disabled_reason_);
+    if (held_by_)
+      raise_profiler_error("napkin: the profiler is busy with " + *held_by_ +
+                           " (napkin measures one range at a time)");
+    held_by_ = what;
+  }
+  void release() noexcept { held_by_.reset(); }
+
+  // Waits for the device. A failure is raised with the CUDA error; a fault that leaves the context unusable
+  // also disables the profiler.
+  void sync(const std::string& where) {
+    const cudaError_t e = cudaDeviceSynchronize();
+    if (NAPKIN_DETAIL_LIKELY(e == cudaSuccess)) return;
+    std::string note = where;
+    // A fault poisons the context: every later CUDA call fails, so profiling cannot continue.
+    if (cudaGetLastError() != cudaSuccess && cudaDeviceSynchronize() != cudaSuccess) {
+      disabled_reason_ = "a CUDA fault " + where + " left the context unusable: " + status_name(e) + " (" +
+                         status_description(e) + ")";
+      note += "; the CUDA context is unusable, so napkin's profiler is now disabled";
+    }
+    fail_as<profiler_error>(e, "cudaDeviceSynchronize()", source_site{NAPKIN_DETAIL_SITE_ARGS}, note.c_str());
+  }
+
+  // After an abandoned pass, whose failure is already on its way: a fault in the work disables the profiler
+  // (unless sync() already did, with the CUDA error in its reason).
+  void settle() noexcept {
+    if (usable() && cudaDeviceSynchronize() != cudaSuccess && cudaDeviceSynchronize() != cudaSuccess)
+      disabled_reason_ = "a CUDA fault inside measured work left the context unusable";
+  }
+
+  // A cold, clean L2 (when profiler_options::flush_l2), the flush finished.
+  void flush_l2() {
+    if (flusher_) flusher_->flush();
+    sync("flushing L2");
+  }
+
+  // The enabled CUPTI session for `mode`, kept between measurements of the same mode (Enable costs ~0.3 s
+  // on H100). Switching between user and auto range enables a new one: reconfiguring one session across the
+  // two modes crashed inside CUPTI 13.0 (H100, driver 580). Adds the time Enable took to `enable_s`.
+  cupti_session& session(range_mode mode, double& enable_s) {
+    if (session_ && session_->mode() != mode) session_.reset();
+    if (!session_) {
+      const auto t0 = std::chrono::steady_clock::now();
+      session_ = std::make_unique<cupti_session>(device_.context, mode);
+      enable_s += seconds_since(t0);
+    }
+    return *session_;
+  }
+  // Disables CUPTI's range profiler (closing what is open): the next measurement starts from a clean Enable.
+  void drop_session() noexcept { session_.reset(); }
+
+ private:
+  profiler_options options_;
+  current_device device_;
+  std::optional<cupti_initialization> cupti_;  // made before, destroyed after, everything CUPTI below
+  std::optional<metric_config> config_;
+  std::unique_ptr<cupti_session> session_;
+  std::optional<l2_flusher> flusher_;  // none when options_.flush_l2 is false
+  std::optional<std::string> held_by_;
+  std::string disabled_reason_;
+};
+
+}  // namespace detail
+NAPKIN_END_NAMESPACE

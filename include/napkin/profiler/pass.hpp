@@ -1,0 +1,303 @@
+// A measurement and its passes: the one place the pass sequence is written.
+//
+//   measurement   one measurement's hold on the profiler (one at a time): its CUPTI session, configured for
+//                 the metric set, the passes run, their cost, and the decoded report(s)
+//   replay_pass   one replay pass, RAII: made, it flushes L2 and starts CUPTI (user range: start, flush,
+//                 push); between making and end() the measured work runs (fn, the code in a scope, an
+//                 annotated phase); end() pops, stops and synchronizes. Destroyed before end() (fn threw, a
+//                 scope was abandoned), it closes CUPTI's range and pass and drops their result.
+//   replay_until_complete   napkin's replay: fn once per pass, reset() between passes, until CUPTI has them all
+//
+// Every front end (session.hpp: measure, per_kernel; scope.hpp; phase.hpp) only makes a measurement and
+// drives passes. The shape is nvbench's measure_cupti (nvbench/detail/measure_cupti.cuh): a non-templated
+// base (profiler_core, measurement, replay_pass) and a thin template whose run() is a short loop.
+#pragma once
+
+#include "napkin/config.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+#include <type_traits>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "napkin/profiler/core.hpp"
+#include "napkin/profiler/cupti_session.hpp"
+#include "napkin/profiler/errors.hpp"
+#include "napkin/profiler/kernel_names.hpp"
+#include "napkin/profiler/sol_report.hpp"
+
+NAPKIN_BEGIN_NAMESPACE
+namespace detail {
+
+// What measure() records of each pass: two CUDA events on the legacy default stream around the work (the
+// legacy stream waits for every blocking stream, so their span covers fn's work on any of them, not on
+// non-blocking streams, and any host time fn spends between its launches), and fn's kernel launches
+// (counted by a CUPTI callback; unknown when another CUPTI client holds the subscription).
+class pass_recording {
+ public:
+  pass_recording() {
+    cudaEvent_t start = nullptr, stop = nullptr;
+    NAPKIN_DETAIL_PROFILER_CHECK(cudaEventCreate(&start));
+    start_.reset(start);
+    NAPKIN_DETAIL_PROFILER_CHECK(cudaEventCreate(&stop));
+    stop_.reset(stop);
+  }
+
+  // Around the work, inside the range.
+  void begin() {
+    NAPKIN_DETAIL_PROFILER_CHECK(cudaEventRecord(start_.get(), cudaStreamLegacy));
+    launches_before_ = launches_.count();
+  }
+  void end() {
+    const std::optional<std::size_t> after = launches_.count();
+    launched_ = launches_before_ && after ? std::optional<std::size_t>(*after - *launches_before_) : std::nullopt;
+    NAPKIN_DETAIL_PROFILER_CHECK(cudaEventRecord(stop_.get(), cudaStreamLegacy));
+  }
+  // After the pass has been synchronized.
+  void keep_sample() {
+    float ms = 0;
+    NAPKIN_DETAIL_PROFILER_CHECK(cudaEventElapsedTime(&ms, start_.get(), stop_.get()));
+    samples_.push_back({static_cast<double>(ms) * 1e6, launched_});
+  }
+  std::vector<pass_sample> take_samples() noexcept { return std::move(samples_); }
+
+ private:
+  struct event_destroy {
+    void operator()(cudaEvent_t e) const noexcept { (void)cudaEventDestroy(e); }
+  };
+  using event = std::unique_ptr<std::remove_pointer_t<cudaEvent_t>, event_destroy>;
+
+  event start_, stop_;
+  kernel_name_recorder launches_{false};
+  std::optional<std::size_t> launches_before_, launched_;
+  std::vector<pass_sample> samples_;
+};
+
+class measurement {
+ public:
+  // Holds the profiler for `what` ("measure(\"copy\")": it names the measurement in messages) and waits
+  // for the device, so that no earlier work is measured.
+  measurement(profiler_core& core, std::string what) : core_(core), what_(std::move(what)), hold_(core, what_) {
+    core_.sync("before " + what_);
+  }
+  measurement(const measurement&) = delete;
+  measurement& operator=(const measurement&) = delete;
+  // Without keep_session() (a failure, or a watched phase), CUPTI's range profiler is disabled, so that the
+  // next measurement starts from a clean Enable. Then the profiler is released (hold_).
+  ~measurement() {
+    if (!keep_) core_.drop_session();
+  }
+
+  profiler_core& core() noexcept { return core_; }
+  const std::string& what() const noexcept { return what_; }
+  cupti_session& session() noexcept { return *session_; }
+  std::size_t passes_run() const noexcept { return passes_run_; }
+  bool complete() const noexcept { return complete_; }
+
+  // Enables CUPTI's range profiler in `mode` (or reuses the profiler's; `own`: a new one) and configures it
+  // for the set with room for `max_ranges` ranges.
+  void configure(range_mode mode, std::size_t max_ranges, bool own = false) {
+    if (own) core_.drop_session();
+    session_ = &core_.session(mode, cost.enable_s);
+    const auto t0 = std::chrono::steady_clock::now();
+    session_->configure(core_.config(), max_ranges);
+    cost.setup_s += seconds_since(t0);
+  }
+
+  // A pass has ended; `all` when CUPTI has every pass the set needs.
+  void pass_ended(bool all) noexcept {
+    ++passes_run_;
+    complete_ = all;
+  }
+
+  // Refuses one pass more than the planned count and profiler_options::extra_pass_limit allow: work that
+  // changes between passes never completes. `hint` says what must not change.
+  void refuse_endless_replay(const char* hint) const {
+    const std::size_t planned = core_.config().passes();
+    if (passes_run_ >= planned + core_.options().extra_pass_limit)
+      raise_profiler_error("napkin: " + what_ + " did not complete after " + std::to_string(passes_run_) +
+                           " passes (planned " + std::to_string(planned) + "): " + hint);
+  }
+
+  // The one range the passes recorded, decoded and evaluated (decode_s), as a report with the cost so far.
+  sol_report report(const std::string& name, measured_by how) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::size_t dropped = session_->decode();
+    if (dropped != 0)
+      raise_profiler_error("napkin: CUPTI dropped " + std::to_string(dropped) + " range(s) of " + what_);
+    const std::vector<std::uint8_t>& data = session_->data();
+    const std::size_t ranges = metric_config::range_count(data);
+    if (ranges != 1)
+      raise_profiler_error("napkin: expected one range for " + what_ + ", CUPTI recorded " +
+                           std::to_string(ranges) + " (unbalanced ranges inside the measured work?)");
+    sol_report r = range_report(name, data, 0, how, passes_run_);
+    cost.decode_s = seconds_since(t0);
+    r.cost = cost;
+    return r;
+  }
+
+  // One report per auto range, named from `launches` (launch order = range order), with the cost so far.
+  kernel_reports kernel_range_reports(const launch_log& launches, measured_by how, std::size_t passes) {
+    const auto t0 = std::chrono::steady_clock::now();
+    kernel_reports out;
+    out.dropped = session_->decode();
+    const std::vector<std::uint8_t>& data = session_->data();
+    const std::size_t ranges = metric_config::range_count(data);
+    // Kernel replay does not count what did not fit: the launch count does (when no graph hides it).
+    if (const auto launched = launches.kernel_launches(); launched && *launched > ranges)
+      out.dropped = std::max(out.dropped, *launched - ranges);
+    const std::vector<std::string> names = launches.names_for(ranges);
+    for (std::size_t i = 0; i < ranges; ++i) out.kernels.push_back(range_report(names[i], data, i, how, passes));
+    cost.decode_s = seconds_since(t0);
+    out.cost = cost;
+    return out;
+  }
+
+  // The measurement succeeded: the profiler keeps its CUPTI session for the next one.
+  void keep_session() noexcept { keep_ = true; }
+
+  measurement_cost cost;
+
+ private:
+  sol_report range_report(const std::string& name, const std::vector<std::uint8_t>& data, std::size_t range,
+                          measured_by how, std::size_t passes) const {
+    const metric_config& config = core_.config();
+    sol_report r = make_report(name, config.set(), config.evaluate(data, range));
+    r.chip = config.chip();
+    r.passes = passes;
+    r.how = how;
+    return r;
+  }
+
+  // The profiler held from construction to destruction, a failed construction included.
+  struct hold {
+    hold(profiler_core& c, const std::string& what) : core(c) { core.hold(what); }
+    hold(const hold&) = delete;
+    hold& operator=(const hold&) = delete;
+    ~hold() { core.release(); }
+    profiler_core& core;
+  };
+
+  profiler_core& core_;
+  std::string what_;
+  hold hold_;
+  bool keep_ = false;
+  cupti_session* session_ = nullptr;
+  std::size_t passes_run_ = 0;
+  bool complete_ = false;
+};
+
+class replay_pass {
+ public:
+  // Opens a pass of `m`: a user range named `range`, or (null) CUPTI's auto ranges. `clean_l2`: flush L2
+  // first (false for CUPTI's kernel replay, which replays each kernel itself). `recording`: measure()'s
+  // per-pass samples.
+  replay_pass(measurement& m, const char* range, pass_recording* recording = nullptr, bool clean_l2 = true)
+      : replay_pass(opening{}, m, recording) {
+    open(range, clean_l2);
+  }
+  replay_pass(const replay_pass&) = delete;
+  replay_pass& operator=(const replay_pass&) = delete;
+  ~replay_pass() {
+    if (ended_) return;
+    m_.session().abandon();
+    m_.core().settle();
+  }
+
+  // Closes the pass: returns whether CUPTI now has every pass the set needs.
+  bool end() {
+    using clock = std::chrono::steady_clock;
+    const auto t4 = clock::now();
+    if (recording_ != nullptr) recording_->end();
+    bool all = false;
+#if NAPKIN_HAS_EXCEPTIONS
+    try {
+#endif
+      if (pushed_) m_.session().pop();
+      all = m_.session().stop();
+#if NAPKIN_HAS_EXCEPTIONS
+    } catch (const profiler_error&) {
+      // After a fault inside the work CUPTI fails too (CUPTI_ERROR_UNKNOWN): report the CUDA error first.
+      m_.core().sync(where());
+      throw;
+    }
+#endif
+    const auto t5 = clock::now();
+    m_.core().sync(where());
+    const auto t6 = clock::now();
+    ended_ = true;
+    if (recording_ != nullptr) recording_->keep_sample();
+    measurement_cost& cost = m_.cost;
+    cost.flush_s += flush_s_;
+    cost.cupti_s += std::chrono::duration<double>((t2_ - t1_) + (t3_ - t2b_) + (t5 - t4)).count();
+    cost.work_s += std::chrono::duration<double>((t4 - t3_) + (t6 - t5)).count();
+    cost.passes_s = cost.flush_s + cost.cupti_s + cost.work_s;
+    m_.pass_ended(all);
+    return all;
+  }
+
+ private:
+  using time_point = std::chrono::steady_clock::time_point;
+
+  // The object exists once this delegated constructor returns: if open() then throws, ~replay_pass() closes
+  // whatever it had opened.
+  struct opening {};
+  replay_pass(opening, measurement& m, pass_recording* recording) noexcept : m_(m), recording_(recording) {}
+
+  void open(const char* range, bool clean_l2) {
+    using clock = std::chrono::steady_clock;
+    auto flush = [&] {
+      const auto f0 = clock::now();
+      m_.core().flush_l2();
+      flush_s_ = seconds_since(f0);
+    };
+    if (clean_l2 && range == nullptr) flush();  // auto ranges: any kernel after start would be a range of its own
+    t1_ = clock::now();
+    m_.session().start();
+    t2_ = clock::now();
+    if (clean_l2 && range != nullptr) flush();  // user range: after start, whose own writes it cleans away too
+    t2b_ = clock::now();
+    if (range != nullptr) {
+      m_.session().push(range);
+      pushed_ = true;
+    }
+    if (recording_ != nullptr) recording_->begin();
+    t3_ = clock::now();
+  }
+
+  std::string where() const { return "inside " + m_.what(); }
+
+  measurement& m_;
+  pass_recording* recording_;
+  bool pushed_ = false;
+  bool ended_ = false;
+  double flush_s_ = 0;
+  time_point t1_{}, t2_{}, t2b_{}, t3_{};  // start called, start returned, push called, work began
+};
+
+// napkin's replay: reset() (before every pass but the first, or every pass with `reset_first`), then fn in
+// a pass, until CUPTI has every pass the set needs.
+template <class Fn, class Reset>
+void replay_until_complete(measurement& m, const char* range, Fn& fn, Reset& reset, bool reset_first,
+                           pass_recording* recording = nullptr) {
+  while (!m.complete()) {
+    m.refuse_endless_replay("fn must launch the same kernels every time it is called");
+    if (m.passes_run() > 0 || reset_first) {
+      reset();
+      m.core().sync("in the reset callback");
+    }
+    replay_pass p(m, range, recording);
+    fn();
+    p.end();
+  }
+}
+
+}  // namespace detail
+NAPKIN_END_NAMESPACE

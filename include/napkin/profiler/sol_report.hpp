@@ -1,0 +1,232 @@
+// What a measurement gives: sol_report (every metric by name, with accessors for the Speed-Of-Light numbers
+// and the two verdicts), how it was measured, what it cost, and whether its replay passes agree.
+//
+// Plain C++17; no CUPTI or CUDA needed, so every rule here is tested in CI. Units follow ncu: duration in
+// ns, throughputs in % of peak, frequencies in Hz, traffic in bytes.
+#pragma once
+
+#include "napkin/config.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "napkin/detail/number_text.hpp"
+#include "napkin/error.hpp"
+#include "napkin/profiler/metrics.hpp"
+#include "napkin/profiler/verdicts.hpp"
+
+NAPKIN_BEGIN_NAMESPACE
+
+// How the numbers were collected; it matters for reading them (docs/profiler.md).
+enum class measured_by {
+  user_range,     // measure(): one range around fn, replayed by napkin (host gaps inside count as elapsed time)
+  kernel_replay,  // per_kernel(): one range per kernel, replayed by CUPTI with memory save/restore
+  application_replay,  // per_kernel(fn, replay::application): one range per kernel, fn re-run by napkin per pass
+  scope,          // an RAII scope: one range, one pass, no replay
+  phase,          // watch_phase(): an NVTX-annotated phase, one pass per occurrence of its napkin::range
+};
+
+// "unknown" for a value outside the enumerators.
+constexpr std::string_view to_string(measured_by m) noexcept {
+  switch (m) {
+    case measured_by::user_range: return "user-range";
+    case measured_by::kernel_replay: return "kernel-replay";
+    case measured_by::application_replay: return "application-replay";
+    case measured_by::scope: return "scope";
+    case measured_by::phase: return "phase";
+  }
+  return "unknown";
+}
+
+// Ranges and replay as the report's header says them: "user range, user replay".
+constexpr std::string_view describe(measured_by m) noexcept {
+  switch (m) {
+    case measured_by::user_range: return "user range, user replay";
+    case measured_by::kernel_replay: return "kernel, kernel replay";
+    case measured_by::application_replay: return "kernel, application replay";
+    case measured_by::scope: return "scope, single pass";
+    case measured_by::phase: return "NVTX phase, one pass per occurrence";
+  }
+  return "unknown measurement";
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Do the replay passes agree? A multi-pass measurement combines counters collected in different runs of the
+// same work (9 passes for the SOL set on H100). When the runs differ (a first call that initializes a library,
+// data-dependent work, another process on the GPU), the combined numbers describe no run at all: the first
+// cublasSgemm of a process read 140 ms instead of 2.8 ms, SM 2 %, "latency-bound". So napkin records each
+// pass and refuses a verdict when they disagree.
+
+// One replay pass of measure(): how long the work took on the GPU (CUDA events recorded inside the range,
+// around fn) and how many kernels fn launched (a graph launch counts once).
+struct pass_sample {
+  double duration_ns = 0;
+  std::optional<std::size_t> launches;  // unknown when another CUPTI client kept napkin from counting
+};
+
+// Pass durations disagree when the longest is more than 25 % longer than the shortest AND longer by more
+// than 50 us. The 25 %: measure()'s duration varied by up to 11 % between runs on H100 (docs/profiler.md,
+// accuracy table: 107.3-119.2 us, 184.4-202.8 us, 375.3-414.0 us), and each pass is such a run; 25 % is more
+// than twice that. The 50 us: below it, launch jitter and host gaps (a range's own 11-19 us) dominate short
+// work. Kernel launch counts must be equal.
+inline constexpr double pass_duration_tolerance = 0.25;
+inline constexpr double pass_duration_floor_ns = 50e3;
+
+// Why the passes disagree, in words; empty when they agree (or fewer than two were sampled).
+inline std::string find_pass_disagreement(const std::vector<pass_sample>& passes) {
+  for (const auto& p : passes)
+    if (!std::isfinite(p.duration_ns) || p.duration_ns < 0)
+      detail::raise_input_error<std::invalid_argument>("napkin: a pass duration must be finite and >= 0 ns, got " +
+                                                       detail::significant(p.duration_ns));
+  if (passes.size() < 2) return {};
+  const char* consequence =
+      ": the work differed between passes (a first call that initializes something, data-dependent work, other "
+      "work on the GPU), and each pass collected different counters, so their mix describes no single run.";
+  // Launch counts first: different kernels make the durations incomparable anyway.
+  std::optional<std::size_t> first_known;
+  for (std::size_t i = 0; i < passes.size(); ++i) {
+    if (!passes[i].launches) continue;
+    if (!first_known) {
+      first_known = i;
+    } else if (*passes[i].launches != *passes[*first_known].launches) {
+      return "kernel launches per pass disagree: pass " + std::to_string(*first_known + 1) + " launched " +
+             std::to_string(*passes[*first_known].launches) + ", pass " + std::to_string(i + 1) + " launched " +
+             std::to_string(*passes[i].launches) + consequence;
+    }
+  }
+  const auto [lo, hi] =
+      std::minmax_element(passes.begin(), passes.end(),
+                          [](const pass_sample& a, const pass_sample& b) { return a.duration_ns < b.duration_ns; });
+  const double shortest = lo->duration_ns, longest = hi->duration_ns;
+  if (longest > shortest * (1 + pass_duration_tolerance) && longest - shortest > pass_duration_floor_ns) {
+    const double longer_pct = shortest > 0 ? (longest / shortest - 1) * 100 : 100.0;
+    return "pass durations disagree: pass " + std::to_string(hi - passes.begin() + 1) + " took " +
+           detail::duration(longest / 1e9) + ", pass " + std::to_string(lo - passes.begin() + 1) + " " +
+           detail::duration(shortest / 1e9) + " (" + detail::percent(longer_pct, 0) +
+           " longer; passes may differ by 25% or 50 us)" + consequence;
+  }
+  return {};
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The report.
+
+// Where a measurement's host wall time went, in seconds: what napkin costs on top of the GPU work.
+struct measurement_cost {
+  double enable_s = 0;  // cuptiRangeProfilerEnable: the first measurement of a mode (or after a failure) pays it
+  double setup_s = 0;   // counter-data image and cuptiRangeProfilerSetConfig, and the unprofiled run of fn
+                        // before the passes (measure()'s warm-up, application replay's counting run)
+  double passes_s = 0;  // the passes, all of them: flush_s + cupti_s + work_s
+  double flush_s = 0;   //   cleaning L2 before each pass (not for CUPTI's kernel replay)
+  double cupti_s = 0;   //   CUPTI's start/push and pop/stop calls
+  double work_s = 0;    //   the measured work (fn, or the code inside a scope or phase) and the synchronization
+                        //   after it; with CUPTI's kernel replay, CUPTI's replays of each kernel too
+  double decode_s = 0;  // decoding the counter data and evaluating the metrics
+  double total_s() const { return enable_s + setup_s + passes_s + decode_s; }
+};
+
+struct sol_report {
+  std::string name;        // the range: measure()'s name, or the kernel's name
+  std::string chip;        // CUPTI chip name, e.g. GH100
+  std::string metric_set;  // the set's name
+  std::size_t passes = 0;  // replay passes the set needed
+  measured_by how = measured_by::user_range;
+  measurement_cost cost;
+  std::map<std::string, double> values;  // every collected metric by name
+  // measure(): each replay pass as napkin saw it (empty for the other ways to measure), and why the passes
+  // disagree (find_pass_disagreement); empty when they agree. When they disagree there is no verdict.
+  std::vector<pass_sample> pass_samples;
+  std::string passes_disagree;
+
+  std::optional<double> get(const std::string& metric) const {
+    const auto it = values.find(metric);
+    if (it == values.end() || !std::isfinite(it->second)) return std::nullopt;
+    return it->second;
+  }
+  std::optional<double> duration_ns() const { return get(metric::duration_ns); }
+  std::optional<double> sm_pct() const { return get(metric::sm_throughput_pct); }
+  std::optional<double> memory_pct() const { return get(metric::memory_throughput_pct); }
+  std::optional<double> dram_pct() const {
+    if (auto v = get(metric::dram_throughput_pct)) return v;
+    return get(metric::dram_only_throughput_pct);
+  }
+  std::optional<double> l1tex_pct() const { return get(metric::l1tex_throughput_pct); }
+  std::optional<double> l2_pct() const { return get(metric::l2_throughput_pct); }
+  std::optional<double> elapsed_cycles() const { return get(metric::elapsed_cycles); }
+  std::optional<double> sm_active_cycles() const { return get(metric::sm_active_cycles); }
+  std::optional<double> sm_hz() const { return get(metric::sm_frequency_hz); }
+  std::optional<double> dram_hz() const { return get(metric::dram_frequency_hz); }
+  std::optional<double> dram_bytes() const {
+    if (auto v = get(metric::dram_bytes)) return v;
+    const auto r = get(metric::dram_bytes_read), w = get(metric::dram_bytes_write);
+    if (r && w) return *r + *w;
+    return std::nullopt;
+  }
+  // Achieved DRAM bandwidth, bytes/s.
+  std::optional<double> dram_bytes_per_s() const {
+    const auto b = dram_bytes(), t = duration_ns();
+    if (!b || !t || *t <= 0) return std::nullopt;
+    return *b / (*t * 1e-9);
+  }
+  // Executed FP32 / FP64 / FP16 FLOP: add + mul + 2 x fma, per thread (ncu's roofline formula).
+  std::optional<double> flop_fp32() const { return flop(metric::fadd, metric::fmul, metric::ffma); }
+  std::optional<double> flop_fp64() const { return flop(metric::dadd, metric::dmul, metric::dfma); }
+  std::optional<double> flop_fp16() const { return flop(metric::hadd, metric::hmul, metric::hfma); }
+  std::optional<double> flop() const {
+    std::optional<double> total;
+    for (auto f : {flop_fp32(), flop_fp64(), flop_fp16()})
+      if (f) total = total.value_or(0.0) + *f;
+    return total;
+  }
+
+  // Verdicts: the SOL table and ncu's rule; bottleneck::not_measured / std::nullopt when the set lacks SM %
+  // or Memory %, kind passes_disagree (no verdict, with the reason) when the replay passes disagree.
+  sol_verdict sol_table() const {
+    if (!passes_disagree.empty()) return {bottleneck::passes_disagree, passes_disagree};
+    if (!sm_pct() || !memory_pct())
+      return {bottleneck::not_measured, "the \"" + metric_set + "\" set has no SM % / Memory %: use the sol set."};
+    return classify_by_sol_table(*sm_pct(), *memory_pct(), dram_pct());
+  }
+  std::optional<ncu_verdict> ncu_rule() const {
+    if (!sm_pct() || !memory_pct()) return std::nullopt;
+    if (!passes_disagree.empty()) return ncu_verdict{ncu_bottleneck::passes_disagree, passes_disagree};
+    return classify_by_ncu_rule(*sm_pct(), *memory_pct(), {dram_pct(), l1tex_pct(), l2_pct()});
+  }
+
+ private:
+  std::optional<double> flop(const char* add, const char* mul, const char* fma) const {
+    const auto a = get(add), m = get(mul), f = get(fma);
+    if (!a || !m || !f) return std::nullopt;
+    return *a + *m + 2.0 * *f;
+  }
+};
+
+// Builds a report from a metric set and its values in the set's order.
+inline sol_report make_report(std::string name, const metric_set& set, const std::vector<double>& values) {
+  if (values.size() != set.metrics.size())
+    detail::raise_input_error<std::invalid_argument>("napkin: " + std::to_string(values.size()) + " values for " +
+                                                     std::to_string(set.metrics.size()) + " metrics of set \"" +
+                                                     set.name + "\"");
+  sol_report r;
+  r.name = std::move(name);
+  r.metric_set = set.name;
+  for (std::size_t i = 0; i < values.size(); ++i) r.values[set.metrics[i]] = values[i];
+  return r;
+}
+
+// per_kernel()'s result: one report per kernel, how many kernels did not fit, and what the call cost.
+struct kernel_reports {
+  std::vector<sol_report> kernels;
+  std::size_t dropped = 0;
+  measurement_cost cost;
+};
+
+NAPKIN_END_NAMESPACE
