@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/nvtx.hpp — RAII NVTX ranges that cost nothing when no tool is attached.
 //
 //   napkin::range r{"gemm"};                      // push/pop in napkin's domain, color from the name

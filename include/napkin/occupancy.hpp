@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/occupancy.hpp — exact, constexpr theoretical occupancy for CUDA kernels (the umbrella header).
 //
 // Plain C++17, no CUDA header. Given a compute capability (or device limits), a block size, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin's in-process range profiler: Speed-Of-Light numbers, verdicts and the napkin comparison, from
 // CUPTI's Range Profiler API (CUDA >= 12.6 Update 2). Link napkin::profiler. See docs/profiler.md.
 //

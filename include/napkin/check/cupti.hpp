@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/check/cupti.hpp — NAPKIN_CUDA_CHECK for CUPTI (CUptiResult), with CUPTI's own
 // cuptiGetResultString (the name) and cuptiGetErrorMessage (the text).
 #pragma once

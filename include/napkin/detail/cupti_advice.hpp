@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a user can do about a CUPTI status, in words: the hint of status_traits<CUptiResult>
 // (napkin/check/cupti.hpp), which NAPKIN_CUDA_CHECK on a CUptiResult and every profiler message use.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/nvtx/attributes.hpp — what a range, a mark or a name accepts after its name, and as its name.
 //
 //   napkin::category{7}             (name it with napkin::name_category<D>(7, "I/O"))

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/nvtx/call_site.hpp — one object per NAPKIN_RANGE / NAPKIN_FUNC_RANGE call site: its name is
 // registered with the tool once (nvtxDomainRegisterStringA), and a function's name is cleaned once.
 #pragma once

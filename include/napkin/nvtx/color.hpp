@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/nvtx/color.hpp — NVTX colors, and the deterministic color napkin gives a range that names none.
 //
 //   napkin::color{0xFF00FF00u}, napkin::rgb{255, 128, 0}, napkin::argb{255, 255, 128, 0}  (NVTX3's types)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/nvtx/config.hpp — how napkin's NVTX part is built: the compile-time switch and the one
 // include of NVTX3.
 //

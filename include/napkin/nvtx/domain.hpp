@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/nvtx/domain.hpp — NVTX domains: where a range lands.
 //
 //   napkin::default_domain                  "napkin", every range's domain unless told otherwise

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/nvtx/event.hpp — an NVTX event built from a napkin name and its attributes: the name converted,
 // formatted or looked up at its call site, the default color hashed from it. Only ever reached when a
 // tool listens (the cold path of a range or a mark), so this is where the work is.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/nvtx/format.hpp — formatted names ("layer {}"): the format-string type that checks a format,
 // napkin's run-time formatter, and napkin::format / NAPKIN_FMT / napkin::runtime_format.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/nvtx/function_name.hpp — the name NAPKIN_FUNC_RANGE gives a range: the compiler's function
 // signature (GCC/Clang __PRETTY_FUNCTION__) cleaned into the qualified name a person reads.
 //

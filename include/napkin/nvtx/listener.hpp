@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/nvtx/listener.hpp — the range-listener hook: how napkin's profiler (profiler::watch_phase) sees
 // the ranges of an annotated phase, with or without an NVTX tool.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/nvtx/macros.hpp — the range macros, and every macro napkin's NVTX part leaves defined.
 //
 // Range macros (defined here); one per line, since their variable names are made from __LINE__:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/nvtx/naming.hpp — names a tool shows for categories, OS threads, CUDA streams, devices and events.
 //
 //   napkin::name_current_thread("loader");      napkin::name_thread(os_thread_id, "worker");

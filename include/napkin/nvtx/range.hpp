@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/nvtx/range.hpp — napkin's ranges and marks, compiled in and compiled out.
 //
 //   napkin::range r{"gemm"};                       push/pop for the rest of the scope (range_in<D>)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/nvtx/switch.hpp — whether napkin emits NVTX events now: its run-time switch and NVTX's
 // "is a tool listening?" test, the two loads a range's constructor does before anything else.
 //

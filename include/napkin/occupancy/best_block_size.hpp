@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/occupancy/best_block_size.hpp — the block size that maximizes resident threads per SM (like
 // cudaOccupancyMaxPotentialBlockSize), and the most dynamic shared memory that still fits N blocks.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/occupancy/calculator.hpp — the occupancy of one launch: blocks per SM allowed by each resource,
 // active warps, occupancy and the limiting resource(s), exactly as the CUDA driver computes them
 // (cudaOccupancyMaxActiveBlocksPerMultiprocessor). try_occupancy() reports an invalid launch; occupancy()

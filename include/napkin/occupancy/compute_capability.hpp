@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/occupancy/compute_capability.hpp — a compute capability (major.minor), checked when it is made.
 //
 // CUDA numbers a compute capability major x 10 + minor (sm_90 is 9.0), so a minor outside 0..9 would read

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/occupancy/cuda.hpp — napkin/occupancy.hpp for a compiled __global__ function on the current device.
 // Included as napkin/occupancy_cuda.hpp.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/occupancy/graphs.hpp — Nsight Compute's three occupancy graphs ("Impact of Varying Block Size",
 // "... Register Count Per Thread", "... Shared Memory Usage Per Block"), as constexpr data: the active
 // warps at each value of one quantity, everything else unchanged.

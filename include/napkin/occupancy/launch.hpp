@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/occupancy/launch.hpp — a kernel's resources (kernel_resources), and whether a launch of it can run
 // at all (validate_launch, launch_error): the checks every occupancy function makes before computing.
 #pragma once

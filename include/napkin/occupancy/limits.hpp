@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/occupancy/limits.hpp — sm_limits, what limits residency on one SM, and its validation.
 //
 // limits_of() (limits_table.hpp) fills an sm_limits from napkin's table; a user may also build or change

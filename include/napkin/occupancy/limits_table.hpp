@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/occupancy/limits_table.hpp — napkin's table: the sm_limits of every compute capability it knows,
 // with the public source of each entry (docs/occupancy.md lists them). An unknown CC is an error, never a guess.
 #pragma once

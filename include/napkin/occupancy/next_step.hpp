@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/occupancy/next_step.hpp — what it takes to reach the next occupancy level, one change at a time:
 // fewer registers, less shared memory, a larger carveout, or the nearest block size with more warps.
 #pragma once

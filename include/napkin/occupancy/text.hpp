@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin/occupancy/text.hpp — a launch's occupancy in words: what it is, what limits it and why, and what
 // would raise it (to_text). Numbers become text through napkin/detail/number_text.hpp.
 #pragma once

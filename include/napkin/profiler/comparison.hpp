@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A measurement against napkin math: the regime the roofline expects against the one measured, the time
 // against the roofline's lower bound, the DRAM traffic against the workload's minimum.
 //

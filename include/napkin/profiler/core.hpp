@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What every way to measure shares, and the profiler's policies: the device, CUPTI's initialization, the
 // metric set compiled for the chip, the enabled CUPTI session kept between measurements (Enable is slow),
 // the L2 flush, one measurement at a time, and what a CUDA fault does (it disables the profiler for good).

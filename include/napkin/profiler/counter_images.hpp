@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The bytes CUPTI takes from outside, checked before CUPTI reads them: counter-availability images and
 // counter-data images.
 //

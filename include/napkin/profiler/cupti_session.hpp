@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CUPTI's range profiler as a few verbs: napkin's only contact with cuptiRangeProfiler*.
 //
 //   cupti_initialization   cuptiProfilerInitialize / DeInitialize, held by each profiler

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The device a profiler measures: the current one, found through the runtime and asked whether it can be
 // profiled, with its chip name and which counters are available on it.
 //

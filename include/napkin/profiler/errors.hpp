@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Why profiling failed, in words a user can act on: napkin::profiler_error, and the profiler's one way to
 // check a status.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The host half of CUPTI's profiler: metric validation, pass planning and counter evaluation.
 //
 // None of this needs a GPU or a driver (CUPTI's host API only loads libnvperf_host), so a metric list can be

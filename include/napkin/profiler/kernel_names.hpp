@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Names of the kernels launched while CUPTI's auto-range profiler runs (it names ranges "0", "1", ...).
 //
 // A CUPTI callback subscription records each launch's symbol at API entry, in launch order, which is the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A cold, clean L2 before each replay pass, like ncu's --cache-control all.
 //
 // Why not cudaMemset (what nvbench and napkin first did): a memset of 2 x L2 evicts the previous contents

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Metric names and metric sets for napkin's range profiler.
 //
 // The names behind Nsight Compute's "GPU Speed Of Light Throughput" section are the ones ncu's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a user chooses about a profiler: who replays per_kernel()'s kernels, and profiler_options.
 //
 // Plain C++17: the choices need no CUDA header.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A measurement and its passes: the one place the pass sequence is written.
 //
 //   measurement   one measurement's hold on the profiler (one at a time): its CUPTI session, configured for

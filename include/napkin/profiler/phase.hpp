@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // profiler::phase: an annotated phase of a running program, measured where it runs (profiler::watch_phase).
 //
 // The next occurrences of a napkin::range (or NAPKIN_RANGE / NAPKIN_FUNC_RANGE) of the phase's name, in its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a measurement says, and how it is printed: the report (sol_report.hpp), its two verdicts
 // (verdicts.hpp), the comparison with napkin math (comparison.hpp), and the renderers below: to_text (like
 // ncu's "GPU Speed Of Light Throughput" section, then the verdicts) and to_key_values (one line for scripts).

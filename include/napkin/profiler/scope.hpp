@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // profiler::scope: one range around a scope's work, one pass, no replay; only for sets that fit one pass.
 //
 //   { auto s = prof.open_scope("step"); step(); napkin::sol_report r = s.stop(); }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin::profiler measures GPU work in-process with CUPTI's Range Profiler (CUDA >= 12.6u2).
 //
 //   napkin::profiler prof;                                   // SOL set, current device

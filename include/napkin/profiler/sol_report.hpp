@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a measurement gives: sol_report (every metric by name, with accessors for the Speed-Of-Light numbers
 // and the two verdicts), how it was measured, what it cost, and whether its replay passes agree.
 //

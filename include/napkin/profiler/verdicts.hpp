@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The two verdicts on a measurement: the SOL table (NVIDIA's analysis-driven optimization) and ncu's own
 // SpeedOfLight rule, each from the Speed Of Light percentages, with the reason in words.
 //
