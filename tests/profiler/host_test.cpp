@@ -124,7 +124,7 @@ TEST_CASE("the profiler's check: CUPTI and CUDA statuses through napkin's check 
     CHECK(what.find("[GPU performance counters are restricted") != std::string::npos);             // the advice
     CHECK(what.find("NVreg_RestrictProfilingToAdminUsers=0 (see") != std::string::npos);
     CHECK(what.find("; napkin's note]") != std::string::npos);
-    CHECK(what.find(status_description(CUPTI_ERROR_INSUFFICIENT_PRIVILEGES)) != std::string::npos);  // CUPTI's text
+    CHECK(what.find(napkin::describe(CUPTI_ERROR_INSUFFICIENT_PRIVILEGES)) != std::string::npos);  // CUPTI's text
   }
   try {
     NAPKIN_DETAIL_PROFILER_CHECK(cudaSetDevice(-1));  // no such device, with or without a driver

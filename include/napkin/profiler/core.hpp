@@ -77,8 +77,8 @@ class profiler_core {
     std::string note = where;
     // A fault poisons the context: every later CUDA call fails, so profiling cannot continue.
     if (cudaGetLastError() != cudaSuccess && cudaDeviceSynchronize() != cudaSuccess) {
-      disabled_reason_ = "a CUDA fault " + where + " left the context unusable: " + status_name(e) + " (" +
-                         status_description(e) + ")";
+      disabled_reason_ = "a CUDA fault " + where + " left the context unusable: " + std::string(napkin::to_string(e)) +
+                         " (" + std::string(napkin::describe(e)) + ")";
       note += "; the CUDA context is unusable, so napkin's profiler is now disabled";
     }
     fail_as<profiler_error>(e, "cudaDeviceSynchronize()", source_site{NAPKIN_DETAIL_SITE_ARGS}, note.c_str());
