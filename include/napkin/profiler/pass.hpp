@@ -37,48 +37,33 @@
 NAPKIN_BEGIN_NAMESPACE
 namespace detail {
 
-// What measure() records of each pass: two CUDA events on the legacy default stream around the work (the
-// legacy stream waits for every blocking stream, so their span covers fn's work on any of them, not on
-// non-blocking streams, and any host time fn spends between its launches), and fn's kernel launches
-// (counted by a CUPTI callback; unknown when another CUPTI client holds the subscription).
+// What measure() records of each pass: how long fn took on the host (two clock reads around it: it costs
+// the range nothing; fn's launches, any host work it does such as a library's first-call start-up, and GPU
+// time where fn waits for its work) and fn's kernel launches (counted by a CUPTI callback; unknown when
+// another CUPTI client holds the subscription). CUDA events around fn were tried and dropped: recorded
+// inside the range they lengthened every single-kernel range measure() reports by ~10 us on an H200;
+// recorded around push/pop they timed CUPTI's own waits, 1.3-2.8 ms apart (docs/profiler.md).
 class pass_recording {
  public:
-  pass_recording() {
-    cudaEvent_t start = nullptr, stop = nullptr;
-    NAPKIN_DETAIL_PROFILER_CHECK(cudaEventCreate(&start));
-    start_.reset(start);
-    NAPKIN_DETAIL_PROFILER_CHECK(cudaEventCreate(&stop));
-    stop_.reset(stop);
-  }
-
-  // Around the range (recorded inside it, the events and the count added ~10 us to every single-kernel
-  // range measure() reported on an H200: docs/profiler.md).
   void begin() {
-    NAPKIN_DETAIL_PROFILER_CHECK(cudaEventRecord(start_.get(), cudaStreamLegacy));
     launches_before_ = launches_.count();
+    started_ = std::chrono::steady_clock::now();
   }
   void end() {
+    const auto stopped = std::chrono::steady_clock::now();
     const std::optional<std::size_t> after = launches_.count();
     launched_ = launches_before_ && after ? std::optional<std::size_t>(*after - *launches_before_) : std::nullopt;
-    NAPKIN_DETAIL_PROFILER_CHECK(cudaEventRecord(stop_.get(), cudaStreamLegacy));
+    duration_ns_ = std::chrono::duration<double, std::nano>(stopped - started_).count();
   }
   // After the pass has been synchronized.
-  void keep_sample() {
-    float ms = 0;
-    NAPKIN_DETAIL_PROFILER_CHECK(cudaEventElapsedTime(&ms, start_.get(), stop_.get()));
-    samples_.push_back({static_cast<double>(ms) * 1e6, launched_});
-  }
+  void keep_sample() { samples_.push_back({duration_ns_, launched_}); }
   std::vector<pass_sample> take_samples() noexcept { return std::move(samples_); }
 
  private:
-  struct event_destroy {
-    void operator()(cudaEvent_t e) const noexcept { (void)cudaEventDestroy(e); }
-  };
-  using event = std::unique_ptr<std::remove_pointer_t<cudaEvent_t>, event_destroy>;
-
-  event start_, stop_;
   kernel_name_recorder launches_{false};
   std::optional<std::size_t> launches_before_, launched_;
+  std::chrono::steady_clock::time_point started_{};
+  double duration_ns_ = 0;
   std::vector<pass_sample> samples_;
 };
 
@@ -217,12 +202,12 @@ class replay_pass {
   bool end() {
     using clock = std::chrono::steady_clock;
     const auto t4 = clock::now();
+    if (recording_ != nullptr) recording_->end();
     bool all = false;
 #if NAPKIN_HAS_EXCEPTIONS
     try {
 #endif
       if (pushed_) m_.session().pop();
-      if (recording_ != nullptr) recording_->end();  // outside the range: it must not lengthen what is measured
       all = m_.session().stop();
 #if NAPKIN_HAS_EXCEPTIONS
     } catch (const profiler_error&) {
@@ -266,11 +251,11 @@ class replay_pass {
     t2_ = clock::now();
     if (clean_l2 && range != nullptr) flush();  // user range: after start, whose own writes it cleans away too
     t2b_ = clock::now();
-    if (recording_ != nullptr) recording_->begin();  // outside the range, like end()
     if (range != nullptr) {
       m_.session().push(range);
       pushed_ = true;
     }
+    if (recording_ != nullptr) recording_->begin();
     t3_ = clock::now();
   }
 

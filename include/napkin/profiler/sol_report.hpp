@@ -66,8 +66,9 @@ constexpr std::string_view describe(measured_by m) noexcept {
 // cublasSgemm of a process read 140 ms instead of 2.8 ms, SM 2 %, "latency-bound". So napkin records each
 // pass and refuses a verdict when they disagree.
 
-// One replay pass of measure(): how long the work took on the GPU (CUDA events recorded inside the range,
-// around fn) and how many kernels fn launched (a graph launch counts once).
+// One replay pass of measure(): how long fn took on the host (its launches and host work, such as a
+// library's first-call start-up; GPU time only where fn waits for its work) and how many kernels fn
+// launched (a graph launch counts once).
 struct pass_sample {
   double duration_ns = 0;
   std::optional<std::size_t> launches;  // unknown when another CUPTI client kept napkin from counting
