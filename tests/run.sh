@@ -42,6 +42,14 @@ missing=()
 command -v clang++ >/dev/null || missing+=(clang)
 command -v cmake >/dev/null || missing+=(cmake)
 command -v python3 >/dev/null || missing+=(python3)
+# The CLI's argument parser, JSON reading for `napkin diff`/`napkin report` and the tests, the JSON Schema
+# validator, and a real browser for the SVG/HTML tests (Debian's chromium driven through Selenium).
+[ -f /usr/include/CLI/CLI.hpp ] || missing+=(libcli11-dev)
+[ -f /usr/include/nlohmann/json.hpp ] || missing+=(nlohmann-json3-dev)
+/usr/bin/python3 -c "import jsonschema" 2>/dev/null || missing+=(python3-jsonschema)
+/usr/bin/python3 -c "import selenium" 2>/dev/null || missing+=(python3-selenium)
+command -v chromium >/dev/null || missing+=(chromium)
+command -v chromedriver >/dev/null || missing+=(chromium-driver)
 optional=()
 clang_runtimes_present || optional+=(libclang-rt-dev)
 if [ $((${#missing[@]} + ${#optional[@]})) -gt 0 ] && [ -z "${NAPKIN_NO_INSTALL:-}" ]; then
