@@ -144,6 +144,10 @@ struct sol_report {
   measured_by how = measured_by::user_range;
   measurement_cost cost;
   std::map<std::string, double> values;  // every collected metric by name
+  // How each Speed-Of-Light number was obtained when it is not one collected metric (the fast SOL set derives
+  // some from others): key = the accessor's name ("sm_pct", "memory_pct", "l1tex_pct", "l2_pct", ...), value =
+  // the derivation in words with the metrics it used. Empty for sets whose numbers are collected as ncu names them.
+  std::map<std::string, std::string> derivations;
   // measure(): each replay pass as napkin saw it (empty for the other ways to measure), and why the passes
   // disagree (find_pass_disagreement); empty when they agree. When they disagree there is no verdict.
   std::vector<pass_sample> pass_samples;
