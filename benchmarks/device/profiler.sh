@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # On the GPU machine, after benchmarks/device/build.sh: napkin's SOL numbers against Nsight Compute's on the
-# seven kernels of examples/profiler/profiler_kernels.cu (the shared kernels of examples/kernels), for
-# measure() and both per_kernel() replays (accuracy), the wall time of each (cost), the L2 state before each
-# pass (cache-state table) and the GH100 TriageCompute sets.
+# ten kernels of examples/profiler/profiler_kernels.cu (the shared kernels of examples/kernels), for
+# measure() and both per_kernel() replays with the default (fast, 2-pass on GH100) SOL set and the full
+# 9-pass set (accuracy), the wall time of each (cost), and the L2 state before each pass (cache-state table).
 # Usage: bash benchmarks/device/profiler.sh [OUTDIR] [BUILD_DIR]
 # Writes OUTDIR/{device.txt,napkin*.txt,ncu_sol.csv,ncu_range.csv,ncu_bytes.csv,ncu.log,cost.txt,tables.md}; tables.md is what
 # docs/profiler.md shows. ncu runs with --clock-control none (napkin never touches clocks) and its default
@@ -15,8 +15,8 @@ mkdir -p "$out"
 : > "$out/ncu.log"
 bin=$build/examples/profiler/profiler_kernels
 [ -x "$bin" ] || { echo "missing $bin: run benchmarks/device/build.sh first" >&2; exit 1; }
-kernels="copy reduce softmax_naive softmax_opt strided_read fma_loop sgemm"
-filter='regex:copy_kernel|sum_kernel|softmax_smem|strided_read_kernel|fma_loop_kernel|gemm'
+kernels="copy reduce softmax_naive softmax_opt strided_read fma_loop sgemm smem_reduce l2_read tc_gemm"
+filter='regex:copy_kernel|sum_kernel|softmax_smem|strided_read_kernel|fma_loop_kernel|gemm|nvjet|smem_tree_reduce_kernel|l2_resident_read_kernel'
 
 {
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem --format=csv
@@ -31,11 +31,14 @@ filter='regex:copy_kernel|sum_kernel|softmax_smem|strided_read_kernel|fma_loop_k
 for r in 2 3; do
   "$bin" napkin > "$out/napkin_r$r.txt" 2>&1 || echo "napkin run $r failed (rc=$?)" >> "$out/napkin_r$r.txt"
 done
-# The GH100 TriageCompute experiment: SM % from TriageCompute.sm__throughput (tri5: exact L1/L2/Memory,
-# 5 passes; tri2: TriageCompute L1 and L2 too, 2 passes). Is a cheaper SOL set possible?
-for set in tri5 tri2; do
-  "$bin" napkin --set "$set" > "$out/napkin_$set.txt" 2>&1 || echo "napkin --set $set failed (rc=$?)" >> "$out/napkin_$set.txt"
+# The full SOL set (ncu's own metric names, 9 passes on GH100), three runs: the reference napkin keeps one
+# option away from the fast set.
+for r in 1 2 3; do
+  "$bin" napkin --set sol > "$out/napkin_sol_r$r.txt" 2>&1 || echo "napkin --set sol run $r failed (rc=$?)" >> "$out/napkin_sol_r$r.txt"
 done
+# What ncu's Memory % and L2 % are the maximum of, per kernel (to explain any fast-set difference).
+ncu --clock-control none --metrics breakdown:gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed,breakdown:lts__throughput.avg.pct_of_peak_sustained_elapsed \
+  --print-units base --csv -k "$filter" "$bin" plain > "$out/ncu_breakdown.csv" 2>> "$out/ncu.log"
 # The one-pass set: what measure() costs when the counters fit one pass.
 "$bin" napkin --set one_pass > "$out/napkin_one_pass.txt" 2>&1 || echo "napkin --set one_pass failed" >> "$out/napkin_one_pass.txt"
 # Cache state: DRAM bytes read/written per kernel (napkin's three ways, the old memset flush, ncu).
@@ -86,9 +89,11 @@ done
 python3 - "$out" > "$out/tables.md" <<'PY'
 import csv, re, sys, os
 out = sys.argv[1]
-cases = ["copy", "reduce", "softmax_naive", "softmax_opt", "strided_read", "fma_loop", "sgemm"]
+cases = ["copy", "reduce", "softmax_naive", "softmax_opt", "strided_read", "fma_loop", "sgemm", "smem_reduce",
+         "l2_read", "tc_gemm"]
 def case_of(kernel):
-    for key, c in (("copy_kernel", "copy"), ("sum_kernel", "reduce"), ("softmax_smem_naive", "softmax_naive"),
+    if "nvjet" in kernel or ("gemm" in kernel and "bf16" in kernel): return "tc_gemm"  # cuBLAS's BF16 kernel
+    for key, c in (("smem_tree_reduce", "smem_reduce"), ("l2_resident_read", "l2_read"), ("copy_kernel", "copy"), ("sum_kernel", "reduce"), ("softmax_smem_naive", "softmax_naive"),
                    ("softmax_smem_registers", "softmax_opt"), ("strided_read_kernel", "strided_read"),
                    ("fma_loop_kernel", "fma_loop"), ("gemm", "sgemm")):
         if key in kernel: return c
@@ -159,6 +164,9 @@ ncu = med_dicts(ncu_runs)
 nap_runs = [read_napkin(os.path.join(out, f)) for f in ("napkin.txt", "napkin_r2.txt", "napkin_r3.txt")]
 nap_runs = [r for r in nap_runs if r[0]]
 napkin, per, app, cost = (med_dicts([r[i] for r in nap_runs]) for i in range(4))
+sol_runs = [read_napkin(os.path.join(out, f"napkin_sol_r{r}.txt")) for r in (1, 2, 3)]
+sol_runs = [r for r in sol_runs if r[0]]
+sol_measure, sol_per, sol_app, sol_cost = (med_dicts([r[i] for r in sol_runs]) if sol_runs else {} for i in range(4))
 wl = read_napkin(os.path.join(out, "napkin_workload.txt"))[4]
 wl = med_dicts([wl]) if wl else {}
 rng = {}
@@ -202,6 +210,8 @@ for c in cases:
         print(f"| {c} | ncu | " + " | ".join(f"{ref[k]/1e3:.2f}" if k == "dur" else f"{ref.get(k, float('nan')):.2f}" for k in cols) + f" | | | {spread(ref)} |")
     for label, src in (("napkin measure()", napkin.get(c)), ("napkin per_kernel()", per.get(c)),
                        ("napkin per_kernel(application)", app.get(c)), ("napkin workload", wl.get(c)),
+                       ("full set: measure()", sol_measure.get(c)), ("full set: per_kernel()", sol_per.get(c)),
+                       ("full set: per_kernel(application)", sol_app.get(c)),
                        ("ncu --replay-mode range", rng.get(c))):
         if not src: continue
         vals = [float(src[metric[k]]) for k in cols]
@@ -215,19 +225,20 @@ try:
     marginal = (float(ncu_all["ncu_s"]) - float(ncu_all["plain_s"])) / int(ncu_all["kernels"])
 except (KeyError, ValueError, ZeroDivisionError):
     marginal = float("nan")
-print(f"napkin's times are medians of {len(nap_runs)} runs. ncu per kernel when one run profiles all seven cases (its start-up shared: "
+print(f"napkin's times are medians of {len(nap_runs)} runs. ncu per kernel when one run profiles all ten cases (its start-up shared: "
       f"{ncu_all.get('kernels', '?')} kernels profiled, minus the plain run, per kernel): {marginal:.2f} s\n")
-print("| kernel | kernel time (ms) | napkin passes | ncu passes | napkin measure() (s) | napkin per_kernel() (s) | napkin per_kernel(application) (s) | ncu run minus plain run (s) | ncu / measure() | ncu per kernel in one run over all seven / measure() | measure() / (passes x kernel) | measure() beyond passes x kernel (ms) |")
-print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+print("| kernel | kernel time (ms) | napkin passes | ncu passes | napkin measure() (s) | napkin per_kernel() (s) | napkin per_kernel(application) (s) | full set measure() (s) | ncu run minus plain run (s) | ncu process / measure() | ncu per kernel in one run of all ten / measure() | ncu process / per_kernel(application) | ncu in one run / per_kernel(application) | measure() beyond passes x kernel (ms) |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for c in cases:
     if c not in cost: continue
     k = cost[c]; n = ncost.get(c, {})
     kms, p, ms = float(k["kernel_ms"]), int(k["passes"]), float(k["measure_s"])
     try: ncu_s = float(n["ncu_s"]) - float(n["plain_s"])
     except (KeyError, ValueError): ncu_s = float("nan")
-    print(f"| {c} | {kms:.3f} | {p} | {n.get('ncu_passes', '?')} | {ms:.4f} | {float(k['per_kernel_s']):.4f} | {float(k.get('application_s', 'nan')):.4f} | {ncu_s:.2f} | {ncu_s / ms:.1f}x | {marginal / ms:.1f}x | {ms / (p * kms / 1e3):.1f} | {(ms - p * kms / 1e3) * 1e3:.1f} |")
+    a_s = float(k.get('application_s', 'nan')); full_s = float(sol_cost.get(c, {}).get('measure_s', 'nan'))
+    print(f"| {c} | {kms:.3f} | {p} | {n.get('ncu_passes', '?')} | {ms:.4f} | {float(k['per_kernel_s']):.4f} | {a_s:.4f} | {full_s:.4f} | {ncu_s:.2f} | {ncu_s / ms:.1f}x | {marginal / ms:.1f}x | {ncu_s / a_s:.1f}x | {marginal / a_s:.1f}x | {(ms - p * kms / 1e3) * 1e3:.1f} |")
 if nap_jobs and ncu_jobs and wl_lines:
-    print("\n### Cost of the whole job: every kernel of the seven cases (each R times), one process each\n")
+    print("\n### Cost of the whole job: every kernel of the ten cases (each R times), one process each\n")
     print("Process wall time minus the same program run without a tool (`plain --repeat R`): every fixed cost is in "
           "(ncu's start-up; napkin's CUPTI load, profiler construction, enabling, first start).\n")
     print("| R | tool | kernels measured | passes | process minus plain run (s) | per measured kernel (s) | napkin's measuring call (s) | napkin's profiler construction (s) | ncu / napkin per kernel |")

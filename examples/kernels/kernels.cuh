@@ -304,4 +304,60 @@ static inline cudaError_t fma_loop(float* out, unsigned blocks, unsigned threads
   return cudaGetLastError();
 }
 
+// ---- shared-memory tree reduction with bank conflicts, repeated `rounds` times per block ----------------
+// Interleaved addressing (s[2·stride·tid] += s[2·stride·tid + stride]): at stride 1 two threads of a warp
+// share a bank, at stride 16 sixteen do — the classic conflicted reduction ("Optimizing Parallel Reduction
+// in CUDA", M. Harris, NVIDIA). Each block loads 512 floats once and reduces them `rounds` times, so shared
+// memory, not DRAM, is what the kernel is busy with. out[block] = sum over rounds of the block's sum + r·512.
+static __global__ void smem_tree_reduce_kernel(const float* __restrict__ in, std::size_t n, int rounds,
+                                               float* __restrict__ out) {
+  __shared__ float s[512];
+  const unsigned tid = threadIdx.x;
+  const std::size_t i = blockIdx.x * std::size_t{blockDim.x} + tid;
+  const float x = i < n ? in[i] : 0.0f;
+  float acc = 0.0f;
+  for (int r = 0; r < rounds; ++r) {
+    s[tid] = x + static_cast<float>(r);
+    __syncthreads();
+    for (unsigned stride = 1; stride < blockDim.x; stride *= 2) {
+      const unsigned idx = 2 * stride * tid;
+      if (idx < blockDim.x) s[idx] += s[idx + stride];
+      __syncthreads();
+    }
+    if (tid == 0) acc += s[0];
+    __syncthreads();
+  }
+  if (tid == 0) out[blockIdx.x] = acc;
+}
+
+// n floats in blocks of 512 (n a multiple of 512); out needs n / 512 floats.
+static inline cudaError_t smem_tree_reduce(const float* in, std::size_t n, int rounds, float* out,
+                                           cudaStream_t s = nullptr) {
+  smem_tree_reduce_kernel<<<static_cast<unsigned>(n / 512), 512, 0, s>>>(in, n, rounds, out);
+  return cudaGetLastError();
+}
+
+// ---- L2-resident read: `repeats` sweeps over a buffer that fits in L2 ------------------------------------
+// Loads through L2 only (__ldcg: cache global, not L1), so after the first sweep every load hits L2: DRAM
+// sees the buffer once, L2 sees it `repeats` times. The sum is stored only when it equals `never`.
+static __global__ void l2_resident_read_kernel(const float4* __restrict__ in, std::size_t n4, int repeats,
+                                               float never, float* __restrict__ out) {
+  const std::size_t threads = std::size_t{gridDim.x} * blockDim.x;
+  const std::size_t t = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  float acc = 0.0f;
+  for (int r = 0; r < repeats; ++r)
+    for (std::size_t i = t; i < n4; i += threads) {
+      const float4 v = __ldcg(in + i);
+      acc += v.x + v.y + v.z + v.w;
+    }
+  if (acc == never) out[t] = acc;
+}
+
+// n floats (a multiple of 4), read `repeats` times by `blocks` x 256 threads.
+static inline cudaError_t l2_resident_read(const float* in, std::size_t n, int repeats, float* out, unsigned blocks,
+                                           cudaStream_t s = nullptr) {
+  l2_resident_read_kernel<<<blocks, 256, 0, s>>>(reinterpret_cast<const float4*>(in), n / 4, repeats, -1.0f, out);
+  return cudaGetLastError();
+}
+
 }  // namespace napkin_kernels

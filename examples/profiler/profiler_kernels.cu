@@ -1,10 +1,13 @@
-// Seven kernels measured in-process by napkin's profiler: a copy, a reduction, a naive and an optimized
-// (row in registers) softmax, an uncoalesced strided read, an FMA-bound loop and a cuBLAS SGEMM. The
-// kernels are the shared reference kernels of examples/kernels (kernels.cuh, gemm_cublas.cuh).
+// Ten kernels measured in-process by napkin's profiler: a copy, a reduction, a naive and an optimized
+// (row in registers) softmax, an uncoalesced strided read, an FMA-bound loop, a cuBLAS SGEMM (the seven of
+// the profiler's first accuracy table), and three of other character: a shared-memory tree reduction with
+// bank conflicts, reads of an L2-resident working set, and a BF16 tensor-core GEMM (cuBLAS). The kernels are
+// the shared reference kernels of examples/kernels (kernels.cuh, gemm_cublas.cuh).
 //
 //   profiler_kernels napkin [--only NAME]   measure each with measure() and per_kernel() (kernel and
 //                                           application replay), print reports, NAPKIN_SOL/NAPKIN_COST lines
-//       [--set sol|one_pass|bytes|tri5|tri2]  another metric set (tri*: the GH100 TriageCompute experiment)
+//       [--set sol|sol_fast|one_pass|bytes|tri5|tri2]  another metric set (default: the profiler's default,
+//                                           sol_fast; tri*: the GH100 TriageCompute experiment)
 //       [--memset-flush]                    flush L2 with cudaMemset instead of napkin's read (comparison)
 //       [--no-flush]                        leave L2 as the previous pass left it (comparison)
 //   profiler_kernels plain  [--only NAME]   launch each once inside a napkin::range of its name, nothing
@@ -52,18 +55,24 @@ constexpr int fma_iterations = 8192;
 
 constexpr std::size_t big_n = std::size_t(1) << 27;  // 128 Mi floats = 512 MiB
 constexpr int gemm_n = 4096;
+constexpr std::size_t smem_n = std::size_t(1) << 24;  // 16 Mi floats in blocks of 512
+constexpr int smem_rounds = 16;
+constexpr std::size_t l2_n = std::size_t(1) << 22;  // 4 Mi floats = 16 MiB: fits the 50 MB L2 of an H100/H200
+constexpr int l2_repeats = 32;
 
 struct case_t {
   std::string name;
   std::function<void()> launch;
   std::function<void()> reset;  // for work that is not idempotent
   napkin::workload model;
+  napkin::pipe pipe = napkin::pipe::fp32;  // the math pipe of the napkin comparison
 };
 
 struct state {
   float* a = nullptr;  // big input
   float* b = nullptr;  // big output
   float* small = nullptr;
+  __nv_bfloat16* h = nullptr;  // BF16 operands of the tensor-core GEMM: A, B, C of gemm_n^2 each
   cublasHandle_t blas = nullptr;
   int sms = 0;
   state() {
@@ -72,6 +81,8 @@ struct state {
     NAPKIN_CUDA_CHECK(cudaMalloc(&small, 1 << 20));
     NAPKIN_CUDA_CHECK(napkin_kernels::fill_pattern(a, big_n * 4));
     NAPKIN_CUDA_CHECK(napkin_kernels::fill_pattern(b, big_n * 4));
+    NAPKIN_CUDA_CHECK(cudaMalloc(&h, std::size_t(3) * gemm_n * gemm_n * sizeof(__nv_bfloat16)));
+    NAPKIN_CUDA_CHECK(napkin_kernels::fill_bf16(h, std::size_t(3) * gemm_n * gemm_n, 0.5f));
     NAPKIN_CUDA_CHECK(cudaDeviceSynchronize());
     NAPKIN_CUDA_CHECK(cublasCreate(&blas));
     NAPKIN_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
@@ -81,6 +92,7 @@ struct state {
     cudaFree(a);
     cudaFree(b);
     cudaFree(small);
+    cudaFree(h);
   }
 };
 
@@ -130,6 +142,30 @@ std::vector<case_t> make_cases(state& s) {
                      NAPKIN_CUDA_CHECK(k::sgemm(s.blas, gemm_n, gemm_n, gemm_n, A, B, s.b));
                    },
                    {}, napkin::gemm(gemm_n, gemm_n, gemm_n)});
+  cases.push_back({"smem_reduce",
+                   [&s] { NAPKIN_CUDA_CHECK(k::smem_tree_reduce(s.a, smem_n, smem_rounds, s.b)); }, {},
+                   [] {
+                     napkin::workload w;  // each float read once; per round one add per element
+                     w.bytes_read = smem_n * sizeof(float);
+                     w.bytes_written = smem_n / 512 * sizeof(float);
+                     w.flops = std::uint64_t(smem_n) * smem_rounds;
+                     return w;
+                   }()});
+  cases.push_back({"l2_read",
+                   [&s] { NAPKIN_CUDA_CHECK(k::l2_resident_read(s.a, l2_n, l2_repeats, s.b, static_cast<unsigned>(s.sms) * 8)); },
+                   {},
+                   [] {
+                     napkin::workload w;  // DRAM's minimum: the buffer once (every later sweep hits L2)
+                     w.bytes_read = l2_n * sizeof(float);
+                     w.flops = std::uint64_t(l2_n) * l2_repeats;
+                     return w;
+                   }()});
+  cases.push_back({"tc_gemm",
+                   [&s] {
+                     const std::size_t nn = std::size_t(gemm_n) * gemm_n;
+                     NAPKIN_CUDA_CHECK(k::gemm_bf16(s.blas, gemm_n, gemm_n, gemm_n, s.h, s.h + nn, s.h + 2 * nn));
+                   },
+                   {}, napkin::gemm(gemm_n, gemm_n, gemm_n, napkin::dtype::bf16), napkin::pipe::bf16_tensor});
   return cases;
 }
 
@@ -162,7 +198,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 int main(int argc, char** argv) try {
   const std::string mode = argc > 1 ? argv[1] : "napkin";
-  std::string only, set_name = "sol";
+  std::string only, set_name = "sol_fast";
   bool memset_flush = false, no_flush = false;
   int repeat = 1;
   for (int i = 2; i < argc; ++i) {
@@ -173,7 +209,7 @@ int main(int argc, char** argv) try {
     else if (std::strcmp(argv[i], "--memset-flush") == 0) memset_flush = true;
   }
   if (mode != "napkin" && mode != "plain" && mode != "workload") {
-    std::fprintf(stderr, "usage: %s napkin|plain|workload [--only NAME] [--repeat R] [--set sol|tri2|tri5|one_pass|bytes] [--memset-flush|--no-flush]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s napkin|plain|workload [--only NAME] [--repeat R] [--set sol|sol_fast|tri2|tri5|one_pass|bytes] [--memset-flush|--no-flush]\n", argv[0]);
     return 2;
   }
   state s;
@@ -219,7 +255,8 @@ int main(int argc, char** argv) try {
       napkin::metric::duration_ns, napkin::metric::elapsed_cycles, napkin::metric::sm_active_cycles,
       napkin::metric::sm_frequency_hz, napkin::metric::dram_frequency_hz, napkin::metric::dram_bytes,
       napkin::metric::dram_throughput_pct};
-  napkin::metric_set set = napkin::metric_sets::sol();
+  napkin::metric_set set = napkin::metric_sets::sol_fast();
+  if (set_name == "sol") set = napkin::metric_sets::sol();
   if (set_name == "one_pass") set = napkin::metric_sets::one_pass();
   if (set_name == "tri2" || set_name == "tri5") {
     set = napkin::metric_sets::custom(set_name, base);
@@ -283,8 +320,7 @@ int main(int argc, char** argv) try {
     const napkin::sol_report r = c->reset ? prof.measure(c->name, c->launch, c->reset) : prof.measure(c->name, c->launch);
     measure_s.push_back(seconds_since(t0));
     std::cout << napkin::to_text(r);
-    const napkin::pipe p = napkin::pipe::fp32;  // FP32 CUDA cores (cuBLAS SGEMM in pedantic math too)
-    std::cout << napkin::to_text(napkin::compare(r, c->model, spec, p));
+    std::cout << napkin::to_text(napkin::compare(r, c->model, spec, c->pipe));
     std::cout << napkin::to_key_values(r) << " mode=measure" << (memset_flush ? " flush=memset" : "") << "\n\n";
   }
   // per_kernel() both ways: CUPTI's kernel replay, and napkin's application replay (fn re-run per pass,

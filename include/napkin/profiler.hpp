@@ -36,3 +36,4 @@
 #include "napkin/profiler/options.hpp"
 #include "napkin/profiler/report.hpp"
 #include "napkin/profiler/session.hpp"
+#include "napkin/profiler/sol_fast.hpp"

@@ -44,7 +44,8 @@ class profiler_core {
     device_ = find_current_device();
     cupti_.emplace();
     require_range_profiling(device_);
-    config_.emplace(chip_name(device_), std::move(set), counter_availability(device_));
+    const std::string chip = chip_name(device_);
+    config_.emplace(chip, set_for_chip(std::move(set), chip), counter_availability(device_));
     if (options_.flush_l2) flusher_.emplace(device_.index);
   }
   profiler_core(const profiler_core&) = delete;

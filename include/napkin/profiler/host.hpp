@@ -392,7 +392,23 @@ class metric_config {
   std::size_t passes_ = 0;
 };
 
-// What a metric set will cost on a chip, asked in advance (no GPU needed).
+namespace detail {
+// The set that runs on `chip`: the set itself where it applies, else its fallback (metrics.hpp).
+inline metric_set set_for_chip(metric_set set, const std::string& chip) {
+  if (applies_to(set, chip)) return set;
+  if (set.fallback) {
+    metric_set fallback = set.fallback();
+    if (applies_to(fallback, chip)) return fallback;
+  }
+  std::string chips;
+  for (const auto& c : set.chips) chips += (chips.empty() ? "" : ", ") + c;
+  raise_profiler_error("napkin: metric set \"" + set.name + "\" is for " + chips + " only and has no fallback; this GPU is " +
+                       chip);
+}
+}  // namespace detail
+
+// What a metric set will cost on a chip, asked in advance (no GPU needed). `set` names the set that would
+// run: a chip-specific set's fallback on other chips (sol_fast on GB100 plans as sol).
 struct pass_plan {
   std::string chip;
   std::string set;
@@ -401,8 +417,8 @@ struct pass_plan {
 };
 
 inline pass_plan plan_passes(const std::string& chip, const metric_set& set) {
-  const metric_config config(chip, set);
-  return {chip, set.name, set.metrics.size(), config.passes()};
+  const metric_config config(chip, detail::set_for_chip(set, chip));
+  return {chip, config.set().name, config.set().metrics.size(), config.passes()};
 }
 
 NAPKIN_END_NAMESPACE

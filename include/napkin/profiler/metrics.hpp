@@ -33,6 +33,12 @@ inline constexpr const char* dram_frequency_hz = "dram__cycles_elapsed.avg.per_s
 inline constexpr const char* dram_bytes_read = "dram__bytes_read.sum";
 inline constexpr const char* dram_bytes_write = "dram__bytes_write.sum";
 inline constexpr const char* dram_bytes = "dram__bytes.sum";
+// --- the fast SOL set's counters (GH100: all of them fit 2 passes; sol_fast.hpp derives ncu's numbers) ---
+inline constexpr const char* triage_sm_pct = "TriageCompute.sm__throughput.avg.pct_of_peak_sustained_elapsed";
+inline constexpr const char* triage_l1tex_active_pct = "SM_A.TriageCompute.l1tex__throughput.avg.pct_of_peak_sustained_active";
+inline constexpr const char* triage_l1tex_elapsed_pct = "SM_A.TriageCompute.l1tex__throughput.avg.pct_of_peak_sustained_elapsed";
+inline constexpr const char* triage_l2_pct = "LTS.TriageCompute.lts__throughput.avg.pct_of_peak_sustained_elapsed";
+inline constexpr const char* l2_fabric_pct = "lts__ltcfabric2ltc_cycles_active.avg.pct_of_peak_sustained_elapsed";
 // --- cheap stand-ins for the one-pass set ---
 inline constexpr const char* dram_only_throughput_pct = "dram__throughput.avg.pct_of_peak_sustained_elapsed";
 inline constexpr const char* sm_issue_active_pct = "sm__inst_executed.avg.pct_of_peak_sustained_active";
@@ -56,11 +62,33 @@ inline constexpr const char* l1_hit_rate_pct = "l1tex__t_sector_hit_rate.pct";
 inline constexpr const char* l2_hit_rate_pct = "lts__t_sector_hit_rate.pct";
 }  // namespace metric
 
+struct sol_report;
+
 // A named list of metric names. Pass counts depend on the chip: ask napkin::plan_passes (host.hpp).
+//
+// A set may be meant for some chips only (`chips`, empty = any chip): on another chip the profiler and
+// plan_passes use `fallback()` instead (and the report names the set that ran). A set whose report numbers are
+// not all collected under ncu's names has `derive`, which computes them from what was collected and says how
+// (sol_report::derivations); the fast SOL set is one (sol_fast.hpp).
 struct metric_set {
+  metric_set() = default;
+  metric_set(std::string set_name, std::vector<std::string> metric_names)
+      : name(std::move(set_name)), metrics(std::move(metric_names)) {}
+
   std::string name;
   std::vector<std::string> metrics;
+  std::vector<std::string> chips;
+  metric_set (*fallback)() = nullptr;
+  void (*derive)(sol_report&) = nullptr;
 };
+
+// Does `set` apply on `chip` as it is (no chip list, or the chip in it)?
+inline bool applies_to(const metric_set& set, const std::string& chip) {
+  if (set.chips.empty()) return true;
+  for (const auto& c : set.chips)
+    if (c == chip) return true;
+  return false;
+}
 
 namespace metric_sets {
 

@@ -13,6 +13,7 @@
 #include <ostream>
 #include <sstream>
 #include <string>
+#include <utility>
 
 #include "napkin/detail/number_text.hpp"
 #include "napkin/profiler/comparison.hpp"
@@ -53,6 +54,14 @@ inline std::string to_text(const sol_report& r) {
   out += detail::section_row("DRAM Bandwidth", "GB/s", r.dram_bytes_per_s(), 1e-9, 1);
   if (auto f = r.flop(); f && r.duration_ns())
     out += detail::section_row("FLOP/s (executed)", "GFLOP/s", *f / (*r.duration_ns() * 1e-9), 1e-9, 1);
+  // Numbers the set derives rather than collects under ncu's names: say how (sol_fast.hpp).
+  static constexpr std::pair<const char*, const char*> derived_rows[] = {
+      {"sm_pct", "Compute (SM) Throughput"}, {"memory_pct", "Memory Throughput"},
+      {"l1tex_pct", "L1/TEX Cache Throughput"}, {"l2_pct", "L2 Cache Throughput"}};
+  if (!r.derivations.empty()) out += "    Derived (" + r.metric_set + " set):\n";
+  for (const auto& [field, label] : derived_rows)
+    if (const auto it = r.derivations.find(field); it != r.derivations.end())
+      out += "      " + std::string(label) + " = " + it->second + "\n";
   if (!r.passes_disagree.empty()) {
     out += "    Passes disagree: " + r.passes_disagree + "\n";
     out += "    Verdict: none - the replay passes disagree, so neither the SOL table nor ncu's rule applies.\n";

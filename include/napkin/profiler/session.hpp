@@ -37,6 +37,7 @@
 #include "napkin/profiler/phase.hpp"
 #include "napkin/profiler/report.hpp"
 #include "napkin/profiler/scope.hpp"
+#include "napkin/profiler/sol_fast.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 
@@ -45,7 +46,7 @@ class profiler {
   using scope = profiler_scope;
   using phase = profiler_phase;
 
-  explicit profiler(metric_set set = metric_sets::sol(), const profiler_options& options = {})
+  explicit profiler(metric_set set = metric_sets::sol_fast(), const profiler_options& options = {})
       : core_(std::move(set), options) {}
   profiler(const profiler&) = delete;
   profiler& operator=(const profiler&) = delete;

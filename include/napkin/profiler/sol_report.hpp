@@ -199,7 +199,7 @@ struct sol_report {
   sol_verdict sol_table() const {
     if (!passes_disagree.empty()) return {bottleneck::passes_disagree, passes_disagree};
     if (!sm_pct() || !memory_pct())
-      return {bottleneck::not_measured, "the \"" + metric_set + "\" set has no SM % / Memory %: use the sol set."};
+      return {bottleneck::not_measured, "the \"" + metric_set + "\" set has no SM % / Memory %: use the sol_fast or sol set."};
     return classify_by_sol_table(*sm_pct(), *memory_pct(), dram_pct());
   }
   std::optional<ncu_verdict> ncu_rule() const {
@@ -226,6 +226,7 @@ inline sol_report make_report(std::string name, const metric_set& set, const std
   r.name = std::move(name);
   r.metric_set = set.name;
   for (std::size_t i = 0; i < values.size(); ++i) r.values[set.metrics[i]] = values[i];
+  if (set.derive) set.derive(r);
   return r;
 }
 

@@ -1,0 +1,137 @@
+// The fast SOL set without a GPU: its pass count per chip from CUPTI's host planner, the fallback to the full
+// set on chips it was not checked on, and its derivations against counter values recorded on an H200 with the
+// Nsight Compute numbers of the same kernels (docs/profiler.md, "Fast SOL"; benchmarks/device/profiler.sh).
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "napkin/profiler.hpp"
+
+using namespace napkin;
+
+TEST_CASE("fast SOL: 2 passes on GH100, the full set's count where it falls back") {
+  const auto gh100 = plan_passes("GH100", metric_sets::sol_fast());
+  CHECK(gh100.set == "sol-fast");
+  CHECK(gh100.passes == 2);
+  CHECK(plan_passes("GH100", metric_sets::sol()).passes == 9);
+  // Chips without the triage counters (Ampere, Ada, Turing, consumer Blackwell) or without the L2 fabric
+  // counter (GB100) run the full set; the plan says so by its name.
+  const std::map<std::string, std::size_t> full_set_passes = {{"GA100", 9}, {"GA102", 7}, {"AD102", 7},
+                                                              {"TU102", 7}, {"GB100", 8}, {"GB202", 8}};
+  for (const auto& [chip, passes] : full_set_passes) {
+    CAPTURE(chip);
+    const auto plan = plan_passes(chip, metric_sets::sol_fast());
+    CHECK(plan.set == "sol");
+    CHECK(plan.passes == passes);
+    CHECK(plan.metrics == metric_sets::sol().metrics.size());
+  }
+}
+
+TEST_CASE("fast SOL: why GB100 falls back — it has the triage counters but no L2 fabric counter") {
+  CHECK(check_metrics("GB100", {metric::triage_sm_pct, metric::triage_l1tex_active_pct, metric::triage_l2_pct}).empty());
+  const auto bad = check_metrics("GB100", {metric::l2_fabric_pct});
+  REQUIRE(bad.size() == 1);
+  CHECK(bad.front().name == metric::l2_fabric_pct);
+}
+
+TEST_CASE("a chip-specific set without a fallback is refused on another chip, naming both") {
+  metric_set only_gh100{"mine", {metric::duration_ns}};
+  only_gh100.chips = {"GH100"};
+  CHECK(plan_passes("GH100", only_gh100).passes == 1);
+  try {
+    (void)plan_passes("GA100", only_gh100);
+    FAIL("expected a profiler_error");
+  } catch (const profiler_error& e) {
+    const std::string what = e.what();
+    CHECK(what.find("\"mine\" is for GH100 only") != std::string::npos);
+    CHECK(what.find("GA100") != std::string::npos);
+  }
+}
+
+namespace {
+
+// What the fast set collected for a kernel (per_kernel(fn, replay::application), H200, one run), and the
+// medians of three `ncu --clock-control none --section SpeedOfLight` runs of the same kernel.
+struct recorded_kernel {
+  const char* name;
+  double triage_sm, triage_l1_active, triage_l1_elapsed, triage_l2, fabric, dram, duration_ns;
+  double ncu_sm, ncu_memory, ncu_l1, ncu_l2, ncu_dram, ncu_duration_ns;
+};
+
+// benchmarks/device/profiler.sh on an NVIDIA H200 (driver 580.159.04, ncu 2025.3), 2026-11-23.
+const recorded_kernel recorded[] = {
+    {"copy", 17.09745752, 29.86730558, 29.31058317, 51.0372551, 91.76377915, 87.42476078, 249760,
+     17.24, 88.00, 29.75, 92.74, 88.00, 248030},
+    {"sgemm", 86.98595691, 61.51455228, 59.5280284, 17.80811769, 7.527941161, 3.056329802, 2678912,
+     86.76, 59.37, 61.34, 17.67, 3.07, 2684860},
+    {"smem_reduce", 75.68264956, 92.66541394, 92.38522421, 0.4520223937, 1.531536514, 0.902894394, 1550432,
+     75.63, 92.32, 92.66, 1.49, 0.93, 1548540},
+    {"l2_read", 23.46898919, 26.32353071, 24.2549824, 78.4846376, 5.718367906, 5.234674911, 66688,
+     23.47, 78.38, 26.40, 78.38, 5.23, 66750},
+};
+
+sol_report collected(const recorded_kernel& k) {
+  const metric_set set = metric_sets::sol_fast();
+  std::map<std::string, double> by_name = {
+      {metric::duration_ns, k.duration_ns},        {metric::elapsed_cycles, 1},
+      {metric::sm_active_cycles, 1},               {metric::sm_frequency_hz, 1.98e9},
+      {metric::dram_frequency_hz, 3.2e9},          {metric::dram_bytes, 1},
+      {metric::dram_throughput_pct, k.dram},       {metric::triage_sm_pct, k.triage_sm},
+      {metric::triage_l1tex_active_pct, k.triage_l1_active}, {metric::triage_l1tex_elapsed_pct, k.triage_l1_elapsed},
+      {metric::triage_l2_pct, k.triage_l2},        {metric::l2_fabric_pct, k.fabric}};
+  std::vector<double> values;
+  for (const auto& m : set.metrics) values.push_back(by_name.at(m));
+  return make_report(k.name, set, values);
+}
+
+}  // namespace
+
+TEST_CASE("fast SOL derivations: the arithmetic, by hand") {
+  const sol_report copy = collected(recorded[0]);
+  CHECK(copy.metric_set == "sol-fast");
+  CHECK(*copy.sm_pct() == doctest::Approx(17.09745752));
+  CHECK(*copy.l1tex_pct() == doctest::Approx(29.86730558));
+  CHECK(*copy.l2_pct() == doctest::Approx(91.76377915));     // the fabric: busier than the slices (51.04)
+  CHECK(*copy.memory_pct() == doctest::Approx(87.42476078)); // DRAM: the fabric is not in Memory %
+  const sol_report sgemm = collected(recorded[1]);
+  CHECK(*sgemm.l2_pct() == doctest::Approx(17.80811769));      // the slices: busier than the fabric (7.53)
+  CHECK(*sgemm.memory_pct() == doctest::Approx(59.5280284));   // L1 over elapsed cycles, not active (61.51)
+  const sol_report l2 = collected(recorded[3]);
+  CHECK(*l2.memory_pct() == doctest::Approx(78.4846376));      // the L2 slices
+  // Each derived number says how it was obtained.
+  for (const char* field : {"sm_pct", "l1tex_pct", "l2_pct", "memory_pct"}) CHECK(copy.derivations.count(field) == 1);
+  CHECK(copy.derivations.at("l2_pct").find("lts__ltcfabric2ltc_cycles_active") != std::string::npos);
+  CHECK(to_text(copy).find("Derived (sol-fast set):") != std::string::npos);
+  CHECK(to_text(copy).find("L2 Cache Throughput = max(") != std::string::npos);
+}
+
+TEST_CASE("fast SOL derivations agree with Nsight Compute within 2 points on recorded H200 counters") {
+  for (const auto& k : recorded) {
+    CAPTURE(k.name);
+    const sol_report r = collected(k);
+    CHECK(std::abs(*r.sm_pct() - k.ncu_sm) <= 2.0);
+    CHECK(std::abs(*r.memory_pct() - k.ncu_memory) <= 2.0);
+    CHECK(std::abs(*r.l1tex_pct() - k.ncu_l1) <= 2.0);
+    CHECK(std::abs(*r.l2_pct() - k.ncu_l2) <= 2.0);
+    CHECK(std::abs(*r.dram_pct() - k.ncu_dram) <= 2.0);
+    CHECK(std::abs(*r.duration_ns() / k.ncu_duration_ns - 1) <= 0.03);
+    // The verdicts follow from the same numbers.
+    CHECK(r.sol_table().kind != bottleneck::not_measured);
+  }
+}
+
+TEST_CASE("fast SOL: a missing input counter leaves its number missing, never a guess") {
+  const metric_set set = metric_sets::sol_fast();
+  std::vector<double> values(set.metrics.size(), 10.0);
+  for (std::size_t i = 0; i < set.metrics.size(); ++i)
+    if (set.metrics[i] == metric::l2_fabric_pct) values[i] = std::numeric_limits<double>::quiet_NaN();
+  const sol_report r = make_report("k", set, values);
+  CHECK_FALSE(r.l2_pct());
+  CHECK(r.derivations.at("l2_pct").rfind("not measured", 0) == 0);
+  CHECK(r.memory_pct());  // Memory % does not use the fabric
+  CHECK(r.sm_pct());
+}
