@@ -400,11 +400,11 @@ TEST_CASE("watch_phase(): an NVTX-annotated phase, one pass per occurrence") {
   CHECK(*r.dram_bytes() == doctest::Approx(2 * buffer_bytes).epsilon(0.10));  // the copy, not add_one
   // Done: the profiler is free again while the phase object still lives, napkin's ranges are back on their
   // fast path (no listener installed), and another phase can be watched.
-  CHECK(napkin::detail::installed_range_listener.load() == nullptr);
+  CHECK(napkin::detail::installed_listener(napkin::detail::listener_slot::phase_watch) == nullptr);
   const auto after = prof.measure("after", [&] { buf.copy(); });
   CHECK(*after.dram_bytes() == doctest::Approx(2 * buffer_bytes).epsilon(0.10));
   auto next = prof.watch_phase("next");
-  CHECK(napkin::detail::installed_range_listener.load() != nullptr);
+  CHECK(napkin::detail::installed_listener(napkin::detail::listener_slot::phase_watch) != nullptr);
   CHECK(phase.report().name == "step");  // the finished phase keeps its report
 }
 

@@ -3,7 +3,7 @@
 // the ranges of an annotated phase, with or without an NVTX tool.
 //
 //   class my_listener final : public napkin::detail::range_listener { ... };   // on_push, on_pop
-//   napkin::detail::install_range_listener(&l);   napkin::detail::remove_range_listener(&l);
+//   napkin::detail::install_range_listener(&l, slot);   napkin::detail::remove_range_listener(&l, slot);
 //
 // While a listener is installed the switch's "listened" bit (napkin/nvtx/switch.hpp) sends every range
 // off its hot path; with none installed the hot path is unchanged.
@@ -15,6 +15,7 @@
 #include "napkin/nvtx/switch.hpp"
 
 #include <atomic>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -24,7 +25,8 @@
 NAPKIN_BEGIN_PROCESS_STATE
 // Told about every napkin push/pop range (range_in, NAPKIN_RANGE, NAPKIN_FUNC_RANGE) while installed,
 // whether or not an NVTX tool listens and whatever napkin's NVTX switch says; ranges compiled out
-// (NAPKIN_NVTX_DISABLE) are not seen. napkin::profiler::watch_phase installs one at a time. Each
+// (NAPKIN_NVTX_DISABLE) are not seen. napkin::profiler::watch_phase and napkin::monitor each install one,
+// in their own slot. Each
 // implementation must be thread-safe and outlive every range (static storage): a range may read the
 // pointer just before it is cleared. A pop goes to the listener installed when the range closes: one
 // installed later may hear a pop whose push it never saw (from any thread), and must ignore it.
@@ -42,27 +44,44 @@ class range_listener {
   range_listener(const range_listener&) = default;
   range_listener& operator=(const range_listener&) = default;
 };
-// The process-wide listener slot (null almost always). Ranges look at it only when the switch's
-// listened bit sends them off the hot path. Written by detail::install/remove_range_listener.
-inline std::atomic<range_listener*> installed_range_listener{nullptr};
+// The process-wide listener slots (null almost always), one per kind of user: napkin::profiler::watch_phase
+// and napkin::monitor can listen at the same time. Ranges look at them only when the switch's listened bit
+// sends them off the hot path. Written by detail::install/remove_range_listener, under the mutex.
+inline constexpr unsigned range_listener_slots = 2;
+inline std::atomic<range_listener*> installed_range_listeners[range_listener_slots] = {};
+inline std::mutex range_listener_mutex;
 NAPKIN_END_PROCESS_STATE
 
 NAPKIN_BEGIN_NAMESPACE
 namespace detail {
-using process_state::installed_range_listener;
 using process_state::range_listener;  // declared in process_state: one type for every kind of unit
+using process_state::range_listener_slots;
 
-// Installs `l` (static storage); replaces any other. napkin::profiler::watch_phase is the one user.
-inline void install_range_listener(range_listener* l) noexcept {
-  installed_range_listener.store(l, std::memory_order_release);
+// Who listens: each user has its own slot, so one does not replace the other.
+enum class listener_slot : unsigned char { phase_watch = 0, monitor = 1 };
+
+inline std::atomic<range_listener*>& listener_in(listener_slot slot) noexcept {
+  return process_state::installed_range_listeners[static_cast<unsigned>(slot)];
+}
+inline range_listener* installed_listener(listener_slot slot) noexcept {
+  return listener_in(slot).load(std::memory_order_acquire);
+}
+
+// Installs `l` (static storage) in `slot`; replaces any other listener of that slot.
+inline void install_range_listener(range_listener* l, listener_slot slot = listener_slot::phase_watch) noexcept {
+  const std::lock_guard<std::mutex> lock(process_state::range_listener_mutex);
+  listener_in(slot).store(l, std::memory_order_release);
   nvtx_switch.fetch_or(switch_listened, std::memory_order_release);
 }
-// Removes `l` if it is the installed one. A range it accepted that is still open loses its pop.
-inline void remove_range_listener(range_listener* l) noexcept {
+// Removes `l` if it is the one installed in `slot`. A range it accepted that is still open loses its pop.
+// The switch leaves the listened state when no slot holds a listener.
+inline void remove_range_listener(range_listener* l, listener_slot slot = listener_slot::phase_watch) noexcept {
+  const std::lock_guard<std::mutex> lock(process_state::range_listener_mutex);
   range_listener* expected = l;
-  if (installed_range_listener.compare_exchange_strong(expected, nullptr, std::memory_order_acq_rel)) {
-    nvtx_switch.fetch_and(static_cast<unsigned char>(~switch_listened), std::memory_order_release);
-  }
+  if (!listener_in(slot).compare_exchange_strong(expected, nullptr, std::memory_order_acq_rel)) return;
+  for (unsigned i = 0; i < range_listener_slots; ++i)
+    if (process_state::installed_range_listeners[i].load(std::memory_order_acquire) != nullptr) return;
+  nvtx_switch.fetch_and(static_cast<unsigned char>(~switch_listened), std::memory_order_release);
 }
 
 // The name text of any name napkin accepts, built only when a listener asks.

@@ -81,7 +81,8 @@ class [[nodiscard]] range_in {
   static void* operator new[](std::size_t) = delete;
 
  private:
-  enum : unsigned char { pushed_to_nvtx = 1, listener_owed_pop = 2 };
+  // Bit 0: pushed to NVTX; bit 1 + slot: that slot's listener accepted the push and is owed its pop.
+  enum : unsigned char { pushed_to_nvtx = 1, first_listener_owed_pop = 2 };
 
   template <class Name, class... Attributes>
   NAPKIN_DETAIL_COLD static unsigned char push(const Name& name, const Attributes&... attributes) {
@@ -90,30 +91,35 @@ class [[nodiscard]] range_in {
         name, [domain](const nvtxEventAttributes_t* a) { nvtxDomainRangePushEx(domain, a); }, attributes...);
     return pushed_to_nvtx;
   }
-  // Off the hot path: the switch is unread, or a listener is installed (napkin's profiler watches a phase).
+  // Off the hot path: the switch is unread, or a listener is installed (napkin's profiler watches a phase,
+  // napkin's monitor attributes kernels to phases).
   template <class Name, class... Attributes>
   NAPKIN_DETAIL_COLD static unsigned char push_slow(unsigned char s, const Name& name,
                                                         const Attributes&... attributes) {
     unsigned char state = 0;
     if (detail::should_push()) state = push(name, attributes...);
     if ((s & detail::switch_listened) != 0) {
-      if (detail::range_listener* l = detail::installed_range_listener.load(std::memory_order_acquire)) {
+      for (unsigned slot = 0; slot < detail::range_listener_slots; ++slot) {
+        detail::range_listener* l = detail::installed_listener(static_cast<detail::listener_slot>(slot));
+        if (l == nullptr) continue;
 #if NAPKIN_HAS_EXCEPTIONS
         try {
 #endif
-          if (l->on_push(detail::domain_name_of<D>(), detail::name_text<D>(name))) state |= listener_owed_pop;
+          if (l->on_push(detail::domain_name_of<D>(), detail::name_text<D>(name)))
+            state |= static_cast<unsigned char>(first_listener_owed_pop << slot);
 #if NAPKIN_HAS_EXCEPTIONS
-        } catch (...) {  // building the name failed (out of memory, a callable name threw): not the watched phase
+        } catch (...) {  // building the name failed (out of memory, a callable name threw): not listened to
         }
 #endif
-
       }
     }
     return state;
   }
   NAPKIN_DETAIL_COLD static void pop(unsigned char state) noexcept {
-    if ((state & listener_owed_pop) != 0) {
-      if (detail::range_listener* l = detail::installed_range_listener.load(std::memory_order_acquire)) l->on_pop();
+    // Pops in the reverse order of the pushes' slots.
+    for (unsigned slot = detail::range_listener_slots; slot-- > 0;) {
+      if ((state & (first_listener_owed_pop << slot)) == 0) continue;
+      if (detail::range_listener* l = detail::installed_listener(static_cast<detail::listener_slot>(slot))) l->on_pop();
     }
     if ((state & pushed_to_nvtx) != 0) nvtxDomainRangePop(nvtx3::v1::domain::get<D>());
   }

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "napkin/check.hpp"
+#include "napkin/monitor/pause.hpp"
 #include "napkin/profiler/cupti_session.hpp"
 #include "napkin/profiler/device.hpp"
 #include "napkin/profiler/errors.hpp"
@@ -42,6 +43,7 @@ class profiler_core {
     if (options_.max_kernels == 0)
       raise_profiler_error("napkin: profiler_options::max_kernels must be at least 1 (per_kernel() records that many)");
     device_ = find_current_device();
+    const monitors_paused paused;  // the counter availability below is refused while PM sampling runs
     cupti_.emplace();
     require_range_profiling(device_);
     const std::string chip = chip_name(device_);
@@ -67,8 +69,12 @@ class profiler_core {
       raise_profiler_error("napkin: the profiler is busy with " + *held_by_ +
                            " (napkin measures one range at a time)");
     held_by_ = what;
+    monitors_paused_.emplace();  // napkin::monitor's PM sampling would make CUPTI's Start fail (HARDWARE_BUSY)
   }
-  void release() noexcept { held_by_.reset(); }
+  void release() noexcept {
+    monitors_paused_.reset();
+    held_by_.reset();
+  }
 
   // Waits for the device. A failure is raised with the CUDA error; a fault that leaves the context unusable
   // also disables the profiler.
@@ -121,6 +127,7 @@ class profiler_core {
   std::unique_ptr<cupti_session> session_;
   std::optional<l2_flusher> flusher_;  // none when options_.flush_l2 is false
   std::optional<std::string> held_by_;
+  std::optional<monitors_paused> monitors_paused_;
   std::string disabled_reason_;
 };
 

@@ -59,7 +59,9 @@ inline std::string printable_metric_name(const std::string& name) {
 // it, so each metric list gets its own.
 class host_object {
  public:
-  explicit host_object(const std::string& chip, const std::vector<std::uint8_t>& availability = {}) {
+  // `type`: the range profiler's configurations (napkin::profiler) or PM sampling's (napkin::monitor).
+  explicit host_object(const std::string& chip, const std::vector<std::uint8_t>& availability = {},
+                       CUpti_ProfilerType type = CUPTI_PROFILER_TYPE_RANGE_PROFILER) {
     if (!availability.empty()) check_counter_availability_image(availability);
     const std::vector<std::string> chips = supported_chips();
     if (std::find(chips.begin(), chips.end(), chip) == chips.end()) {
@@ -69,7 +71,7 @@ class host_object {
                                                               "\" is not supported by this CUPTI; supported: " + list);
     }
     auto p = NAPKIN_CUPTI_PARAMS(CUpti_Profiler_Host_Initialize_Params);
-    p.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+    p.profilerType = type;
     p.pChipName = chip.c_str();
     p.pCounterAvailabilityImage = availability.empty() ? nullptr : availability.data();
     NAPKIN_DETAIL_PROFILER_CHECK(cuptiProfilerHostInitialize(&p));

@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: Apache-2.0
+// napkin::monitor: the GPU's Speed-Of-Light readings per napkin::range phase and per kernel, continuously,
+// from the running program — CUPTI PM sampling (pm_sampler.hpp) plus kernel activity records
+// (kernel_activity.hpp), attributed on demand (attribution.hpp, monitor_report.hpp).
+//
+//   int main() {
+//     napkin::monitor mon;          // NAPKIN_MONITOR=on (or settings) turns it on; off by default
+//     ... the application, with napkin::range phases ...
+//     std::cout << mon.report();    // per phase and per kernel: time, SM %, DRAM %, L1 %, L2 slices %, verdict
+//   }
+//
+// The monitor never stops the program: a GPU it cannot sample (another tool holds the counters, no
+// permission, MIG, a chip without the one-pass set) leaves it off with one message in status(). It samples on
+// the GPU, decodes on its own thread (drain_period), keeps at most settings.max_samples samples and
+// max_kernels kernel records (older ones are folded away and counted), and pauses while napkin::profiler
+// measures (pause.hpp).
+#pragma once
+
+#include "napkin/config.hpp"
+
+#include <cuda_runtime_api.h>
+#include <cupti_activity.h>
+#include <cupti_profiler_target.h>
+#include <cupti_target.h>
+#include <time.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "napkin/monitor/attribution.hpp"
+#include "napkin/monitor/kernel_activity.hpp"
+#include "napkin/monitor/monitor_report.hpp"
+#include "napkin/monitor/pause.hpp"
+#include "napkin/monitor/pm_sampler.hpp"
+#include "napkin/monitor/sample.hpp"
+#include "napkin/monitor/settings.hpp"
+#include "napkin/nvtx/listener.hpp"
+#include "napkin/profiler/cupti_session.hpp"
+#include "napkin/profiler/device.hpp"
+#include "napkin/profiler/errors.hpp"
+
+NAPKIN_BEGIN_NAMESPACE
+
+namespace detail {
+// The one-pass PM-sampling set, in pm_sample's order. One pass on GH100 and GB100 (CUPTI's host planner);
+// checked against ncu on an H200 (docs/monitor.md).
+inline const std::vector<std::string>& monitor_metrics() {
+  static const std::vector<std::string> m = {
+      "TriageCompute.sm__throughput.avg.pct_of_peak_sustained_elapsed",
+      "SM_A.TriageCompute.l1tex__throughput.avg.pct_of_peak_sustained_elapsed",
+      "LTS.TriageCompute.lts__throughput.avg.pct_of_peak_sustained_elapsed",
+      "dram__throughput.avg.pct_of_peak_sustained_elapsed",
+      "dram__bytes_read.sum",
+      "dram__bytes_write.sum"};
+  return m;
+}
+inline double thread_cpu_seconds() noexcept {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
+}  // namespace detail
+
+class monitor final : private process_state::pausable_sampler {
+ public:
+  // Reads NAPKIN_MONITOR (settings.hpp); a malformed value leaves the monitor off and says why in status().
+  monitor() {
+    auto from_env = monitor_settings_from_env();
+    if (!from_env.error.empty()) {
+      status_ = "off: " + from_env.error;
+      return;
+    }
+    if (!from_env.settings) {
+      status_ = "off (NAPKIN_MONITOR is not set)";
+      return;
+    }
+    start(*from_env.settings);
+  }
+  explicit monitor(const monitor_settings& settings) { start(settings); }
+  monitor(const monitor&) = delete;
+  monitor& operator=(const monitor&) = delete;
+  ~monitor() { shut_down(); }
+
+  // Whether the monitor samples; status() says what it does or why it does not.
+  bool running() const noexcept { return running_.load(); }
+  const std::string& status() const noexcept { return status_; }
+
+  // Everything collected so far, attributed: per kernel name and per phase, and device-wide.
+  monitor_report report() {
+    drain();
+    const std::lock_guard<std::mutex> lock(data_mutex_);
+    monitor_report r = make_monitor_report(samples_, dropped_, kernels_);
+    r.dropped_samples = dropped_count_;
+    r.monitor_cpu_s = cpu_s_;
+    return r;
+  }
+
+  // What the monitor cost so far: the decode thread's CPU time, in seconds.
+  double cpu_seconds() const {
+    const std::lock_guard<std::mutex> lock(data_mutex_);
+    return cpu_s_;
+  }
+
+ private:
+  void start(const monitor_settings& s) {
+    settings_ = s;
+#if NAPKIN_HAS_EXCEPTIONS
+    try {
+#endif
+      int device = s.device;
+      if (device < 0) NAPKIN_CUDA_CHECK_POLICY(cudaGetDevice(&device), failure_policy::throw_exception);
+      device_ = device;
+      NAPKIN_CUDA_CHECK(cudaFree(nullptr));  // a context on the device: CUPTI samples the current one
+      cupti_.emplace();
+      auto chip_params = NAPKIN_CUPTI_PARAMS(CUpti_Device_GetChipName_Params);
+      chip_params.deviceIndex = static_cast<std::size_t>(device);
+      NAPKIN_DETAIL_PROFILER_CHECK(cuptiDeviceGetChipName(&chip_params));
+      chip_ = chip_params.pChipName;
+      config_.emplace(chip_, detail::monitor_metrics());
+      sampler_.emplace(device, *config_, s.interval_ns, s.hardware_buffer_bytes, s.samples_per_decode);
+      detail::activity_collector::instance().hold();
+      activity_held_ = true;
+      detail::install_range_listener(&detail::phase_tracker::instance(), detail::listener_slot::monitor);
+      sampler_->start();
+      drop_first_ = true;
+      if (!detail::register_monitor(this))
+        detail::raise_profiler_error("napkin: more monitors than napkin can pause for the profiler");
+#if NAPKIN_HAS_EXCEPTIONS
+    } catch (const std::exception& e) {
+      status_ = std::string("off: ") + e.what();
+      release_cupti();
+      return;
+    }
+#endif
+    running_ = true;
+    status_ = "sampling " + chip_ + " (device " + std::to_string(device_) + ") every " +
+              detail::duration(static_cast<double>(s.interval_ns) * 1e-9);
+    thread_ = std::thread([this] { loop(); });
+  }
+
+  void loop() {
+    std::unique_lock<std::mutex> lock(wake_mutex_);
+    while (!stopping_) {
+      wake_.wait_for(lock, std::chrono::nanoseconds(settings_.drain_period_ns), [this] { return stopping_; });
+      lock.unlock();
+      drain();
+      lock.lock();
+    }
+  }
+
+  // Moves decoded samples and finished kernels into the bounded stores (any thread; one at a time).
+  void drain() {
+    if (!running_.load()) return;
+    const std::lock_guard<std::mutex> decode_lock(decode_mutex_);
+    const double cpu0 = detail::thread_cpu_seconds();
+    std::vector<pm_sample> fresh;
+    bool overflow = false;
+    if (sampler_ && !paused_) {
+#if NAPKIN_HAS_EXCEPTIONS
+      try {
+#endif
+        overflow = sampler_->decode([&](std::uint64_t t0, std::uint64_t t1, const double* v) {
+                     pm_sample s;
+                     s.start_ns = t0;
+                     s.end_ns = t1;
+                     s.sm_pct = v[0];
+                     s.l1tex_pct = v[1];
+                     s.l2_slices_pct = v[2];
+                     s.dram_pct = v[3];
+                     s.dram_read_bytes = v[4];
+                     s.dram_write_bytes = v[5];
+                     fresh.push_back(s);
+                   }).overflow;
+#if NAPKIN_HAS_EXCEPTIONS
+      } catch (const std::exception& e) {
+        // A dead session (an overflow CUPTI could not recover from): restart it, count what was lost.
+        overflow = true;
+        restart_after_failure(e.what());
+      }
+#endif
+    }
+    detail::activity_collector::flush();
+    std::vector<detail::kernel_activity> done = detail::activity_collector::instance().take(static_cast<std::uint32_t>(device_));
+    const double cpu1 = detail::thread_cpu_seconds();
+
+    const std::lock_guard<std::mutex> lock(data_mutex_);
+    cpu_s_ += cpu1 - cpu0;
+    if (drop_first_ && !fresh.empty()) {  // the first sample spans the session's setup
+      dropped_.push_back({fresh.front().start_ns, fresh.front().end_ns, 1});
+      fresh.erase(fresh.begin());
+      drop_first_ = false;
+    }
+    if (overflow && !fresh.empty()) {
+      ++dropped_count_;
+      const std::uint64_t before = samples_.empty() ? fresh.front().start_ns : samples_.back().end_ns;
+      if (fresh.front().start_ns > before) dropped_.push_back({before, fresh.front().start_ns, 1});
+    }
+    for (auto& s : fresh) {
+      if (!samples_.empty() && s.start_ns < samples_.back().end_ns) continue;  // CUPTI repeated a window
+      samples_.push_back(s);
+    }
+    for (auto& k : done) {
+      kernel_record r;
+      r.name = std::move(k.name);
+      r.start_ns = k.start_ns;
+      r.end_ns = k.end_ns;
+      r.device = static_cast<int>(k.device);
+      r.stream_id = k.stream;
+      r.correlation_id = k.correlation;
+      r.phase = detail::phase_tracker::instance().path(k.phase_id);
+      kernels_.push_back(std::move(r));
+    }
+    // Bounded memory: the oldest samples and kernels beyond the limits go (counted in the report).
+    while (samples_.size() > settings_.max_samples) {
+      samples_.erase(samples_.begin());
+      ++forgotten_samples_;
+    }
+    while (kernels_.size() > settings_.max_kernels) kernels_.erase(kernels_.begin());
+  }
+
+  void restart_after_failure(const std::string& why) noexcept {
+#if NAPKIN_HAS_EXCEPTIONS
+    try {
+      sampler_.reset();
+      sampler_.emplace(device_, *config_, settings_.interval_ns, settings_.hardware_buffer_bytes,
+                       settings_.samples_per_decode);
+      sampler_->start();
+      drop_first_ = true;
+      ++restarts_;
+    } catch (const std::exception& e) {
+      running_ = false;
+      status_ = "off after a failure: " + why + "; restarting failed: " + e.what();
+    }
+#else
+    (void)why;
+#endif
+  }
+
+  // pausable_sampler: napkin::profiler measures on this process (called under the registry's mutex).
+  void pause_for_profiler() noexcept override {
+    const std::lock_guard<std::mutex> decode_lock(decode_mutex_);
+    if (!sampler_ || paused_) return;
+#if NAPKIN_HAS_EXCEPTIONS
+    try {
+#endif
+      sampler_->stop();
+#if NAPKIN_HAS_EXCEPTIONS
+    } catch (...) {
+    }
+#endif
+    sampler_.reset();  // the range profiler needs the device's counters: give the session back
+    paused_ = true;
+  }
+  void resume_after_profiler() noexcept override {
+    const std::lock_guard<std::mutex> decode_lock(decode_mutex_);
+    if (!paused_) return;
+    paused_ = false;
+#if NAPKIN_HAS_EXCEPTIONS
+    try {
+#endif
+      sampler_.emplace(device_, *config_, settings_.interval_ns, settings_.hardware_buffer_bytes,
+                       settings_.samples_per_decode);
+      sampler_->start();
+      const std::lock_guard<std::mutex> lock(data_mutex_);
+      drop_first_ = true;
+#if NAPKIN_HAS_EXCEPTIONS
+    } catch (const std::exception& e) {
+      running_ = false;
+      status_ = std::string("off: resuming after a profiler measurement failed: ") + e.what();
+    }
+#endif
+  }
+
+  void shut_down() noexcept {
+    if (thread_.joinable()) {
+      {
+        const std::lock_guard<std::mutex> lock(wake_mutex_);
+        stopping_ = true;
+      }
+      wake_.notify_all();
+      thread_.join();
+    }
+    if (running_.load()) {
+#if NAPKIN_HAS_EXCEPTIONS
+      try {
+#endif
+        if (settings_.report_at_exit) {
+          const monitor_report r = report();
+          std::fputs(to_text(r).c_str(), stderr);
+        }
+#if NAPKIN_HAS_EXCEPTIONS
+      } catch (...) {
+      }
+#endif
+    }
+    detail::unregister_monitor(this);
+    running_ = false;
+    release_cupti();
+  }
+
+  void release_cupti() noexcept {
+    detail::remove_range_listener(&detail::phase_tracker::instance(), detail::listener_slot::monitor);
+    sampler_.reset();
+    if (activity_held_) detail::activity_collector::instance().release();
+    activity_held_ = false;
+    config_.reset();
+  }
+
+  monitor_settings settings_;
+  std::string status_;
+  std::string chip_;
+  int device_ = 0;
+  std::atomic<bool> running_{false};
+  std::optional<detail::cupti_initialization> cupti_;
+  std::optional<detail::pm_sampling_config> config_;
+  std::optional<detail::pm_sampler> sampler_;  // empty while paused
+  bool activity_held_ = false;
+  bool paused_ = false;
+  std::size_t restarts_ = 0;
+
+  std::mutex decode_mutex_;  // one drain, pause or resume at a time
+  mutable std::mutex data_mutex_;
+  std::vector<pm_sample> samples_;
+  std::vector<dropped_window> dropped_;
+  std::vector<kernel_record> kernels_;
+  bool drop_first_ = true;
+  std::size_t dropped_count_ = 0;
+  std::size_t forgotten_samples_ = 0;
+  double cpu_s_ = 0;
+
+  std::mutex wake_mutex_;
+  std::condition_variable wake_;
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+NAPKIN_END_NAMESPACE

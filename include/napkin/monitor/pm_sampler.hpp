@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: Apache-2.0
+// One CUPTI PM-sampling session on one device (cupti_pmsampling.h, CUDA >= 12.6): the GPU samples a one-pass
+// set of counters every `interval` into a hardware buffer; decode() moves what is there into a counter-data
+// image and evaluates each completed sample. No replay, no serialization of the application's work.
+//
+// CUPTI's rules this class keeps (CUPTI documentation, "PM Sampling"; each also seen on an H200):
+//   - only configurations that fit one pass are accepted (SetConfig answers NOT_SUPPORTED otherwise);
+//   - one session per device; while it samples, the range profiler's Start answers HARDWARE_BUSY, so
+//     napkin::profiler pauses the monitor around its measurements (monitor.hpp);
+//   - a hardware buffer that fills up is fatal to the session (DecodeData answers OUT_OF_MEMORY and later
+//     Starts fail): decode before it is full (the monitor sizes the buffer and the drain period together);
+//   - the counter-data image holds `max_samples` samples; a decode stops when it is full, so it is decoded,
+//     evaluated and re-initialized in a loop until the hardware buffer is empty.
+#pragma once
+
+#include "napkin/config.hpp"
+
+#include <cupti_pmsampling.h>
+#include <cupti_profiler_host.h>
+#include <cupti_profiler_target.h>
+#include <cupti_target.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "napkin/profiler/errors.hpp"
+#include "napkin/profiler/host.hpp"
+
+NAPKIN_BEGIN_NAMESPACE
+namespace detail {
+
+// A one-pass PM-sampling configuration for a chip (no GPU needed: CUPTI's host API).
+class pm_sampling_config {
+ public:
+  pm_sampling_config(const std::string& chip, std::vector<std::string> metrics,
+                     const std::vector<std::uint8_t>& availability = {})
+      : metrics_(std::move(metrics)),
+        host_(std::make_unique<host_object>(chip, availability, CUPTI_PROFILER_TYPE_PM_SAMPLING)) {
+    if (const CUptiResult s = host_->add_metrics(c_names(metrics_)); s != CUPTI_SUCCESS) {
+      std::string names;
+      for (const auto& m : metrics_) names += "\n  " + printable_metric_name(m);
+      raise_profiler_error(s, "napkin: PM sampling on " + chip + " refuses these metrics (" +
+                                  describe_cupti_failure("cuptiProfilerHostConfigAddMetrics", s) + "):" + names);
+    }
+    auto size = NAPKIN_CUPTI_PARAMS(CUpti_Profiler_Host_GetConfigImageSize_Params);
+    size.pHostObject = host_->get();
+    NAPKIN_DETAIL_PROFILER_CHECK(cuptiProfilerHostGetConfigImageSize(&size));
+    image_.resize(size.configImageSize);
+    auto get = NAPKIN_CUPTI_PARAMS(CUpti_Profiler_Host_GetConfigImage_Params);
+    get.pHostObject = host_->get();
+    get.configImageSize = image_.size();
+    get.pConfigImage = image_.data();
+    NAPKIN_DETAIL_PROFILER_CHECK(cuptiProfilerHostGetConfigImage(&get));
+    auto passes = NAPKIN_CUPTI_PARAMS(CUpti_Profiler_Host_GetNumOfPasses_Params);
+    passes.configImageSize = image_.size();
+    passes.pConfigImage = image_.data();
+    NAPKIN_DETAIL_PROFILER_CHECK(cuptiProfilerHostGetNumOfPasses(&passes));
+    passes_ = passes.numOfPasses;
+  }
+
+  // PM sampling takes one pass only: more means the set cannot be sampled on this chip.
+  std::size_t passes() const noexcept { return passes_; }
+  const std::vector<std::string>& metrics() const noexcept { return metrics_; }
+  const std::vector<std::uint8_t>& image() const noexcept { return image_; }
+
+  // The metrics' values for one sample of a decoded counter-data image, in the metrics' order.
+  void evaluate(const std::vector<std::uint8_t>& counter_data, std::size_t sample, double* values) const {
+    auto names = c_names(metrics_);
+    auto p = NAPKIN_CUPTI_PARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params);
+    p.pHostObject = host_->get();
+    p.pCounterDataImage = counter_data.data();
+    p.counterDataImageSize = counter_data.size();
+    p.rangeIndex = sample;
+    p.ppMetricNames = names.data();
+    p.numMetrics = names.size();
+    p.pMetricValues = values;
+    NAPKIN_DETAIL_PROFILER_CHECK(cuptiProfilerHostEvaluateToGpuValues(&p));
+  }
+
+ private:
+  std::vector<std::string> metrics_;
+  std::unique_ptr<host_object> host_;
+  std::vector<std::uint8_t> image_;
+  std::size_t passes_ = 0;
+};
+
+// What one decode() found.
+struct pm_decode_result {
+  std::size_t samples = 0;  // completed samples evaluated and handed to the callback
+  bool overflow = false;    // the hardware buffer overflowed since the last decode: samples were lost
+};
+
+class pm_sampler {
+ public:
+  // Enables PM sampling on `device_index` with `config`, sampling every `interval_ns` nanoseconds of GPU
+  // time into a hardware buffer of `buffer_bytes`; each decode step holds up to `samples_per_decode`.
+  pm_sampler(int device_index, const pm_sampling_config& config, std::uint64_t interval_ns, std::size_t buffer_bytes,
+             std::uint32_t samples_per_decode)
+      : config_(config) {
+    if (config.passes() != 1)
+      raise_profiler_error(CUPTI_ERROR_NOT_SUPPORTED, "napkin: PM sampling needs a one-pass set; this one needs " +
+                                                          std::to_string(config.passes()) + " passes");
+    auto enable = NAPKIN_CUPTI_PARAMS(CUpti_PmSampling_Enable_Params);
+    enable.deviceIndex = static_cast<std::size_t>(device_index);
+    NAPKIN_DETAIL_PROFILER_CHECK(cuptiPmSamplingEnable(&enable));
+    object_ = enable.pPmSamplingObject;
+    try_or_disable([&] {
+      auto set = NAPKIN_CUPTI_PARAMS(CUpti_PmSampling_SetConfig_Params);
+      set.pPmSamplingObject = object_;
+      set.configSize = config.image().size();
+      set.pConfig = config.image().data();
+      set.hardwareBufferSize = buffer_bytes;
+      set.samplingInterval = interval_ns;
+      set.triggerMode = CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL;
+      set.hwBufferAppendMode = CUPTI_PM_SAMPLING_HARDWARE_BUFFER_APPEND_MODE_KEEP_OLDEST;
+      NAPKIN_DETAIL_PROFILER_CHECK(cuptiPmSamplingSetConfig(&set));
+      auto names = c_names(config.metrics());
+      auto size = NAPKIN_CUPTI_PARAMS(CUpti_PmSampling_GetCounterDataSize_Params);
+      size.pPmSamplingObject = object_;
+      size.pMetricNames = names.data();
+      size.numMetrics = names.size();
+      size.maxSamples = samples_per_decode;
+      NAPKIN_DETAIL_PROFILER_CHECK(cuptiPmSamplingGetCounterDataSize(&size));
+      counter_data_.resize(size.counterDataSize);
+      initialize_counter_data();
+    });
+  }
+  pm_sampler(const pm_sampler&) = delete;
+  pm_sampler& operator=(const pm_sampler&) = delete;
+  ~pm_sampler() {
+    if (started_) {
+      auto stop = NAPKIN_CUPTI_PARAMS(CUpti_PmSampling_Stop_Params);
+      stop.pPmSamplingObject = object_;
+      (void)cuptiPmSamplingStop(&stop);  // nothing useful to do with a failure in a destructor
+    }
+    disable();
+  }
+
+  void start() {
+    auto p = NAPKIN_CUPTI_PARAMS(CUpti_PmSampling_Start_Params);
+    p.pPmSamplingObject = object_;
+    NAPKIN_DETAIL_PROFILER_CHECK(cuptiPmSamplingStart(&p));
+    started_ = true;
+  }
+  void stop() {
+    auto p = NAPKIN_CUPTI_PARAMS(CUpti_PmSampling_Stop_Params);
+    p.pPmSamplingObject = object_;
+    started_ = false;
+    NAPKIN_DETAIL_PROFILER_CHECK(cuptiPmSamplingStop(&p));
+  }
+  bool started() const noexcept { return started_; }
+
+  // Empties the hardware buffer: each completed sample goes to on_sample(start_ns, end_ns, values), values in
+  // the config's metric order (a pointer valid during the call).
+  template <class OnSample>
+  pm_decode_result decode(OnSample&& on_sample) {
+    pm_decode_result result;
+    std::vector<double> values(config_.metrics().size());
+    for (;;) {
+      auto p = NAPKIN_CUPTI_PARAMS(CUpti_PmSampling_DecodeData_Params);
+      p.pPmSamplingObject = object_;
+      p.pCounterDataImage = counter_data_.data();
+      p.counterDataImageSize = counter_data_.size();
+      NAPKIN_DETAIL_PROFILER_CHECK(cuptiPmSamplingDecodeData(&p));
+      result.overflow = result.overflow || p.overflow != 0;
+      auto info = NAPKIN_CUPTI_PARAMS(CUpti_PmSampling_GetCounterDataInfo_Params);
+      info.pCounterDataImage = counter_data_.data();
+      info.counterDataImageSize = counter_data_.size();
+      NAPKIN_DETAIL_PROFILER_CHECK(cuptiPmSamplingGetCounterDataInfo(&info));
+      for (std::size_t i = 0; i < info.numCompletedSamples; ++i) {
+        auto sample = NAPKIN_CUPTI_PARAMS(CUpti_PmSampling_CounterData_GetSampleInfo_Params);
+        sample.pPmSamplingObject = object_;
+        sample.pCounterDataImage = counter_data_.data();
+        sample.counterDataImageSize = counter_data_.size();
+        sample.sampleIndex = i;
+        NAPKIN_DETAIL_PROFILER_CHECK(cuptiPmSamplingCounterDataGetSampleInfo(&sample));
+        config_.evaluate(counter_data_, i, values.data());
+        on_sample(sample.startTimestamp, sample.endTimestamp, static_cast<const double*>(values.data()));
+      }
+      result.samples += info.numCompletedSamples;
+      initialize_counter_data();
+      if (p.decodeStopReason != CUPTI_PM_SAMPLING_DECODE_STOP_REASON_COUNTER_DATA_FULL) break;
+    }
+    return result;
+  }
+
+ private:
+  template <class F>
+  void try_or_disable(F&& f) {
+#if NAPKIN_HAS_EXCEPTIONS
+    try {
+      f();
+    } catch (...) {
+      disable();
+      throw;
+    }
+#else
+    f();  // a failure ends in the handler, which does not return
+#endif
+  }
+  void initialize_counter_data() {
+    auto p = NAPKIN_CUPTI_PARAMS(CUpti_PmSampling_CounterDataImage_Initialize_Params);
+    p.pPmSamplingObject = object_;
+    p.counterDataSize = counter_data_.size();
+    p.pCounterData = counter_data_.data();
+    NAPKIN_DETAIL_PROFILER_CHECK(cuptiPmSamplingCounterDataImageInitialize(&p));
+  }
+  void disable() noexcept {
+    if (object_ == nullptr) return;
+    auto p = NAPKIN_CUPTI_PARAMS(CUpti_PmSampling_Disable_Params);
+    p.pPmSamplingObject = object_;
+    (void)cuptiPmSamplingDisable(&p);
+    object_ = nullptr;
+  }
+
+  const pm_sampling_config& config_;
+  CUpti_PmSampling_Object* object_ = nullptr;
+  std::vector<std::uint8_t> counter_data_;
+  bool started_ = false;
+};
+
+}  // namespace detail
+NAPKIN_END_NAMESPACE
