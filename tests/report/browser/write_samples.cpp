@@ -1,8 +1,10 @@
 // Writes the sample pictures the browser test opens (browser_test.py): two roofline SVGs and two HTML pages,
-// into the folder given as the only argument. The numbers are samples (samples.hpp), not a measurement.
+// into the folder given as the only argument (made when missing). The numbers are samples (samples.hpp), not a measurement.
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <string>
+#include <system_error>
 
 #include "napkin/math/gpu_table.hpp"
 #include "napkin/math/roofline.hpp"
@@ -52,6 +54,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::string dir = argv[1];
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
   napkin::report_page page;
   page.title = "softmax fix, sample run";
   page.gpu = "H100 SXM5 80GB (sample numbers)";
