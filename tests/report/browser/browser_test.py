@@ -242,6 +242,8 @@ def check_page(driver, name):
     header.find_element(By.TAG_NAME, "button").click()
     check(table_names(driver) == by_time[::-1] and header.get_attribute("aria-sort") == "descending",
           f"{name}: a second click sorts longest first: {table_names(driver)}")
+    driver.find_element(By.CSS_SELECTOR, "#kernels th[data-sort='data-index'] button").click()
+    check(table_names(driver) == RUN_ORDER, f"{name}: clicking # restores the measured order: {table_names(driver)}")
 
     # SOL bars: each fill is its percentage of the track.
     for section in driver.find_elements(By.CSS_SELECTOR, "section.kernel"):
