@@ -89,22 +89,22 @@ inline std::vector<kernel_change> compare_with_baseline(const std::vector<sol_re
   return out;
 }
 
-inline std::string time_text(std::optional<double> ns) { return ns ? duration(*ns * 1e-9) : "not measured"; }
+inline std::string html_time_text(std::optional<double> ns) { return ns ? duration(*ns * 1e-9) : "not measured"; }
 
-inline std::string signed_percent(double pct) { return (pct > 0 ? "+" : "") + percent(pct); }
+inline std::string html_signed_percent(double pct) { return (pct > 0 ? "+" : "") + percent(pct); }
 
 // A <td> for a percentage and its numeric sort key.
-inline std::string pct_cell(std::optional<double> pct) {
+inline std::string html_pct_cell(std::optional<double> pct) {
   return pct ? "<td class=\"num\">" + percent(*pct) + "</td>" : std::string("<td class=\"num missing\">-</td>");
 }
 
 // One SOL bar: the fill's width is the percentage of the track (clamped to 0..100; the text says the value).
-inline std::string sol_bar(const char* key, const char* name, std::optional<double> pct) {
+inline std::string html_sol_bar(const char* key, const char* name, std::optional<double> pct) {
   std::string s = "<div class=\"bar-row\" data-metric=\"" + std::string(key) + "\"><span class=\"bar-name\">" +
                   name + "</span><div class=\"bar-track\">";
   if (pct) {
     const double width = *pct < 0 ? 0 : *pct > 100 ? 100 : *pct;
-    s += "<div class=\"bar-fill\" data-pct=\"" + data_number(*pct) + "\" style=\"width:" + fixed(width, 2) +
+    s += "<div class=\"bar-fill\" data-pct=\"" + svg_number(*pct) + "\" style=\"width:" + fixed(width, 2) +
          "%\"></div></div><span class=\"bar-value\">" + percent(*pct) + "</span>";
   } else {
     s += "</div><span class=\"bar-value missing\">not measured</span>";
@@ -112,12 +112,12 @@ inline std::string sol_bar(const char* key, const char* name, std::optional<doub
   return s + "</div>\n";
 }
 
-inline std::string cost_text(const measurement_cost& c) {
+inline std::string html_cost_text(const measurement_cost& c) {
   return duration(c.total_s()) + " (enable " + duration(c.enable_s) + ", setup " + duration(c.setup_s) +
          ", passes " + duration(c.passes_s) + ", decode " + duration(c.decode_s) + ")";
 }
 
-inline const char* page_style() {
+inline const char* html_page_style() {
   return "body{font-family:sans-serif;margin:24px;color:#222;max-width:1100px}"
          "h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #ddd}"
          "h3{font-size:14px;margin:16px 0 6px;font-family:monospace;overflow-wrap:anywhere}"
@@ -134,7 +134,7 @@ inline const char* page_style() {
 }
 
 // Sorts the kernels table by a numeric data- attribute of its rows; rows without the number go last.
-inline const char* page_script() {
+inline const char* html_page_script() {
   return "document.querySelectorAll('table.sortable th[data-sort] button').forEach(function(b){"
          "b.addEventListener('click',function(){var th=b.parentNode,table=th.closest('table'),"
          "key=th.getAttribute('data-sort'),asc=th.getAttribute('aria-sort')!=='ascending';"
@@ -165,7 +165,7 @@ inline std::string to_html(const report_page& page) {
   }
   std::string s = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                   "<meta name=\"viewport\" content=\"width=device-width\"><title>" + xml_escape(title) +
-                  "</title>\n<style>" + detail::page_style() + "</style></head>\n<body>\n";
+                  "</title>\n<style>" + detail::html_page_style() + "</style></head>\n<body>\n";
   s += "<h1>" + xml_escape(title) + "</h1>\n<p class=\"sub\">" + (gpu.empty() ? "" : xml_escape(gpu) + " &middot; ") +
        std::to_string(page.kernels.size()) + " kernel" + (page.kernels.size() == 1 ? "" : "s") + ", " +
        detail::duration(total_ns * 1e-9) + " measured in all; measuring took " + detail::duration(cost_s) + "</p>\n";
@@ -181,17 +181,17 @@ inline std::string to_html(const report_page& page) {
     const sol_report& k = page.kernels[i];
     const auto ns = k.duration_ns();
     const auto ncu = k.ncu_rule();
-    s += "<tr data-index=\"" + std::to_string(i) + "\" data-time-ns=\"" + (ns ? detail::data_number(*ns) : "") +
+    s += "<tr data-index=\"" + std::to_string(i) + "\" data-time-ns=\"" + (ns ? detail::svg_number(*ns) : "") +
          "\"><td class=\"num\">" + std::to_string(i + 1) + "</td><td class=\"name\"><a href=\"#kernel-" +
-         std::to_string(i) + "\">" + xml_escape(k.name) + "</a></td><td class=\"num time\">" + detail::time_text(ns) +
-         "</td>" + detail::pct_cell(k.sm_pct()) + detail::pct_cell(k.memory_pct()) + "<td class=\"sol-verdict\">" +
+         std::to_string(i) + "\">" + xml_escape(k.name) + "</a></td><td class=\"num time\">" + detail::html_time_text(ns) +
+         "</td>" + detail::html_pct_cell(k.sm_pct()) + detail::html_pct_cell(k.memory_pct()) + "<td class=\"sol-verdict\">" +
          std::string(describe(k.sol_table().kind)) + "</td><td class=\"ncu-verdict\">" +
          (ncu ? std::string(describe(ncu->kind)) : std::string("not measured")) + "</td>";
     if (changes) {
       const kernel_change& c = (*changes)[i];
-      s += "<td class=\"num\">" + (c.in_baseline ? detail::time_text(c.old_ns) : std::string("new")) + "</td>";
+      s += "<td class=\"num\">" + (c.in_baseline ? detail::html_time_text(c.old_ns) : std::string("new")) + "</td>";
       s += c.change_pct ? "<td class=\"num change " + std::string(*c.change_pct < 0 ? "faster" : "slower") + "\">" +
-                              detail::signed_percent(*c.change_pct) + "</td>"
+                              detail::html_signed_percent(*c.change_pct) + "</td>"
                         : std::string("<td class=\"num change\">-</td>");
     }
     s += "</tr>\n";
@@ -205,12 +205,12 @@ inline std::string to_html(const report_page& page) {
     const sol_verdict sol = k.sol_table();
     const auto ncu = k.ncu_rule();
     s += "<section class=\"kernel\" id=\"kernel-" + std::to_string(i) + "\"><h3>" + xml_escape(k.name) + "</h3>\n";
-    s += "<div class=\"meta\">" + detail::time_text(k.duration_ns()) + " &middot; set " + xml_escape(k.metric_set) +
+    s += "<div class=\"meta\">" + detail::html_time_text(k.duration_ns()) + " &middot; set " + xml_escape(k.metric_set) +
          ", " + std::to_string(k.passes) + " pass" + (k.passes == 1 ? "" : "es") + ", " +
-         std::string(describe(k.how)) + " &middot; measurement cost " + detail::cost_text(k.cost) + "</div>\n";
-    s += detail::sol_bar("sm", "SM", k.sm_pct()) + detail::sol_bar("memory", "Memory", k.memory_pct()) +
-         detail::sol_bar("dram", "DRAM", k.dram_pct()) + detail::sol_bar("l1tex", "L1/TEX", k.l1tex_pct()) +
-         detail::sol_bar("l2", "L2", k.l2_pct());
+         std::string(describe(k.how)) + " &middot; measurement cost " + detail::html_cost_text(k.cost) + "</div>\n";
+    s += detail::html_sol_bar("sm", "SM", k.sm_pct()) + detail::html_sol_bar("memory", "Memory", k.memory_pct()) +
+         detail::html_sol_bar("dram", "DRAM", k.dram_pct()) + detail::html_sol_bar("l1tex", "L1/TEX", k.l1tex_pct()) +
+         detail::html_sol_bar("l2", "L2", k.l2_pct());
     s += "<p class=\"verdict sol\" data-kind=\"" + std::string(to_string(sol.kind)) + "\"><b>SOL table: " +
          std::string(describe(sol.kind)) + ".</b> " + xml_escape(sol.reason) + "</p>\n";
     if (ncu)
@@ -227,9 +227,9 @@ inline std::string to_html(const report_page& page) {
     s += "<h2>Against the baseline</h2>\n<table id=\"changes\"><thead><tr><th>Kernel</th><th class=\"num\">Time"
          "</th><th class=\"num\">Change</th><th>SOL verdict</th></tr></thead>\n<tbody>\n";
     for (const kernel_change& c : *changes) {
-      const std::string time = !c.in_baseline ? "new: " + detail::time_text(c.new_ns)
-                               : !c.in_run    ? detail::time_text(c.old_ns) + " &rarr; gone"
-                                              : detail::time_text(c.old_ns) + " &rarr; " + detail::time_text(c.new_ns);
+      const std::string time = !c.in_baseline ? "new: " + detail::html_time_text(c.new_ns)
+                               : !c.in_run    ? detail::html_time_text(c.old_ns) + " &rarr; gone"
+                                              : detail::html_time_text(c.old_ns) + " &rarr; " + detail::html_time_text(c.new_ns);
       const std::string verdict = !c.in_baseline ? xml_escape(c.new_verdict)
                                   : !c.in_run    ? xml_escape(c.old_verdict)
                                   : c.old_verdict == c.new_verdict
@@ -238,8 +238,8 @@ inline std::string to_html(const report_page& page) {
       s += "<tr class=\"change-row\" data-name=\"" + xml_escape(c.name) + "\"><td class=\"name\">" + xml_escape(c.name) +
            "</td><td class=\"num time-change\">" + time + "</td>" +
            (c.change_pct ? "<td class=\"num change " + std::string(*c.change_pct < 0 ? "faster" : "slower") +
-                               "\" data-pct=\"" + detail::data_number(*c.change_pct) + "\">" +
-                               detail::signed_percent(*c.change_pct) + "</td>"
+                               "\" data-pct=\"" + detail::svg_number(*c.change_pct) + "\">" +
+                               detail::html_signed_percent(*c.change_pct) + "</td>"
                          : std::string("<td class=\"num change\">-</td>")) +
            "<td class=\"verdict-change\">" + verdict + "</td></tr>\n";
     }
@@ -248,7 +248,7 @@ inline std::string to_html(const report_page& page) {
   s += "<footer>Written by napkin " + std::to_string(NAPKIN_VERSION_MAJOR) + "." +
        std::to_string(NAPKIN_VERSION_MINOR) + "." + std::to_string(NAPKIN_VERSION_PATCH) +
        ". Self-contained: no script, style or font is loaded from elsewhere.</footer>\n";
-  s += std::string("<script>") + detail::page_script() + "</script>\n</body></html>\n";
+  s += std::string("<script>") + detail::html_page_script() + "</script>\n</body></html>\n";
   return s;
 }
 

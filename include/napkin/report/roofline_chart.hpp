@@ -77,7 +77,7 @@ namespace detail {
 [[noreturn]] inline void bad_roofline_input(const std::string& what) {
   raise_input_error<std::invalid_argument>("napkin: roofline chart: " + what);
 }
-inline void check_positive_finite(double v, const std::string& what) {
+inline void roofline_positive_finite(double v, const std::string& what) {
   if (!(v > 0) || !std::isfinite(v))  // NaN fails the first test
     bad_roofline_input(what + " must be a finite number > 0 (log axes), got " + general(v));
 }
@@ -106,14 +106,14 @@ inline roofline_chart make_roofline_chart(const gpu_spec& g, std::string title =
 
 // Another memory level (the spec knows only DRAM's bandwidth): e.g. an L2 bandwidth you measured.
 inline void add_bandwidth_ceiling(roofline_chart& c, std::string name, double bytes_per_s) {
-  detail::check_positive_finite(bytes_per_s, "the bandwidth of \"" + name + "\"");
+  detail::roofline_positive_finite(bytes_per_s, "the bandwidth of \"" + name + "\"");
   c.memory.push_back({std::move(name), bytes_per_s});
 }
 
 // Adds a point and returns its index. Intensity and FLOP/s must be finite and > 0: a log axis has no 0.
 inline std::size_t add_point(roofline_chart& c, roofline_point p) {
-  detail::check_positive_finite(p.intensity, "point \"" + p.label + "\": the arithmetic intensity");
-  detail::check_positive_finite(p.flops_per_s, "point \"" + p.label + "\": the FLOP/s");
+  detail::roofline_positive_finite(p.intensity, "point \"" + p.label + "\": the arithmetic intensity");
+  detail::roofline_positive_finite(p.flops_per_s, "point \"" + p.label + "\": the FLOP/s");
   c.points.push_back(std::move(p));
   return c.points.size() - 1;
 }
@@ -133,9 +133,9 @@ inline roofline_point measured_point(const sol_report& r, std::string label) {
     detail::bad_roofline_input("report \"" + r.name + "\" (set \"" + r.metric_set + "\") lacks " +
                                (!flop ? "executed FLOP" : !bytes ? "DRAM bytes" : "a duration") +
                                ": measure with napkin::metric_sets::roofline() to plot it");
-  detail::check_positive_finite(*flop, "report \"" + r.name + "\": the executed FLOP");
-  detail::check_positive_finite(*bytes, "report \"" + r.name + "\": the DRAM bytes");
-  detail::check_positive_finite(*ns, "report \"" + r.name + "\": the duration");
+  detail::roofline_positive_finite(*flop, "report \"" + r.name + "\": the executed FLOP");
+  detail::roofline_positive_finite(*bytes, "report \"" + r.name + "\": the DRAM bytes");
+  detail::roofline_positive_finite(*ns, "report \"" + r.name + "\": the duration");
   return {std::move(label), *flop / *bytes, *flop / (*ns * 1e-9), point_source::measured};
 }
 inline roofline_point measured_point(const sol_report& r) { return measured_point(r, r.name); }
