@@ -182,6 +182,8 @@ struct roofline_layout {
 
 inline roofline_layout layout_roofline(const roofline_chart& c) {
   if (c.pipes.empty() || c.memory.empty()) detail::bad_roofline_input("a chart needs a pipe and a memory level");
+  for (const bandwidth_ceiling& m : c.memory)
+    detail::roofline_positive_finite(m.bytes_per_s, "the bandwidth of \"" + m.name + "\"");
   roofline_layout l;
   for (pipe p : c.pipes) {
     const double peak = peak_flops(c.gpu, p);
@@ -205,7 +207,9 @@ inline roofline_layout layout_roofline(const roofline_chart& c) {
       x_lo = std::min(x_lo, ridge), x_hi = std::max(x_hi, ridge);
       y_lo = std::min(y_lo, r.peak_flops), y_hi = std::max(y_hi, r.peak_flops);
     }
-  for (const roofline_point& p : c.points) {
+  for (const roofline_point& p : c.points) {  // checked again: the vectors are public
+    detail::roofline_positive_finite(p.intensity, "point \"" + p.label + "\": the arithmetic intensity");
+    detail::roofline_positive_finite(p.flops_per_s, "point \"" + p.label + "\": the FLOP/s");
     x_lo = std::min(x_lo, p.intensity), x_hi = std::max(x_hi, p.intensity);
     y_lo = std::min(y_lo, p.flops_per_s), y_hi = std::max(y_hi, p.flops_per_s);
   }
@@ -213,6 +217,8 @@ inline roofline_layout layout_roofline(const roofline_chart& c) {
   l.x_max = std::pow(10.0, std::ceil(std::log10(x_hi * 4)));
   l.y_min = std::pow(10.0, std::floor(std::log10(y_lo / 4)));
   l.y_max = std::pow(10.0, std::ceil(std::log10(y_hi * 2)));
+  if (!(l.x_min > 0) || !(l.y_min > 0) || !std::isfinite(l.x_max) || !std::isfinite(l.y_max))
+    detail::bad_roofline_input("a point or ceiling is too close to 0 or too large for the axes' margins");
   return l;
 }
 

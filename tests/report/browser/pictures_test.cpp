@@ -122,6 +122,14 @@ TEST_CASE("bad input is refused with the reason") {
   // A pipe the GPU has no peak for, no pipe at all, a picture too small to draw.
   CHECK_THROWS(make_roofline_chart(gpus::rtx_6000_ada, {pipe::fp64}));
   CHECK_THROWS_AS(make_roofline_chart(gpus::h100_sxm, std::vector<pipe>{}), std::invalid_argument);
+  // Points put in the public vector directly are checked when drawn; so are values the margins overflow.
+  roofline_chart direct = make_roofline_chart(gpus::h100_sxm);
+  direct.points.push_back({"zero", 0.0, 1e12, point_source::measured});
+  CHECK(contains(error_message([&] { to_svg(direct); }), "point \"zero\": the arithmetic intensity must be"));
+  direct.points.back() = {"huge", 1.0, 1e308, point_source::measured};
+  CHECK(contains(error_message([&] { layout_roofline(direct); }), "too large for the axes' margins"));
+  direct.points.back() = {"tiny", 1e-323, 1e12, point_source::measured};
+  CHECK(contains(error_message([&] { layout_roofline(direct); }), "too close to 0"));
   c.width = 100;
   CHECK(contains(error_message([&] { to_svg(c); }), "at least 320 x 240"));
 }
