@@ -97,7 +97,7 @@ inline std::string to_svg(const roofline_chart& c) {
   if (c.width < 320 || c.height < 240) detail::bad_roofline_input("the chart must be at least 320 x 240 pixels");
   const double W = c.width, H = c.height;
   const detail::svg_plot_frame f{84, 40, W - 84 - 24, H - 40 - 58, std::log10(l.x_min), std::log10(l.x_max),
-                             std::log10(l.y_min), std::log10(l.y_max)};
+                                 std::log10(l.y_min), std::log10(l.y_max)};
   const double right = f.left + f.width, bottom = f.top + f.height;
   std::string s;
   s += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(c.width) + "\" height=\"" +
@@ -112,8 +112,11 @@ inline std::string to_svg(const roofline_chart& c) {
   s += "<defs><marker id=\"napkin-arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" "
        "markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#333\"/></marker></defs>\n";
   s += "<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n";
+  // A title wider than the picture is squeezed to fit rather than clipped.
+  const bool squeeze = detail::svg_text_width(title, 15) > W - 16;
   s += "<text class=\"title\" x=\"" + svg_px(W / 2) + "\" y=\"24\" text-anchor=\"middle\" font-size=\"15\" "
-       "font-weight=\"bold\">" + xml_escape(title) + "</text>\n";
+       "font-weight=\"bold\"" + (squeeze ? " textLength=\"" + svg_px(W - 16) + "\" lengthAdjust=\"spacingAndGlyphs\"" : "") +
+       ">" + xml_escape(title) + "</text>\n";
   s += "<rect class=\"plot-area\" x=\"" + svg_px(f.left) + "\" y=\"" + svg_px(f.top) + "\" width=\"" + svg_px(f.width) +
        "\" height=\"" + svg_px(f.height) + "\" fill=\"#fafafa\" stroke=\"#888\"/>\n";
 

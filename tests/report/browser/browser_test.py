@@ -334,7 +334,8 @@ def main():
             check_svg(driver, svg, name, CHARTS[chart])
             title = driver.execute_script("return document.querySelector('text.title').textContent;")
             if chart == "two_pipes":
-                check(title == 'Escaped <title> & "quotes" (sample numbers)', f"{name}: title text {title!r}")
+                check(title == 'Escaped <title> & "quotes" (sample numbers), and a title long enough that it has to be '
+                      'squeezed to fit the picture', f"{name}: title text {title!r}")
         driver.get(url("roofline_h100.svg"))
         png = driver.find_element(By.CSS_SELECTOR, "svg").screenshot_as_png
 

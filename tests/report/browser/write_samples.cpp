@@ -30,8 +30,9 @@ napkin::roofline_chart h100_chart() {
 
 // Two pipes, DRAM and a hand-given L2 ceiling, text that needs escaping, a label at the right edge.
 napkin::roofline_chart two_pipes_chart() {
-  auto chart = napkin::make_roofline_chart(napkin::find_gpu("h100-sxm"), {napkin::pipe::fp32, napkin::pipe::fp16_tensor},
-                                           "Escaped <title> & \"quotes\" (sample numbers)");
+  auto chart = napkin::make_roofline_chart(
+      napkin::find_gpu("h100-sxm"), {napkin::pipe::fp32, napkin::pipe::fp16_tensor},
+      "Escaped <title> & \"quotes\" (sample numbers), and a title long enough that it has to be squeezed to fit the picture");
   napkin::add_bandwidth_ceiling(chart, "L2 <sample>", 10e12);
   napkin::add_point(chart, {"<b>&amp;\"x\"</b>", 2.0, 5e12, napkin::point_source::measured});
   napkin::add_point(chart, {"a long label at the right edge of the frame", 2000.0, 400e12, napkin::point_source::estimate});
