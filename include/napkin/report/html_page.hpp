@@ -125,7 +125,8 @@ inline const char* html_page_style() {
          "th,td{border:1px solid #ddd;padding:4px 8px;text-align:left;vertical-align:top}"
          "td.name{font-family:monospace;overflow-wrap:anywhere;max-width:380px}td.num,th.num{text-align:right}"
          "th button{font:inherit;font-weight:bold;border:0;background:none;cursor:pointer;padding:0}"
-         "th[aria-sort=ascending] button::after{content:' \\25B2'}th[aria-sort=descending] button::after{content:' \\25BC'}"
+         "th[aria-sort=ascending] button::after{content:' \\25B2'}"
+         "th[aria-sort=descending] button::after{content:' \\25BC'}"
          ".bar-row{display:flex;align-items:center;gap:8px;font-size:12px;margin:2px 0}"
          ".bar-name{width:70px}.bar-track{width:360px;height:12px;background:#eee;border:1px solid #ccc}"
          ".bar-fill{height:100%;background:#3b7dd8}.bar-value{width:90px}.missing{color:#999}"
@@ -183,8 +184,9 @@ inline std::string to_html(const report_page& page) {
     const auto ncu = k.ncu_rule();
     s += "<tr data-index=\"" + std::to_string(i) + "\" data-time-ns=\"" + (ns ? detail::svg_number(*ns) : "") +
          "\"><td class=\"num\">" + std::to_string(i + 1) + "</td><td class=\"name\"><a href=\"#kernel-" +
-         std::to_string(i) + "\">" + xml_escape(k.name) + "</a></td><td class=\"num time\">" + detail::html_time_text(ns) +
-         "</td>" + detail::html_pct_cell(k.sm_pct()) + detail::html_pct_cell(k.memory_pct()) + "<td class=\"sol-verdict\">" +
+         std::to_string(i) + "\">" + xml_escape(k.name) + "</a></td><td class=\"num time\">" +
+         detail::html_time_text(ns) + "</td>" + detail::html_pct_cell(k.sm_pct()) +
+         detail::html_pct_cell(k.memory_pct()) + "<td class=\"sol-verdict\">" +
          std::string(describe(k.sol_table().kind)) + "</td><td class=\"ncu-verdict\">" +
          (ncu ? std::string(describe(ncu->kind)) : std::string("not measured")) + "</td>";
     if (changes) {
@@ -205,8 +207,8 @@ inline std::string to_html(const report_page& page) {
     const sol_verdict sol = k.sol_table();
     const auto ncu = k.ncu_rule();
     s += "<section class=\"kernel\" id=\"kernel-" + std::to_string(i) + "\"><h3>" + xml_escape(k.name) + "</h3>\n";
-    s += "<div class=\"meta\">" + detail::html_time_text(k.duration_ns()) + " &middot; set " + xml_escape(k.metric_set) +
-         ", " + std::to_string(k.passes) + " pass" + (k.passes == 1 ? "" : "es") + ", " +
+    s += "<div class=\"meta\">" + detail::html_time_text(k.duration_ns()) + " &middot; set " +
+         xml_escape(k.metric_set) + ", " + std::to_string(k.passes) + " pass" + (k.passes == 1 ? "" : "es") + ", " +
          std::string(describe(k.how)) + " &middot; measurement cost " + detail::html_cost_text(k.cost) + "</div>\n";
     s += detail::html_sol_bar("sm", "SM", k.sm_pct()) + detail::html_sol_bar("memory", "Memory", k.memory_pct()) +
          detail::html_sol_bar("dram", "DRAM", k.dram_pct()) + detail::html_sol_bar("l1tex", "L1/TEX", k.l1tex_pct()) +
@@ -228,19 +230,20 @@ inline std::string to_html(const report_page& page) {
          "</th><th class=\"num\">Change</th><th>SOL verdict</th></tr></thead>\n<tbody>\n";
     for (const kernel_change& c : *changes) {
       const std::string time = !c.in_baseline ? "new: " + detail::html_time_text(c.new_ns)
-                               : !c.in_run    ? detail::html_time_text(c.old_ns) + " &rarr; gone"
-                                              : detail::html_time_text(c.old_ns) + " &rarr; " + detail::html_time_text(c.new_ns);
+                               : !c.in_run
+                                   ? detail::html_time_text(c.old_ns) + " &rarr; gone"
+                                   : detail::html_time_text(c.old_ns) + " &rarr; " + detail::html_time_text(c.new_ns);
       const std::string verdict = !c.in_baseline ? xml_escape(c.new_verdict)
                                   : !c.in_run    ? xml_escape(c.old_verdict)
                                   : c.old_verdict == c.new_verdict
                                       ? xml_escape(c.new_verdict) + " (unchanged)"
                                       : xml_escape(c.old_verdict) + " &rarr; " + xml_escape(c.new_verdict);
-      s += "<tr class=\"change-row\" data-name=\"" + xml_escape(c.name) + "\"><td class=\"name\">" + xml_escape(c.name) +
-           "</td><td class=\"num time-change\">" + time + "</td>" +
-           (c.change_pct ? "<td class=\"num change " + std::string(*c.change_pct < 0 ? "faster" : "slower") +
-                               "\" data-pct=\"" + detail::svg_number(*c.change_pct) + "\">" +
-                               detail::html_signed_percent(*c.change_pct) + "</td>"
-                         : std::string("<td class=\"num change\">-</td>")) +
+      s += "<tr class=\"change-row\" data-name=\"" + xml_escape(c.name) + "\"><td class=\"name\">" +
+           xml_escape(c.name) + "</td><td class=\"num time-change\">" + time + "</td>" +
+           (c.change_pct
+                ? "<td class=\"num change " + std::string(*c.change_pct < 0 ? "faster" : "slower") + "\" data-pct=\"" +
+                      detail::svg_number(*c.change_pct) + "\">" + detail::html_signed_percent(*c.change_pct) + "</td>"
+                : std::string("<td class=\"num change\">-</td>")) +
            "<td class=\"verdict-change\">" + verdict + "</td></tr>\n";
     }
     s += "</tbody></table>\n";

@@ -72,7 +72,9 @@ inline std::string svg_decade_label(int k, bool with_prefix) {
 }
 
 // Rough text width for placement (sans-serif averages ~0.55 em; 0.6 keeps labels inside the frame).
-inline double svg_text_width(std::string_view s, double font_px) { return 0.6 * font_px * static_cast<double>(s.size()); }
+inline double svg_text_width(std::string_view s, double font_px) {
+  return 0.6 * font_px * static_cast<double>(s.size());
+}
 
 // Label boxes already drawn, so that a point's label can go where it covers none of them.
 struct svg_box {
@@ -110,13 +112,16 @@ inline std::string to_svg(const roofline_chart& c) {
   const std::string title = c.title.empty() ? "Roofline, " + std::string(c.gpu.name) : c.title;
   s += "<title>" + xml_escape(title) + "</title>\n";
   s += "<defs><marker id=\"napkin-arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" "
-       "markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#333\"/></marker></defs>\n";
+       "markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" "
+       "fill=\"#333\"/></marker></defs>\n";
   s += "<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n";
   // A title wider than the picture is squeezed to fit rather than clipped.
   const bool squeeze = detail::svg_text_width(title, 15) > W - 16;
-  s += "<text class=\"title\" x=\"" + svg_px(W / 2) + "\" y=\"24\" text-anchor=\"middle\" font-size=\"15\" "
-       "font-weight=\"bold\"" + (squeeze ? " textLength=\"" + svg_px(W - 16) + "\" lengthAdjust=\"spacingAndGlyphs\"" : "") +
-       ">" + xml_escape(title) + "</text>\n";
+  s += "<text class=\"title\" x=\"" + svg_px(W / 2) +
+       "\" y=\"24\" text-anchor=\"middle\" font-size=\"15\" "
+       "font-weight=\"bold\"" +
+       (squeeze ? " textLength=\"" + svg_px(W - 16) + "\" lengthAdjust=\"spacingAndGlyphs\"" : "") + ">" +
+       xml_escape(title) + "</text>\n";
   s += "<rect class=\"plot-area\" x=\"" + svg_px(f.left) + "\" y=\"" + svg_px(f.top) + "\" width=\"" + svg_px(f.width) +
        "\" height=\"" + svg_px(f.height) + "\" fill=\"#fafafa\" stroke=\"#888\"/>\n";
 
@@ -132,12 +137,16 @@ inline std::string to_svg(const roofline_chart& c) {
       const std::string axis_name = is_x ? "x" : "y";
       if (k != k0 && k != k1)
         s += "<line class=\"grid " + axis_name + "\" " +
-             (is_x ? "x1=\"" + svg_px(p) + "\" x2=\"" + svg_px(p) + "\" y1=\"" + svg_px(f.top) + "\" y2=\"" + svg_px(bottom)
-                   : "x1=\"" + svg_px(f.left) + "\" x2=\"" + svg_px(right) + "\" y1=\"" + svg_px(p) + "\" y2=\"" + svg_px(p)) +
+             (is_x ? "x1=\"" + svg_px(p) + "\" x2=\"" + svg_px(p) + "\" y1=\"" + svg_px(f.top) + "\" y2=\"" +
+                         svg_px(bottom)
+                   : "x1=\"" + svg_px(f.left) + "\" x2=\"" + svg_px(right) + "\" y1=\"" + svg_px(p) + "\" y2=\"" +
+                         svg_px(p)) +
              "\" stroke=\"#e2e2e2\" data-value=\"" + svg_number(v) + "\"/>\n";
       s += "<line class=\"tick " + axis_name + "\" " +
-           (is_x ? "x1=\"" + svg_px(p) + "\" x2=\"" + svg_px(p) + "\" y1=\"" + svg_px(bottom) + "\" y2=\"" + svg_px(bottom + 5)
-                 : "x1=\"" + svg_px(f.left - 5) + "\" x2=\"" + svg_px(f.left) + "\" y1=\"" + svg_px(p) + "\" y2=\"" + svg_px(p)) +
+           (is_x ? "x1=\"" + svg_px(p) + "\" x2=\"" + svg_px(p) + "\" y1=\"" + svg_px(bottom) + "\" y2=\"" +
+                       svg_px(bottom + 5)
+                 : "x1=\"" + svg_px(f.left - 5) + "\" x2=\"" + svg_px(f.left) + "\" y1=\"" + svg_px(p) + "\" y2=\"" +
+                       svg_px(p)) +
            "\" stroke=\"#555\" data-value=\"" + svg_number(v) + "\"/>\n";
       if ((k - k0) % every != 0) continue;
       s += "<text class=\"tick-label " + axis_name + "\" data-value=\"" + svg_number(v) + "\" " +
@@ -164,13 +173,13 @@ inline std::string to_svg(const roofline_chart& c) {
          svg_px(f.x(x1)) + "\" y2=\"" + svg_px(f.y(r.attainable_flops(x1))) + "\" stroke=\"" +
          (m == 0 ? "#1f5fa8" : "#5f9fd8") + "\" stroke-width=\"2\"/>\n";
     // The label sits on the line, in its lower part, turned to the line's angle.
-    const double lx = f.x(x0) + (f.x(x1) - f.x(x0)) * 0.2, ly = f.y(r.attainable_flops(x0)) +
-                                                                  (f.y(r.attainable_flops(x1)) - f.y(r.attainable_flops(x0))) * 0.2;
+    const double lx = f.x(x0) + (f.x(x1) - f.x(x0)) * 0.2,
+                 ly = f.y(r.attainable_flops(x0)) + (f.y(r.attainable_flops(x1)) - f.y(r.attainable_flops(x0))) * 0.2;
     const double angle = std::atan2(f.y(r.attainable_flops(x1)) - f.y(r.attainable_flops(x0)), f.x(x1) - f.x(x0)) *
                          180.0 / 3.14159265358979323846;
-    s += "<text class=\"ceiling-label memory\" data-memory=\"" + xml_escape(c.memory[m].name) + "\" transform=\"translate(" +
-         svg_px(lx) + " " + svg_px(ly - 6) + ") rotate(" + svg_px(angle) + ")\" fill=\"#1f5fa8\">" + xml_escape(c.memory[m].name) +
-         " " + detail::si(r.bandwidth, "B/s") + "</text>\n";
+    s += "<text class=\"ceiling-label memory\" data-memory=\"" + xml_escape(c.memory[m].name) +
+         "\" transform=\"translate(" + svg_px(lx) + " " + svg_px(ly - 6) + ") rotate(" + svg_px(angle) +
+         ")\" fill=\"#1f5fa8\">" + xml_escape(c.memory[m].name) + " " + detail::si(r.bandwidth, "B/s") + "</text>\n";
   }
   // Compute ceilings: from the ridge with the fastest memory level to the right edge. Labels above their
   // line at the right; a label that would overlap the one above moves down.
@@ -181,25 +190,27 @@ inline std::string to_svg(const roofline_chart& c) {
   for (std::size_t k = 0; k < l.ceilings.size(); ++k) {
     const compute_ceiling& k_ceiling = l.ceilings[k];
     const double x0 = roof{k_ceiling.peak_flops, fastest}.ridge(), yp = f.y(k_ceiling.peak_flops);
-    s += "<line class=\"ceiling compute\" data-pipe=\"" + detail::svg_pipe_names(k_ceiling.pipes, " ") + "\" data-flops=\"" +
-         svg_number(k_ceiling.peak_flops) + "\" data-intensity-from=\"" + svg_number(x0) + "\" x1=\"" + svg_px(f.x(x0)) +
-         "\" y1=\"" + svg_px(yp) + "\" x2=\"" + svg_px(right) + "\" y2=\"" + svg_px(yp) + "\" stroke=\"#b03030\" stroke-width=\"" +
-         (k == 0 ? "2" : "1.5") + "\"" + (k == 0 ? "" : " stroke-dasharray=\"6 3\"") + "/>\n";
+    s += "<line class=\"ceiling compute\" data-pipe=\"" + detail::svg_pipe_names(k_ceiling.pipes, " ") +
+         "\" data-flops=\"" + svg_number(k_ceiling.peak_flops) + "\" data-intensity-from=\"" + svg_number(x0) +
+         "\" x1=\"" + svg_px(f.x(x0)) + "\" y1=\"" + svg_px(yp) + "\" x2=\"" + svg_px(right) + "\" y2=\"" + svg_px(yp) +
+         "\" stroke=\"#b03030\" stroke-width=\"" + (k == 0 ? "2" : "1.5") + "\"" +
+         (k == 0 ? "" : " stroke-dasharray=\"6 3\"") + "/>\n";
     const double label_y = std::max(yp - 4, last_label_y + 13);
     last_label_y = label_y;
-    const std::string label = detail::svg_pipe_names(k_ceiling.pipes, ", ") + ": " + detail::si(k_ceiling.peak_flops, "FLOP/s");
+    const std::string label =
+        detail::svg_pipe_names(k_ceiling.pipes, ", ") + ": " + detail::si(k_ceiling.peak_flops, "FLOP/s");
     taken.push_back({right - 4 - detail::svg_text_width(label, 11), label_y - 10, right - 4, label_y + 3});
-    s += "<text class=\"ceiling-label compute\" data-pipe=\"" + detail::svg_pipe_names(k_ceiling.pipes, " ") + "\" x=\"" +
-         svg_px(right - 4) + "\" y=\"" + svg_px(label_y) + "\" text-anchor=\"end\" font-size=\"11\" fill=\"#b03030\">" +
-         label + "</text>\n";
+    s += "<text class=\"ceiling-label compute\" data-pipe=\"" + detail::svg_pipe_names(k_ceiling.pipes, " ") +
+         "\" x=\"" + svg_px(right - 4) + "\" y=\"" + svg_px(label_y) +
+         "\" text-anchor=\"end\" font-size=\"11\" fill=\"#b03030\">" + label + "</text>\n";
   }
   for (const ridge_mark& r : l.ridges) {
     const std::string pipes = detail::svg_pipe_names(l.ceilings[r.ceiling].pipes, " ");
     s += "<circle class=\"ridge\" data-pipe=\"" + pipes + "\" data-memory=\"" + xml_escape(c.memory[r.memory].name) +
          "\" data-intensity=\"" + svg_number(r.intensity) + "\" data-flops=\"" + svg_number(r.flops) + "\" cx=\"" +
-         svg_px(f.x(r.intensity)) + "\" cy=\"" + svg_px(f.y(r.flops)) + "\" r=\"3\" fill=\"#fff\" stroke=\"#b03030\"><title>ridge " +
-         xml_escape(c.memory[r.memory].name) + " / " + pipes + ": " + detail::significant(r.intensity) +
-         " FLOP/B</title></circle>\n";
+         svg_px(f.x(r.intensity)) + "\" cy=\"" + svg_px(f.y(r.flops)) +
+         "\" r=\"3\" fill=\"#fff\" stroke=\"#b03030\"><title>ridge " + xml_escape(c.memory[r.memory].name) + " / " +
+         pipes + ": " + detail::significant(r.intensity) + " FLOP/B</title></circle>\n";
   }
 
   // Before/after arrows, ending short of the after point's dot.
@@ -210,8 +221,9 @@ inline std::string to_svg(const roofline_chart& c) {
     const double ax = f.x(a.intensity), ay = f.y(a.flops_per_s), bx = f.x(b.intensity), by = f.y(b.flops_per_s);
     const double len = std::hypot(bx - ax, by - ay), cut = len > 16 ? 8 / len : 0;
     s += "<line class=\"pair\" data-before=\"" + std::to_string(p.before) + "\" data-after=\"" +
-         std::to_string(p.after) + "\" x1=\"" + svg_px(ax) + "\" y1=\"" + svg_px(ay) + "\" x2=\"" + svg_px(bx - (bx - ax) * cut) +
-         "\" y2=\"" + svg_px(by - (by - ay) * cut) + "\" stroke=\"#333\" stroke-width=\"1.5\" marker-end=\"url(#napkin-arrow)\"/>\n";
+         std::to_string(p.after) + "\" x1=\"" + svg_px(ax) + "\" y1=\"" + svg_px(ay) + "\" x2=\"" +
+         svg_px(bx - (bx - ax) * cut) + "\" y2=\"" + svg_px(by - (by - ay) * cut) +
+         "\" stroke=\"#333\" stroke-width=\"1.5\" marker-end=\"url(#napkin-arrow)\"/>\n";
   }
   // Points, then their labels: beside the dot, or at the first of a few other places where the label
   // covers no other label, dot or the legend and stays inside the frame.
@@ -226,14 +238,15 @@ inline std::string to_svg(const roofline_chart& c) {
          "\" data-label=\"" + xml_escape(p.label) + "\" data-source=\"" + std::string(to_string(p.source)) +
          "\" data-intensity=\"" + svg_number(p.intensity) + "\" data-flops=\"" + svg_number(p.flops_per_s) +
          "\" cx=\"" + svg_px(x) + "\" cy=\"" + svg_px(y) + "\" r=\"5\" fill=\"" + (measured ? "#e07b00" : "#fff") +
-         "\" stroke=\"#e07b00\" stroke-width=\"2\"><title>" + xml_escape(p.label) + ": " + detail::significant(p.intensity) +
-         " FLOP/B, " + detail::si(p.flops_per_s, "FLOP/s") + " (" + std::string(to_string(p.source)) + ")</title></circle>\n";
+         "\" stroke=\"#e07b00\" stroke-width=\"2\"><title>" + xml_escape(p.label) + ": " +
+         detail::significant(p.intensity) + " FLOP/B, " + detail::si(p.flops_per_s, "FLOP/s") + " (" +
+         std::string(to_string(p.source)) + ")</title></circle>\n";
   }
   for (std::size_t i = 0; i < c.points.size(); ++i) {
     const roofline_point& p = c.points[i];
     const double x = f.x(p.intensity), y = f.y(p.flops_per_s), w = detail::svg_text_width(p.label, 11);
-    static constexpr double places[][2] = {{9, 4}, {9, 17}, {9, -9}, {-9, 4}, {-9, 17}, {-9, -9}, {9, 30}, {9, -22},
-                                           {-9, 30}, {-9, -22}};
+    static constexpr double places[][2] = {{9, 4},   {9, 17}, {9, -9},  {-9, 4},  {-9, 17},
+                                           {-9, -9}, {9, 30}, {9, -22}, {-9, 30}, {-9, -22}};
     detail::svg_box chosen{};
     bool left = false, found = false;
     for (int pass = 0; pass < 2 && !found; ++pass)  // the second pass accepts overlaps, never the outside
@@ -241,7 +254,8 @@ inline std::string to_svg(const roofline_chart& c) {
         const double x0 = d[0] > 0 ? x + d[0] : x + d[0] - w;
         const detail::svg_box b{x0, y + d[1] - 9, x0 + w, y + d[1] + 3};
         const bool inside = b.x0 >= f.left + 1 && b.x1 <= right - 1 && b.y0 >= f.top + 1 && b.y1 <= bottom - 1;
-        const bool free = std::none_of(taken.begin(), taken.end(), [&](const detail::svg_box& o) { return o.overlaps(b); });
+        const bool free =
+            std::none_of(taken.begin(), taken.end(), [&](const detail::svg_box& o) { return o.overlaps(b); });
         if (inside && (free || pass == 1)) {
           chosen = b, left = d[0] < 0, found = true;
           break;
@@ -249,17 +263,18 @@ inline std::string to_svg(const roofline_chart& c) {
       }
     if (!found) chosen = {x + 9, y - 5, x + 9 + w, y + 7}, left = false;  // wider than the frame: as it comes
     taken.push_back(chosen);
-    s += "<text class=\"point-label\" data-index=\"" + std::to_string(i) + "\" x=\"" + svg_px(left ? chosen.x1 : chosen.x0) +
-         "\" y=\"" + svg_px(chosen.y1 - 3) + "\" font-size=\"11\"" + (left ? " text-anchor=\"end\"" : "") + ">" +
-         xml_escape(p.label) + "</text>\n";
+    s += "<text class=\"point-label\" data-index=\"" + std::to_string(i) + "\" x=\"" +
+         svg_px(left ? chosen.x1 : chosen.x0) + "\" y=\"" + svg_px(chosen.y1 - 3) + "\" font-size=\"11\"" +
+         (left ? " text-anchor=\"end\"" : "") + ">" + xml_escape(p.label) + "</text>\n";
   }
   // Legend, top left of the frame, for the kinds of points present.
   double legend_y = f.top + 16;
   for (point_source kind : {point_source::measured, point_source::estimate}) {
     if (std::none_of(c.points.begin(), c.points.end(), [&](const roofline_point& p) { return p.source == kind; }))
       continue;
-    s += "<g class=\"legend\" data-source=\"" + std::string(to_string(kind)) + "\"><circle cx=\"" + svg_px(f.left + 14) +
-         "\" cy=\"" + svg_px(legend_y - 4) + "\" r=\"4\" fill=\"" + (kind == point_source::measured ? "#e07b00" : "#fff") +
+    s += "<g class=\"legend\" data-source=\"" + std::string(to_string(kind)) + "\"><circle cx=\"" +
+         svg_px(f.left + 14) + "\" cy=\"" + svg_px(legend_y - 4) + "\" r=\"4\" fill=\"" +
+         (kind == point_source::measured ? "#e07b00" : "#fff") +
          "\" stroke=\"#e07b00\" stroke-width=\"2\"/><text x=\"" + svg_px(f.left + 24) + "\" y=\"" + svg_px(legend_y) +
          "\" font-size=\"11\">" + (kind == point_source::measured ? "measured" : "napkin estimate") + "</text></g>\n";
     legend_y += 16;

@@ -35,7 +35,8 @@ int main(int argc, char** argv) {
     page.kernels = {pics_samples::sgemm()};
     page.roofline = chart;
     const std::string svg = napkin::to_svg(chart), html = napkin::to_html(page);
-    std::printf("svg %s html %s\n", svg.find("class=\"point measured\"") != std::string::npos ? "has-point" : "no-point",
+    std::printf("svg %s html %s\n",
+                svg.find("class=\"point measured\"") != std::string::npos ? "has-point" : "no-point",
                 html.find("<svg") != std::string::npos ? "has-chart" : "no-chart");
     return 0;
   }

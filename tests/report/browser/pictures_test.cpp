@@ -68,7 +68,7 @@ TEST_CASE("a chart of every pipe the H100 SXM has: one ceiling per distinct dens
 
 TEST_CASE("the axes grow to hold every point: none is dropped") {
   roofline_chart c = make_roofline_chart(gpus::h100_sxm, {pipe::fp32});
-  add_point(c, {"far right", 1e5, 1e9, point_source::measured});  // x4 = 4e5 -> 1e6; /4 = 2.5e8 -> 1e8
+  add_point(c, {"far right", 1e5, 1e9, point_source::measured});   // x4 = 4e5 -> 1e6; /4 = 2.5e8 -> 1e8
   add_point(c, {"far left", 1e-3, 5e13, point_source::measured});  // /4 = 2.5e-4 -> 1e-4
   const roofline_layout l = layout_roofline(c);
   CHECK(l.x_min == doctest::Approx(1e-4));
@@ -87,8 +87,7 @@ TEST_CASE("points from a measurement and from napkin's estimate") {
   CHECK(m.flops_per_s == doctest::Approx(flop / 2.78e-3));
   CHECK(measured_point(pics_samples::sgemm(), "renamed").label == "renamed");
   // Softmax 8192 x 8192 fp32: 5 FLOP per element over 8 bytes; memory-bound at 3.35 TB/s x 0.625 FLOP/B.
-  const roofline_point e =
-      estimate_point("est", estimate(softmax(8192, 8192), gpus::h100_sxm, pipe::fp32));
+  const roofline_point e = estimate_point("est", estimate(softmax(8192, 8192), gpus::h100_sxm, pipe::fp32));
   CHECK(e.source == point_source::estimate);
   CHECK(e.intensity == doctest::Approx(0.625));
   CHECK(e.flops_per_s == doctest::Approx(3.35e12 * 0.625));
@@ -102,7 +101,9 @@ TEST_CASE("bad input is refused with the reason") {
     CHECK_THROWS_AS(add_point(c, {"p", 1.0, bad, point_source::measured}), std::invalid_argument);
     CHECK_THROWS_AS(add_bandwidth_ceiling(c, "L2", bad), std::invalid_argument);
   }
-  CHECK(contains(error_message([&] { add_point(c, {"zero", 0.0, 1e12, point_source::measured}); }),
+  CHECK(contains(error_message([&] {
+                   add_point(c, {"zero", 0.0, 1e12, point_source::measured});
+                 }),
                  "point \"zero\": the arithmetic intensity must be a finite number > 0 (log axes), got 0"));
   CHECK(c.points.empty());
   // A report without the roofline set's counters cannot be placed.
@@ -186,7 +187,8 @@ TEST_CASE("the page: table, bars, verdicts, chart, and the change against a base
   CHECK(!contains(plain, "id=\"changes\""));
 
   page.roofline = make_roofline_chart(gpus::h100_sxm);
-  page.baseline = std::vector<sol_report>{pics_samples::softmax_naive(), pics_samples::report("gone", {1e5, 1, 1, 1, 1, 1}, 1e6)};
+  page.baseline =
+      std::vector<sol_report>{pics_samples::softmax_naive(), pics_samples::report("gone", {1e5, 1, 1, 1, 1, 1}, 1e6)};
   const std::string full = to_html(page);
   CHECK(count(full, "<svg") == 1);
   CHECK(contains(full, "H100 SXM5 80GB &middot;"));  // the chart's GPU
@@ -199,7 +201,8 @@ TEST_CASE("the page: table, bars, verdicts, chart, and the change against a base
 
 TEST_CASE("the baseline match: by name, in order, new and gone kernels kept") {
   const auto a = pics_samples::softmax_naive("k"), b = pics_samples::softmax_fused("k");
-  const std::vector<kernel_change> ch = detail::compare_with_baseline({b, b, pics_samples::sgemm("s")}, {a, pics_samples::sgemm("t")});
+  const std::vector<kernel_change> ch =
+      detail::compare_with_baseline({b, b, pics_samples::sgemm("s")}, {a, pics_samples::sgemm("t")});
   REQUIRE(ch.size() == 4);
   CHECK((ch[0].name == "k" && ch[0].in_baseline && ch[0].in_run));
   REQUIRE(ch[0].change_pct);

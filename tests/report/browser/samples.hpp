@@ -24,7 +24,7 @@ inline napkin::sol_report report(std::string name, const sol_numbers& n, double 
   r.metric_set = "sol";
   r.passes = 9;
   r.how = napkin::measured_by::kernel_replay;
-  r.values = {{m::duration_ns, n.ns},           {m::sm_throughput_pct, n.sm}, {m::memory_throughput_pct, n.memory},
+  r.values = {{m::duration_ns, n.ns},           {m::sm_throughput_pct, n.sm},    {m::memory_throughput_pct, n.memory},
               {m::dram_throughput_pct, n.dram}, {m::l1tex_throughput_pct, n.l1}, {m::l2_throughput_pct, n.l2},
               {m::dram_bytes, dram_bytes}};
   r.cost.enable_s = 0.05;
@@ -56,14 +56,16 @@ inline napkin::sol_report sgemm(std::string name = "sgemm_128x128_kernel<float, 
 }
 // Three passes over the input (max, sum, normalize) and one write: 4 x 256 MiB; 2 fadd + 2 fmul per element.
 inline napkin::sol_report softmax_naive(std::string name = "softmax_kernel") {
-  return roofline_report(std::move(name), {620000, 24.0, 55.0, 52.0, 40.0, 47.0}, 1073741824.0,
-                         2 * softmax_elements, 2 * softmax_elements, 0);
+  return roofline_report(std::move(name), {620000, 24.0, 55.0, 52.0, 40.0, 47.0}, 1073741824.0, 2 * softmax_elements,
+                         2 * softmax_elements, 0);
 }
 // One pass (online softmax): 2 x 256 MiB; 3 fadd + 3 fmul per element.
 inline napkin::sol_report softmax_fused(std::string name = "softmax_kernel") {
-  return roofline_report(std::move(name), {182000, 36.0, 89.0, 88.0, 52.0, 71.0}, 536870912.0,
-                         3 * softmax_elements, 3 * softmax_elements, 0);
+  return roofline_report(std::move(name), {182000, 36.0, 89.0, 88.0, 52.0, 71.0}, 536870912.0, 3 * softmax_elements,
+                         3 * softmax_elements, 0);
 }
-inline napkin::sol_report add_bias() { return report("add_bias<float>", {95000, 18.0, 86.0, 84.4, 30.0, 62.0}, 268435456.0); }
+inline napkin::sol_report add_bias() {
+  return report("add_bias<float>", {95000, 18.0, 86.0, 84.4, 30.0, 62.0}, 268435456.0);
+}
 
 }  // namespace pics_samples

@@ -1,5 +1,6 @@
-// Writes the sample pictures the browser test opens (browser_test.py): two roofline SVGs and two HTML pages,
-// into the folder given as the only argument (made when missing). The numbers are samples (samples.hpp), not a measurement.
+// Writes the sample pictures the browser test opens (browser_test.py): two roofline SVGs and two HTML
+// pages, into the folder given as the only argument (made when missing). The numbers are samples
+// (samples.hpp), not a measurement.
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -30,12 +31,14 @@ napkin::roofline_chart h100_chart() {
 
 // Two pipes, DRAM and a hand-given L2 ceiling, text that needs escaping, a label at the right edge.
 napkin::roofline_chart two_pipes_chart() {
-  auto chart = napkin::make_roofline_chart(
-      napkin::find_gpu("h100-sxm"), {napkin::pipe::fp32, napkin::pipe::fp16_tensor},
-      "Escaped <title> & \"quotes\" (sample numbers), and a title long enough that it has to be squeezed to fit the picture");
+  auto chart =
+      napkin::make_roofline_chart(napkin::find_gpu("h100-sxm"), {napkin::pipe::fp32, napkin::pipe::fp16_tensor},
+                                  "Escaped <title> & \"quotes\" (sample numbers), and a title long enough that it has "
+                                  "to be squeezed to fit the picture");
   napkin::add_bandwidth_ceiling(chart, "L2 <sample>", 10e12);
   napkin::add_point(chart, {"<b>&amp;\"x\"</b>", 2.0, 5e12, napkin::point_source::measured});
-  napkin::add_point(chart, {"a long label at the right edge of the frame", 2000.0, 400e12, napkin::point_source::estimate});
+  napkin::add_point(chart,
+                    {"a long label at the right edge of the frame", 2000.0, 400e12, napkin::point_source::estimate});
   napkin::add_point(chart, {"low", 0.05, 1e11, napkin::point_source::measured});
   return chart;
 }
@@ -63,8 +66,9 @@ int main(int argc, char** argv) {
   page.kernels = {pics_samples::sgemm(), pics_samples::softmax_fused(), pics_samples::add_bias()};
   napkin::sol_report old_sgemm = pics_samples::sgemm();
   old_sgemm.values[napkin::metric::duration_ns] = 2810000;
-  page.baseline = std::vector<napkin::sol_report>{old_sgemm, pics_samples::softmax_naive(),
-                                                  pics_samples::report("transpose_kernel", {120000, 20, 70, 66, 40, 50}, 2.7e8)};
+  page.baseline =
+      std::vector<napkin::sol_report>{old_sgemm, pics_samples::softmax_naive(),
+                                      pics_samples::report("transpose_kernel", {120000, 20, 70, 66, 40, 50}, 2.7e8)};
   page.roofline = h100_chart();
 
   napkin::report_page single;
@@ -73,7 +77,8 @@ int main(int argc, char** argv) {
 
   const bool ok = write(dir + "/roofline_h100.svg", napkin::to_svg(h100_chart())) &&
                   write(dir + "/roofline_two_pipes.svg", napkin::to_svg(two_pipes_chart())) &&
-                  write(dir + "/report.html", napkin::to_html(page)) && write(dir + "/report_single.html", napkin::to_html(single));
+                  write(dir + "/report.html", napkin::to_html(page)) &&
+                  write(dir + "/report_single.html", napkin::to_html(single));
   if (ok) std::printf("write_samples: 4 files in %s\n", dir.c_str());
   return ok ? 0 : 1;
 }
