@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: Apache-2.0
+// napkin/report/html_page.hpp — one self-contained HTML page per run: the kernels table (sortable by time),
+// Speed-Of-Light bars per kernel like Nsight Compute's section (SM, Memory, DRAM, L1/TEX, L2), the two
+// verdicts (sol_report::sol_table() and ncu_rule()) with their reasons, what the measurement cost, the
+// roofline chart inline, and, given a baseline run, each kernel's change. Styles and the sorting script are
+// inline: the page opens without a network. docs/reports-pictures.md shows one.
+//
+// Plain C++17, no CUDA; compiles with -fno-exceptions.
+//
+//   napkin::report_page page{"softmax", "H100 SXM5 80GB", prof.per_kernel(fn).kernels};
+//   page.baseline = yesterdays_kernels;  // optional
+//   std::ofstream("report.html") << napkin::to_html(page);
+#pragma once
+
+#include "napkin/config.hpp"
+
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "napkin/detail/number_text.hpp"
+#include "napkin/profiler/sol_report.hpp"
+#include "napkin/profiler/verdicts.hpp"
+#include "napkin/report/roofline_svg.hpp"
+
+NAPKIN_BEGIN_NAMESPACE
+
+struct report_page {
+  std::string title;
+  std::string gpu;  // as the page names it; empty: the roofline chart's GPU, else the first kernel's chip
+  std::vector<sol_report> kernels;
+  std::optional<std::vector<sol_report>> baseline;  // an earlier run of the same kernels
+  std::optional<roofline_chart> roofline;
+};
+
+// One kernel against the baseline, as the page shows it.
+struct kernel_change {
+  std::string name;
+  std::optional<double> old_ns, new_ns;  // durations; absent when not measured or not in that run
+  std::optional<double> change_pct;      // (new - old) / old x 100: negative is faster
+  std::string old_verdict, new_verdict;  // describe(sol_table().kind)
+  bool in_baseline = false, in_run = false;
+};
+
+namespace detail {
+
+// The page's comparison with a baseline, kept in this one function on purpose: napkin/report/compare.hpp's
+// general comparison is meant to replace it (mapping its result onto kernel_change). Kernels are matched by
+// name, the n-th kernel of a name with the baseline's n-th of that name; the run's order first, then the
+// kernels only the baseline has.
+inline std::vector<kernel_change> compare_with_baseline(const std::vector<sol_report>& run,
+                                                        const std::vector<sol_report>& baseline) {
+  std::map<std::string, std::vector<std::size_t>> unmatched;  // name -> baseline indices, in order
+  for (std::size_t i = 0; i < baseline.size(); ++i) unmatched[baseline[i].name].push_back(i);
+  std::vector<bool> matched(baseline.size(), false);
+  std::vector<kernel_change> out;
+  auto verdict = [](const sol_report& r) { return std::string(describe(r.sol_table().kind)); };
+  for (const sol_report& now : run) {
+    kernel_change c;
+    c.name = now.name;
+    c.in_run = true;
+    c.new_ns = now.duration_ns();
+    c.new_verdict = verdict(now);
+    auto& candidates = unmatched[now.name];
+    if (!candidates.empty()) {
+      const sol_report& old = baseline[candidates.front()];
+      matched[candidates.front()] = true;
+      candidates.erase(candidates.begin());
+      c.in_baseline = true;
+      c.old_ns = old.duration_ns();
+      c.old_verdict = verdict(old);
+      if (c.old_ns && c.new_ns && *c.old_ns > 0) c.change_pct = (*c.new_ns - *c.old_ns) / *c.old_ns * 100.0;
+    }
+    out.push_back(std::move(c));
+  }
+  for (std::size_t i = 0; i < baseline.size(); ++i) {
+    if (matched[i]) continue;
+    kernel_change c;
+    c.name = baseline[i].name;
+    c.in_baseline = true;
+    c.old_ns = baseline[i].duration_ns();
+    c.old_verdict = verdict(baseline[i]);
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+inline std::string html_time_text(std::optional<double> ns) { return ns ? duration(*ns * 1e-9) : "not measured"; }
+
+inline std::string html_signed_percent(double pct) { return (pct > 0 ? "+" : "") + percent(pct); }
+
+// A <td> for a percentage and its numeric sort key.
+inline std::string html_pct_cell(std::optional<double> pct) {
+  return pct ? "<td class=\"num\">" + percent(*pct) + "</td>" : std::string("<td class=\"num missing\">-</td>");
+}
+
+// One SOL bar: the fill's width is the percentage of the track (clamped to 0..100; the text says the value).
+inline std::string html_sol_bar(const char* key, const char* name, std::optional<double> pct) {
+  std::string s = "<div class=\"bar-row\" data-metric=\"" + std::string(key) + "\"><span class=\"bar-name\">" +
+                  name + "</span><div class=\"bar-track\">";
+  if (pct) {
+    const double width = *pct < 0 ? 0 : *pct > 100 ? 100 : *pct;
+    s += "<div class=\"bar-fill\" data-pct=\"" + svg_number(*pct) + "\" style=\"width:" + fixed(width, 2) +
+         "%\"></div></div><span class=\"bar-value\">" + percent(*pct) + "</span>";
+  } else {
+    s += "</div><span class=\"bar-value missing\">not measured</span>";
+  }
+  return s + "</div>\n";
+}
+
+inline std::string html_cost_text(const measurement_cost& c) {
+  return duration(c.total_s()) + " (enable " + duration(c.enable_s) + ", setup " + duration(c.setup_s) +
+         ", passes " + duration(c.passes_s) + ", decode " + duration(c.decode_s) + ")";
+}
+
+inline const char* html_page_style() {
+  return "body{font-family:sans-serif;margin:24px;color:#222;max-width:1100px}"
+         "h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #ddd}"
+         "h3{font-size:14px;margin:16px 0 6px;font-family:monospace;overflow-wrap:anywhere}"
+         ".sub{color:#555;font-size:13px}table{border-collapse:collapse;font-size:13px}"
+         "th,td{border:1px solid #ddd;padding:4px 8px;text-align:left;vertical-align:top}"
+         "td.name{font-family:monospace;overflow-wrap:anywhere;max-width:380px}td.num,th.num{text-align:right}"
+         "th button{font:inherit;font-weight:bold;border:0;background:none;cursor:pointer;padding:0}"
+         "th[aria-sort=ascending] button::after{content:' \\25B2'}"
+         "th[aria-sort=descending] button::after{content:' \\25BC'}"
+         ".bar-row{display:flex;align-items:center;gap:8px;font-size:12px;margin:2px 0}"
+         ".bar-name{width:70px}.bar-track{width:360px;height:12px;background:#eee;border:1px solid #ccc}"
+         ".bar-fill{height:100%;background:#3b7dd8}.bar-value{width:90px}.missing{color:#999}"
+         ".verdict{font-size:13px;margin:4px 0}.meta{font-size:12px;color:#555}"
+         ".faster{color:#16794a}.slower{color:#b03030}footer{margin-top:32px;font-size:11px;color:#888}";
+}
+
+// Sorts the kernels table by a numeric data- attribute of its rows; rows without the number go last.
+inline const char* html_page_script() {
+  return "document.querySelectorAll('table.sortable th[data-sort] button').forEach(function(b){"
+         "b.addEventListener('click',function(){var th=b.parentNode,table=th.closest('table'),"
+         "key=th.getAttribute('data-sort'),asc=th.getAttribute('aria-sort')!=='ascending';"
+         "table.querySelectorAll('th[data-sort]').forEach(function(o){o.setAttribute('aria-sort','none');});"
+         "var body=table.tBodies[0],rows=Array.prototype.slice.call(body.rows);"
+         "function v(r){var x=parseFloat(r.getAttribute(key));return isNaN(x)?null:x;}"
+         "rows.sort(function(r,s){var x=v(r),y=v(s);if(x===y)return 0;if(x===null)return 1;if(y===null)return -1;"
+         "return asc?x-y:y-x;});rows.forEach(function(r){body.appendChild(r);});"
+         "th.setAttribute('aria-sort',asc?'ascending':'descending');});});";
+}
+
+}  // namespace detail
+
+inline std::string to_html(const report_page& page) {
+  using detail::xml_escape;
+  const std::string gpu = !page.gpu.empty()  ? page.gpu
+                          : page.roofline    ? std::string(page.roofline->gpu.name)
+                          : !page.kernels.empty() ? page.kernels.front().chip
+                                                  : std::string();
+  const std::string title = page.title.empty() ? "napkin report" : page.title;
+  std::optional<std::vector<kernel_change>> changes;
+  if (page.baseline) changes = detail::compare_with_baseline(page.kernels, *page.baseline);
+
+  double total_ns = 0, cost_s = 0;
+  for (const sol_report& k : page.kernels) {
+    total_ns += k.duration_ns().value_or(0);
+    cost_s += k.cost.total_s();
+  }
+  std::string s = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+                  "<meta name=\"viewport\" content=\"width=device-width\"><title>" + xml_escape(title) +
+                  "</title>\n<style>" + detail::html_page_style() + "</style></head>\n<body>\n";
+  s += "<h1>" + xml_escape(title) + "</h1>\n<p class=\"sub\">" + (gpu.empty() ? "" : xml_escape(gpu) + " &middot; ") +
+       std::to_string(page.kernels.size()) + " kernel" + (page.kernels.size() == 1 ? "" : "s") + ", " +
+       detail::duration(total_ns * 1e-9) + " measured in all; measuring took " + detail::duration(cost_s) + "</p>\n";
+
+  // The kernels table. data-time-ns keeps the exact number the Time column sorts by.
+  s += "<h2>Kernels</h2>\n<table id=\"kernels\" class=\"sortable\"><thead><tr>"
+       "<th class=\"num\" data-sort=\"data-index\" aria-sort=\"ascending\"><button type=\"button\">#</button></th>"
+       "<th>Kernel</th><th class=\"num\" data-sort=\"data-time-ns\" aria-sort=\"none\"><button type=\"button\">Time"
+       "</button></th><th class=\"num\">SM</th><th class=\"num\">Memory</th><th>SOL table</th><th>ncu rule</th>";
+  if (changes) s += "<th class=\"num\">Baseline</th><th class=\"num\">Change</th>";
+  s += "</tr></thead>\n<tbody>\n";
+  for (std::size_t i = 0; i < page.kernels.size(); ++i) {
+    const sol_report& k = page.kernels[i];
+    const auto ns = k.duration_ns();
+    const auto ncu = k.ncu_rule();
+    s += "<tr data-index=\"" + std::to_string(i) + "\" data-time-ns=\"" + (ns ? detail::svg_number(*ns) : "") +
+         "\"><td class=\"num\">" + std::to_string(i + 1) + "</td><td class=\"name\"><a href=\"#kernel-" +
+         std::to_string(i) + "\">" + xml_escape(k.name) + "</a></td><td class=\"num time\">" +
+         detail::html_time_text(ns) + "</td>" + detail::html_pct_cell(k.sm_pct()) +
+         detail::html_pct_cell(k.memory_pct()) + "<td class=\"sol-verdict\">" +
+         std::string(describe(k.sol_table().kind)) + "</td><td class=\"ncu-verdict\">" +
+         (ncu ? std::string(describe(ncu->kind)) : std::string("not measured")) + "</td>";
+    if (changes) {
+      const kernel_change& c = (*changes)[i];
+      s += "<td class=\"num\">" + (c.in_baseline ? detail::html_time_text(c.old_ns) : std::string("new")) + "</td>";
+      s += c.change_pct ? "<td class=\"num change " + std::string(*c.change_pct < 0 ? "faster" : "slower") + "\">" +
+                              detail::html_signed_percent(*c.change_pct) + "</td>"
+                        : std::string("<td class=\"num change\">-</td>");
+    }
+    s += "</tr>\n";
+  }
+  s += "</tbody></table>\n";
+
+  // Speed of light per kernel.
+  s += "<h2>Speed of light</h2>\n";
+  for (std::size_t i = 0; i < page.kernels.size(); ++i) {
+    const sol_report& k = page.kernels[i];
+    const sol_verdict sol = k.sol_table();
+    const auto ncu = k.ncu_rule();
+    s += "<section class=\"kernel\" id=\"kernel-" + std::to_string(i) + "\"><h3>" + xml_escape(k.name) + "</h3>\n";
+    s += "<div class=\"meta\">" + detail::html_time_text(k.duration_ns()) + " &middot; set " +
+         xml_escape(k.metric_set) + ", " + std::to_string(k.passes) + " pass" + (k.passes == 1 ? "" : "es") + ", " +
+         std::string(describe(k.how)) + " &middot; measurement cost " + detail::html_cost_text(k.cost) + "</div>\n";
+    s += detail::html_sol_bar("sm", "SM", k.sm_pct()) + detail::html_sol_bar("memory", "Memory", k.memory_pct()) +
+         detail::html_sol_bar("dram", "DRAM", k.dram_pct()) + detail::html_sol_bar("l1tex", "L1/TEX", k.l1tex_pct()) +
+         detail::html_sol_bar("l2", "L2", k.l2_pct());
+    s += "<p class=\"verdict sol\" data-kind=\"" + std::string(to_string(sol.kind)) + "\"><b>SOL table: " +
+         std::string(describe(sol.kind)) + ".</b> " + xml_escape(sol.reason) + "</p>\n";
+    if (ncu)
+      s += "<p class=\"verdict ncu\" data-kind=\"" + std::string(to_string(ncu->kind)) + "\"><b>ncu rule: " +
+           std::string(describe(ncu->kind)) + ".</b> " + xml_escape(ncu->reason) + "</p>\n";
+    for (const auto& [what, how] : k.derivations)
+      s += "<div class=\"meta derivation\">" + xml_escape(what) + ": " + xml_escape(how) + "</div>\n";
+    s += "</section>\n";
+  }
+
+  if (page.roofline) s += "<h2>Roofline</h2>\n<div class=\"roofline\">" + to_svg(*page.roofline) + "</div>\n";
+
+  if (changes) {
+    s += "<h2>Against the baseline</h2>\n<table id=\"changes\"><thead><tr><th>Kernel</th><th class=\"num\">Time"
+         "</th><th class=\"num\">Change</th><th>SOL verdict</th></tr></thead>\n<tbody>\n";
+    for (const kernel_change& c : *changes) {
+      const std::string time = !c.in_baseline ? "new: " + detail::html_time_text(c.new_ns)
+                               : !c.in_run
+                                   ? detail::html_time_text(c.old_ns) + " &rarr; gone"
+                                   : detail::html_time_text(c.old_ns) + " &rarr; " + detail::html_time_text(c.new_ns);
+      const std::string verdict = !c.in_baseline ? xml_escape(c.new_verdict)
+                                  : !c.in_run    ? xml_escape(c.old_verdict)
+                                  : c.old_verdict == c.new_verdict
+                                      ? xml_escape(c.new_verdict) + " (unchanged)"
+                                      : xml_escape(c.old_verdict) + " &rarr; " + xml_escape(c.new_verdict);
+      s += "<tr class=\"change-row\" data-name=\"" + xml_escape(c.name) + "\"><td class=\"name\">" +
+           xml_escape(c.name) + "</td><td class=\"num time-change\">" + time + "</td>" +
+           (c.change_pct
+                ? "<td class=\"num change " + std::string(*c.change_pct < 0 ? "faster" : "slower") + "\" data-pct=\"" +
+                      detail::svg_number(*c.change_pct) + "\">" + detail::html_signed_percent(*c.change_pct) + "</td>"
+                : std::string("<td class=\"num change\">-</td>")) +
+           "<td class=\"verdict-change\">" + verdict + "</td></tr>\n";
+    }
+    s += "</tbody></table>\n";
+  }
+  s += "<footer>Written by napkin " + std::to_string(NAPKIN_VERSION_MAJOR) + "." +
+       std::to_string(NAPKIN_VERSION_MINOR) + "." + std::to_string(NAPKIN_VERSION_PATCH) +
+       ". Self-contained: no script, style or font is loaded from elsewhere.</footer>\n";
+  s += std::string("<script>") + detail::html_page_script() + "</script>\n</body></html>\n";
+  return s;
+}
+
+inline void write_html(std::ostream& out, const report_page& page) { out << to_html(page); }
+
+NAPKIN_END_NAMESPACE

@@ -1,0 +1,377 @@
+#!/usr/bin/env python3
+"""The roofline SVGs and HTML pages as a person sees them, in headless Chromium (Debian's chromium and
+chromium-driver, driven by Debian's python3-selenium).
+
+write_samples (a C++ program, samples.hpp) writes the files; this opens each in ONE browser session and checks:
+  - no console errors, and nothing loaded from anywhere (the files are self-contained);
+  - the points, ceilings, ridges and arrows are where the numbers put them: rendered positions read back with
+    getBoundingClientRect, compared within a pixel with positions computed HERE from the input numbers
+    (the sample counters below, the H100 SXM datasheet) and the axis range, itself recomputed here;
+  - no text is clipped (every <text> box lies inside the SVG) and labels do not overlap;
+  - the kernels table sorts by time when its header is clicked; SOL bars are as long as their percentage;
+    the baseline comparison says old -> new, the change in % and the verdict change;
+  - a screenshot is not blank (decoded by the browser: colour variety, share of non-white pixels).
+
+Exits 77 (CTest: Skipped) with the reason when Selenium, chromium or chromedriver is missing.
+Usage: browser_test.py --samples DIR [--screenshot FILE.png]
+"""
+import argparse
+import base64
+import math
+import os
+import shutil
+import sys
+
+SKIP = 77
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+
+# --- Inputs: the numbers samples.hpp gives napkin, and the datasheet ---------------------------------------------
+# NVIDIA H100 SXM datasheet, dense (napkin's gpu_table cites the same figures): FLOP/s per pipe, DRAM B/s.
+H100_DRAM = 3.35e12
+H100_PEAKS = {
+    "fp64": 33.5e12, "fp32": 66.9e12, "fp16": 133.8e12, "bf16": 133.8e12, "fp64-tc": 66.9e12, "tf32-tc": 494.7e12,
+    "fp16-tc": 989.4e12, "fp16-tc-f16acc": 989.4e12, "bf16-tc": 989.4e12, "fp8-tc": 1978.9e12,
+    "fp8-tc-f16acc": 1978.9e12, "int8-tc": 1978.9e12,
+}
+E = 8192 * 8192  # softmax elements
+
+
+def measured(fadd, fmul, ffma, dram_bytes, ns):
+    flop = fadd + fmul + 2 * ffma  # ncu's roofline formula
+    return flop / dram_bytes, flop / (ns * 1e-9)
+
+
+SGEMM = measured(0, 16777216, 68736253952, 1006632960, 2780000)
+SOFTMAX_NAIVE = measured(2 * E, 2 * E, 0, 1073741824, 620000)
+SOFTMAX_FUSED = measured(3 * E, 3 * E, 0, 536870912, 182000)
+# napkin's softmax model: 5 FLOP per element (max, subtract, exp, sum, divide) over 8 bytes (read + write fp32);
+# memory-bound, so the attainable FLOP/s is DRAM B/s x intensity.
+SOFTMAX_ESTIMATE = (5 / 8, H100_DRAM * 5 / 8)
+
+CHARTS = {
+    "h100": {
+        "pipes": set(H100_PEAKS), "memory": {"DRAM": H100_DRAM},
+        "points": {"sgemm 4096^3": SGEMM, "softmax, 3 passes": SOFTMAX_NAIVE,
+                   "softmax, online (1 pass)": SOFTMAX_FUSED, "softmax, napkin estimate": SOFTMAX_ESTIMATE},
+        "pairs": [("softmax, 3 passes", "softmax, online (1 pass)")],
+    },
+    "two_pipes": {
+        "pipes": {"fp32", "fp16-tc"}, "memory": {"DRAM": H100_DRAM, "L2 <sample>": 10e12},
+        "points": {'<b>&amp;"x"</b>': (2.0, 5e12), "a long label at the right edge of the frame": (2000.0, 400e12),
+                   "low": (0.05, 1e11)},
+        "pairs": [],
+    },
+}
+
+# Kernels of report.html: duration (ns) and SOL percentages (SM, Memory, DRAM, L1/TEX, L2), as samples.hpp.
+KERNELS = {
+    "sgemm_128x128_kernel<float, 4096>": (2780000, [82.5, 45.0, 10.8, 61.0, 38.0]),
+    "softmax_kernel": (182000, [36.0, 89.0, 88.0, 52.0, 71.0]),
+    "add_bias<float>": (95000, [18.0, 86.0, 84.4, 30.0, 62.0]),
+}
+RUN_ORDER = ["sgemm_128x128_kernel<float, 4096>", "softmax_kernel", "add_bias<float>"]
+BAR_METRICS = ["sm", "memory", "dram", "l1tex", "l2"]
+
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what)
+    return cond
+
+
+def near(a, b, tol):
+    return abs(a - b) <= tol
+
+
+def decade_range(lo, hi, below, above):
+    """The axis rule napkin documents: whole decades holding every value with the margin factors."""
+    return 10.0 ** math.floor(math.log10(lo / below)), 10.0 ** math.ceil(math.log10(hi * above))
+
+
+def expected_ranges(chart):
+    peaks = {H100_PEAKS[p] for p in chart["pipes"]}
+    ridges = [pk / bw for pk in peaks for bw in chart["memory"].values()]
+    xs = ridges + [i for i, _ in chart["points"].values()]
+    ys = list(peaks) + [f for _, f in chart["points"].values()]
+    return decade_range(min(xs), max(xs), 4, 4) + decade_range(min(ys), max(ys), 4, 2)
+
+
+def rect(driver, el):
+    return driver.execute_script("var r=arguments[0].getBoundingClientRect();"
+                                 "return {l:r.left,t:r.top,r:r.right,b:r.bottom,w:r.width,h:r.height};", el)
+
+
+def check_svg(driver, svg, name, chart):
+    By = webdriver.common.by.By
+    origin = rect(driver, svg)
+    x_min, x_max, y_min, y_max = expected_ranges(chart)
+    got = [float(svg.get_attribute(a)) for a in ("data-x-min", "data-x-max", "data-y-min", "data-y-max")]
+    check(all(near(g, e, e * 1e-9) for g, e in zip(got, (x_min, x_max, y_min, y_max))),
+          f"{name}: axis range {got}, expected {[x_min, x_max, y_min, y_max]}")
+    frame = rect(driver, svg.find_element(By.CSS_SELECTOR, "rect.plot-area"))
+    left, top, width, height = frame["l"] - origin["l"], frame["t"] - origin["t"], frame["w"], frame["h"]
+    check(near(left, float(svg.get_attribute("data-plot-left")), 0.5) and
+          near(width, float(svg.get_attribute("data-plot-width")), 0.5), f"{name}: plot frame where its data- says")
+
+    def X(i):
+        return left + (math.log10(i) - math.log10(x_min)) / (math.log10(x_max) - math.log10(x_min)) * width
+
+    def Y(f):
+        return top + height - (math.log10(f) - math.log10(y_min)) / (math.log10(y_max) - math.log10(y_min)) * height
+
+    def centre(el):
+        r = rect(driver, el)
+        return (r["l"] + r["r"]) / 2 - origin["l"], (r["t"] + r["b"]) / 2 - origin["t"]
+
+    # Points: every input point drawn once, at its numbers.
+    points = svg.find_elements(By.CSS_SELECTOR, "circle.point")
+    labels = {p.get_attribute("data-label"): p for p in points}
+    check(sorted(labels) == sorted(chart["points"]) and len(points) == len(chart["points"]),
+          f"{name}: points drawn {sorted(labels)}, expected {sorted(chart['points'])}")
+    for label, (i, f) in chart["points"].items():
+        if label not in labels:
+            continue
+        el = labels[label]
+        check(near(float(el.get_attribute("data-intensity")), i, i * 1e-5) and
+              near(float(el.get_attribute("data-flops")), f, f * 1e-5), f"{name}: data- numbers of point {label!r}")
+        cx, cy = centre(el)
+        check(near(cx, X(i), 1) and near(cy, Y(f), 1),
+              f"{name}: point {label!r} at ({cx:.1f}, {cy:.1f}), expected ({X(i):.1f}, {Y(f):.1f})")
+    # Point labels say the label as given (escaping survives), one per point.
+    texts = [t.get_attribute("textContent") for t in svg.find_elements(By.CSS_SELECTOR, "text.point-label")]
+    check(sorted(texts) == sorted(chart["points"]), f"{name}: point labels read {texts}")
+
+    # Compute ceilings: one horizontal line per distinct peak, from the ridge with the fastest memory level.
+    fastest = max(chart["memory"].values())
+    drawn_pipes = set()
+    ceilings = svg.find_elements(By.CSS_SELECTOR, "line.ceiling.compute")
+    check(len(ceilings) == len({H100_PEAKS[p] for p in chart["pipes"]}), f"{name}: one line per distinct peak")
+    for line in ceilings:
+        pipes = line.get_attribute("data-pipe").split()
+        drawn_pipes.update(pipes)
+        peaks = {H100_PEAKS[p] for p in pipes}
+        check(len(peaks) == 1, f"{name}: ceiling {pipes} groups pipes of one peak")
+        peak = peaks.pop()
+        r = rect(driver, line)
+        check(near(r["t"] - origin["t"], Y(peak), 1) and near(r["b"] - origin["t"], Y(peak), 1),
+              f"{name}: ceiling {pipes} at y {r['t'] - origin['t']:.1f}, expected {Y(peak):.1f}")
+        check(near(r["l"] - origin["l"], X(peak / fastest), 1) and near(r["r"] - origin["l"], left + width, 1),
+              f"{name}: ceiling {pipes} from x {r['l'] - origin['l']:.1f}, expected {X(peak / fastest):.1f}")
+    check(drawn_pipes == chart["pipes"], f"{name}: pipes drawn {sorted(drawn_pipes)}, expected {sorted(chart['pipes'])}")
+
+    # Memory ceilings: slope bandwidth, up to the ridge with the highest peak.
+    top_peak = max(H100_PEAKS[p] for p in chart["pipes"])
+    lines = svg.find_elements(By.CSS_SELECTOR, "line.ceiling.memory")
+    check(sorted(l.get_attribute("data-memory") for l in lines) == sorted(chart["memory"]), f"{name}: memory levels")
+    for line in lines:
+        bw = chart["memory"].get(line.get_attribute("data-memory"))
+        if bw is None:
+            continue
+        r = rect(driver, line)  # rises to the right: start at the box's bottom left, end at its top right
+        x0, y0, x1, y1 = r["l"] - origin["l"], r["b"] - origin["t"], r["r"] - origin["l"], r["t"] - origin["t"]
+        check(near(x1, X(top_peak / bw), 1) and near(y1, Y(top_peak), 1),
+              f"{name}: {line.get_attribute('data-memory')} ends at ({x1:.1f}, {y1:.1f}), expected "
+              f"({X(top_peak / bw):.1f}, {Y(top_peak):.1f})")
+        i0 = 10 ** (math.log10(x_min) + (x0 - left) / width * (math.log10(x_max) - math.log10(x_min)))
+        check(near(y0, Y(bw * i0), 1) and x0 >= left - 0.5 and y0 <= top + height + 0.5,
+              f"{name}: {line.get_attribute('data-memory')} starts on its slope inside the frame")
+
+    # Ridges: one per (peak, memory level), where the two ceilings meet.
+    ridges = svg.find_elements(By.CSS_SELECTOR, "circle.ridge")
+    check(len(ridges) == len({H100_PEAKS[p] for p in chart["pipes"]}) * len(chart["memory"]), f"{name}: ridge count")
+    for el in ridges:
+        peak = H100_PEAKS[el.get_attribute("data-pipe").split()[0]]
+        bw = chart["memory"][el.get_attribute("data-memory")]
+        cx, cy = centre(el)
+        check(near(cx, X(peak / bw), 1) and near(cy, Y(peak), 1), f"{name}: ridge {el.get_attribute('data-pipe')} / "
+              f"{el.get_attribute('data-memory')} at ({cx:.1f}, {cy:.1f}), expected ({X(peak / bw):.1f}, {Y(peak):.1f})")
+
+    # Arrows: from the before point towards the after point.
+    arrows = svg.find_elements(By.CSS_SELECTOR, "line.pair")
+    check(len(arrows) == len(chart["pairs"]), f"{name}: one arrow per pair")
+    for line, (a, b) in zip(arrows, chart["pairs"]):
+        (ia, fa), (ib, fb) = chart["points"][a], chart["points"][b]
+        x1, y1, x2, y2 = (float(line.get_attribute(k)) for k in ("x1", "y1", "x2", "y2"))
+        want = math.atan2(Y(fb) - Y(fa), X(ib) - X(ia))
+        check(near(x1, X(ia), 1) and near(y1, Y(fa), 1), f"{name}: arrow starts at {a!r}")
+        check(abs(math.atan2(y2 - y1, x2 - x1) - want) < 0.03 and math.hypot(X(ib) - x2, Y(fb) - y2) < 12,
+              f"{name}: arrow points at {b!r} and ends next to it")
+
+    # Text: inside the picture, and labels do not cover each other.
+    boxes = {}
+    for t in svg.find_elements(By.CSS_SELECTOR, "text"):
+        r = rect(driver, t)
+        cls = t.get_attribute("class") or "legend"
+        check(r["w"] > 0 and r["l"] >= origin["l"] - 0.5 and r["r"] <= origin["r"] + 0.5 and
+              r["t"] >= origin["t"] - 0.5 and r["b"] <= origin["b"] + 0.5,
+              f"{name}: text {t.get_attribute('textContent')!r} ({cls}) is clipped: {r} not inside {origin}")
+        boxes.setdefault(cls, []).append((t.get_attribute("textContent"), r))
+    for cls in ("ceiling-label compute", "point-label"):
+        group = boxes.get(cls, [])
+        for n, (ta, a) in enumerate(group):
+            for tb, b in group[n + 1:]:
+                overlap = min(a["r"], b["r"]) - max(a["l"], b["l"]) > 1 and min(a["b"], b["b"]) - max(a["t"], b["t"]) > 1
+                check(not overlap, f"{name}: labels {ta!r} and {tb!r} overlap")
+
+
+def no_console_errors(driver, name):
+    logs = driver.get_log("browser")
+    errors = [e for e in logs if e.get("level") == "SEVERE"]
+    check(not errors, f"{name}: console errors {errors}")
+    loaded = driver.execute_script("return performance.getEntriesByType('resource').map(function(e){return e.name;});")
+    check(not loaded, f"{name}: loaded {loaded} (must be self-contained)")
+
+
+def table_names(driver):
+    By = webdriver.common.by.By
+    return [r.find_element(By.CSS_SELECTOR, "td.name").text for r in driver.find_elements(By.CSS_SELECTOR, "#kernels tbody tr")]
+
+
+def check_page(driver, name):
+    By = webdriver.common.by.By
+    check(table_names(driver) == RUN_ORDER, f"{name}: kernels in measured order first")
+    header = driver.find_element(By.CSS_SELECTOR, "#kernels th[data-sort='data-time-ns']")
+    header.find_element(By.TAG_NAME, "button").click()
+    by_time = sorted(RUN_ORDER, key=lambda k: KERNELS[k][0])
+    check(table_names(driver) == by_time and header.get_attribute("aria-sort") == "ascending",
+          f"{name}: one click sorts by time, shortest first: {table_names(driver)}")
+    header.find_element(By.TAG_NAME, "button").click()
+    check(table_names(driver) == by_time[::-1] and header.get_attribute("aria-sort") == "descending",
+          f"{name}: a second click sorts longest first: {table_names(driver)}")
+    driver.find_element(By.CSS_SELECTOR, "#kernels th[data-sort='data-index'] button").click()
+    check(table_names(driver) == RUN_ORDER, f"{name}: clicking # restores the measured order: {table_names(driver)}")
+
+    # SOL bars: each fill is its percentage of the track.
+    for section in driver.find_elements(By.CSS_SELECTOR, "section.kernel"):
+        kernel = section.find_element(By.TAG_NAME, "h3").text
+        for metric, pct in zip(BAR_METRICS, KERNELS[kernel][1]):
+            row = section.find_element(By.CSS_SELECTOR, f".bar-row[data-metric='{metric}']")
+            track = rect(driver, row.find_element(By.CSS_SELECTOR, ".bar-track"))
+            fill = rect(driver, row.find_element(By.CSS_SELECTOR, ".bar-fill"))
+            inner = track["w"] - 2  # 1 px border each side
+            check(near(fill["w"], inner * min(pct, 100) / 100, 1),
+                  f"{name}: {kernel} {metric} bar {fill['w']:.1f} px of {inner:.1f}, expected {pct}%")
+            check(row.find_element(By.CSS_SELECTOR, ".bar-value").text == f"{pct:.1f}%", f"{name}: {kernel} {metric} value")
+
+    # The baseline: old -> new, %, verdict change. Verdicts by the SOL table's rows: naive softmax has SM 24% and
+    # Memory 55% (both below 60, the larger above 40: a gap, "unclassified"); fused has Memory 89% and DRAM 88%
+    # (both at or above 60: "memory-bound (DRAM)").
+    rows = {r.get_attribute("data-name"): r for r in driver.find_elements(By.CSS_SELECTOR, "#changes tr.change-row")}
+    cell = lambda n, c: rows[n].find_element(By.CSS_SELECTOR, c).text if n in rows else None
+    pct = (182000 - 620000) / 620000 * 100
+    check(cell("softmax_kernel", ".time-change") == "620.00 us \u2192 182.00 us", f"{name}: softmax time change")
+    check(cell("softmax_kernel", ".change") == f"{pct:.1f}%", f"{name}: softmax change {cell('softmax_kernel', '.change')}")
+    check(cell("softmax_kernel", ".verdict-change") == "unclassified \u2192 memory-bound (DRAM)",
+          f"{name}: softmax verdict change {cell('softmax_kernel', '.verdict-change')}")
+    check(cell("sgemm_128x128_kernel<float, 4096>", ".change") == f"{(2780000 - 2810000) / 2810000 * 100:.1f}%",
+          f"{name}: sgemm change")
+    check(cell("add_bias<float>", ".time-change") == "new: 95.00 us", f"{name}: a kernel only in the run is new")
+    check(cell("transpose_kernel", ".time-change") == "120.00 us \u2192 gone", f"{name}: a kernel only in the baseline")
+
+
+def screenshot_stats(driver, png):
+    driver.get("about:blank")
+    return driver.execute_async_script("""
+      var done = arguments[arguments.length - 1], img = new Image();
+      img.onload = function () {
+        var c = document.createElement('canvas'); c.width = img.width; c.height = img.height;
+        var g = c.getContext('2d'); g.drawImage(img, 0, 0);
+        var d = g.getImageData(0, 0, c.width, c.height).data, colours = new Set(), ink = 0;
+        for (var i = 0; i < d.length; i += 4) {
+          colours.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
+          if (d[i] < 240 || d[i + 1] < 240 || d[i + 2] < 240) ink++;
+        }
+        done({w: img.width, h: img.height, colours: colours.size, ink: ink / (d.length / 4)});
+      };
+      img.onerror = function () { done(null); };
+      img.src = 'data:image/png;base64,' + arguments[0];""", base64.b64encode(png).decode())
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--samples", required=True)
+    ap.add_argument("--screenshot", default="")
+    args = ap.parse_args()
+    global webdriver
+    try:
+        from selenium import webdriver
+        import selenium.webdriver.common.by  # noqa: F401
+        from selenium.webdriver.chrome.service import Service
+    except ImportError as e:
+        print(f"SKIPPED: Selenium is not installed for {sys.executable} ({e}); install python3-selenium")
+        return SKIP
+    for tool in (CHROMIUM, CHROMEDRIVER):
+        if not (os.path.isfile(tool) and os.access(tool, os.X_OK)):
+            print(f"SKIPPED: {tool} is missing; install chromium and chromium-driver")
+            return SKIP
+    samples = os.path.abspath(args.samples)
+    files = ["roofline_h100.svg", "roofline_two_pipes.svg", "report.html", "report_single.html"]
+    missing = [f for f in files if not os.path.isfile(os.path.join(samples, f))]
+    if missing:
+        print(f"FAIL: write_samples did not write {missing} into {samples}")
+        return 1
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for a in ("--headless=new", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1000",
+              "--force-device-scale-factor=1", "--hide-scrollbars"):
+        options.add_argument(a)
+    if os.geteuid() == 0:
+        options.add_argument("--no-sandbox")  # Chromium refuses to run as root with its sandbox
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    By = webdriver.common.by.By
+    try:
+        url = lambda f: "file://" + os.path.join(samples, f)
+        for name, chart in (("roofline_h100.svg", "h100"), ("roofline_two_pipes.svg", "two_pipes")):
+            driver.get(url(name))
+            no_console_errors(driver, name)
+            svg = driver.find_element(By.CSS_SELECTOR, "svg")
+            check_svg(driver, svg, name, CHARTS[chart])
+            title = driver.execute_script("return document.querySelector('text.title').textContent;")
+            if chart == "two_pipes":
+                check(title == 'Escaped <title> & "quotes" (sample numbers), and a title long enough that it has to be '
+                      'squeezed to fit the picture', f"{name}: title text {title!r}")
+        driver.get(url("roofline_h100.svg"))
+        png = driver.find_element(By.CSS_SELECTOR, "svg").screenshot_as_png
+
+        driver.get(url("report.html"))
+        no_console_errors(driver, "report.html")
+        check(driver.title == "softmax fix, sample run", "report.html: title")
+        check_svg(driver, driver.find_element(By.CSS_SELECTOR, "div.roofline svg"), "report.html roofline", CHARTS["h100"])
+        check_page(driver, "report.html")
+        no_console_errors(driver, "report.html after clicks")
+        page_png = driver.get_screenshot_as_png()
+
+        driver.get(url("report_single.html"))
+        no_console_errors(driver, "report_single.html")
+        check(table_names(driver) == ["add_bias<float>"], "report_single.html: one kernel")
+        check(not driver.find_elements(By.CSS_SELECTOR, "svg, #changes"), "report_single.html: no chart, no baseline")
+
+        for what, shot, size in (("roofline screenshot", png, (820, 540)), ("page screenshot", page_png, None)):
+            check(shot[:8] == b"\x89PNG\r\n\x1a\n", f"{what}: a PNG")
+            stats = screenshot_stats(driver, shot)
+            print(f"{what}: {stats}")
+            check(stats is not None and stats["colours"] >= 16 and 0.02 < stats["ink"] < 0.9,
+                  f"{what}: not blank (colours, share of non-white pixels): {stats}")
+            if size:
+                check(stats is not None and (stats["w"], stats["h"]) == size, f"{what}: the SVG's size {size}")
+        if args.screenshot:
+            with open(args.screenshot, "wb") as out:
+                out.write(png)
+            print(f"screenshot: {args.screenshot}")
+    finally:
+        driver.quit()
+    if failures:
+        print(f"{len(failures)} check(s) failed")
+        return 1
+    print("all browser checks pass")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,84 @@
+// Writes the sample pictures the browser test opens (browser_test.py): two roofline SVGs and two HTML
+// pages, into the folder given as the only argument (made when missing). The numbers are samples
+// (samples.hpp), not a measurement.
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <system_error>
+
+#include "napkin/math/gpu_table.hpp"
+#include "napkin/math/roofline.hpp"
+#include "napkin/math/workloads.hpp"
+#include "napkin/report/html_page.hpp"
+#include "napkin/report/roofline_svg.hpp"
+#include "samples.hpp"
+
+namespace {
+
+// Every pipe of the H100 SXM; SGEMM; softmax before -> after; napkin's estimate of the fused softmax.
+napkin::roofline_chart h100_chart() {
+  const napkin::gpu_spec& h100 = napkin::find_gpu("h100-sxm");
+  auto chart = napkin::make_roofline_chart(h100, "H100 SXM: SGEMM and softmax (sample numbers)");
+  napkin::add_measurement(chart, pics_samples::sgemm(), "sgemm 4096^3");
+  const auto before = napkin::add_measurement(chart, pics_samples::softmax_naive(), "softmax, 3 passes");
+  const auto after = napkin::add_measurement(chart, pics_samples::softmax_fused(), "softmax, online (1 pass)");
+  napkin::add_pair(chart, before, after);
+  napkin::add_estimate(chart, "softmax, napkin estimate",
+                       napkin::estimate(napkin::softmax(8192, 8192), h100, napkin::pipe::fp32));
+  return chart;
+}
+
+// Two pipes, DRAM and a hand-given L2 ceiling, text that needs escaping, a label at the right edge.
+napkin::roofline_chart two_pipes_chart() {
+  auto chart =
+      napkin::make_roofline_chart(napkin::find_gpu("h100-sxm"), {napkin::pipe::fp32, napkin::pipe::fp16_tensor},
+                                  "Escaped <title> & \"quotes\" (sample numbers), and a title long enough that it has "
+                                  "to be squeezed to fit the picture");
+  napkin::add_bandwidth_ceiling(chart, "L2 <sample>", 10e12);
+  napkin::add_point(chart, {"<b>&amp;\"x\"</b>", 2.0, 5e12, napkin::point_source::measured});
+  napkin::add_point(chart,
+                    {"a long label at the right edge of the frame", 2000.0, 400e12, napkin::point_source::estimate});
+  napkin::add_point(chart, {"low", 0.05, 1e11, napkin::point_source::measured});
+  return chart;
+}
+
+bool write(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  if (!out) std::fprintf(stderr, "write_samples: cannot write %s\n", path.c_str());
+  return static_cast<bool>(out);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: %s OUTPUT_FOLDER\n", argv[0]);
+    return 2;
+  }
+  const std::string dir = argv[1];
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  napkin::report_page page;
+  page.title = "softmax fix, sample run";
+  page.gpu = "H100 SXM5 80GB (sample numbers)";
+  page.kernels = {pics_samples::sgemm(), pics_samples::softmax_fused(), pics_samples::add_bias()};
+  napkin::sol_report old_sgemm = pics_samples::sgemm();
+  old_sgemm.values[napkin::metric::duration_ns] = 2810000;
+  page.baseline =
+      std::vector<napkin::sol_report>{old_sgemm, pics_samples::softmax_naive(),
+                                      pics_samples::report("transpose_kernel", {120000, 20, 70, 66, 40, 50}, 2.7e8)};
+  page.roofline = h100_chart();
+
+  napkin::report_page single;
+  single.title = "one kernel, no baseline";
+  single.kernels = {pics_samples::add_bias()};
+
+  const bool ok = write(dir + "/roofline_h100.svg", napkin::to_svg(h100_chart())) &&
+                  write(dir + "/roofline_two_pipes.svg", napkin::to_svg(two_pipes_chart())) &&
+                  write(dir + "/report.html", napkin::to_html(page)) &&
+                  write(dir + "/report_single.html", napkin::to_html(single));
+  if (ok) std::printf("write_samples: 4 files in %s\n", dir.c_str());
+  return ok ? 0 : 1;
+}
