@@ -1,0 +1,226 @@
+// napkin::monitor on a multi-phase workload: what docs/monitor.md measures on the GPU machine.
+//
+//   monitor_workload run [--seconds S] [--monitor on|off] [--interval-us I]
+//       "prefill" (two SGEMMs), "decode" (16 copies and 4 softmaxes), "sample" (4 small kernels and host
+//       waits that leave the GPU idle): 26 kernels per iteration, for S seconds (default 3). Prints
+//       WORKLOAD_WALL_S and, with the monitor on, its report and MONITOR_CPU_S.
+//   monitor_workload accuracy [--interval-us I]
+//       kernels of >= 200 us (copy, softmax, FMA loop, SGEMM, shared-memory reduction), 20 launches each in a
+//       phase of its name, with the monitor on: its per-kernel lines (MONITOR_KERNEL ...) for the comparison
+//       with ncu (benchmarks/device/monitor.sh runs `plain` under ncu).
+//   monitor_workload plain
+//       the same kernels once each, no monitor: the target of ncu.
+//   monitor_workload soak [--seconds S] [--interval-us I]
+//       the run workload for S seconds at a short interval, printing SOAK lines (resident memory, samples
+//       kept, dropped, restarts) every 10 s.
+//   monitor_workload coexist
+//       monitor on; workload; napkin::profiler measures a copy; workload again: both work, in that order.
+//   monitor_workload concurrent
+//       two kernels at once on two streams, under the monitor: the report marks them as overlapping.
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <thread>
+
+#include "gemm_cublas.cuh"
+#include "kernels.cuh"
+#include "napkin/check.hpp"
+#include "napkin/check/cublas.hpp"
+#include "napkin/monitor.hpp"
+#include "napkin/nvtx.hpp"
+#include "napkin/profiler.hpp"
+
+namespace {
+
+namespace k = napkin_kernels;
+constexpr std::size_t big_n = std::size_t(1) << 27;  // 512 MiB of floats
+constexpr std::size_t small_n = std::size_t(1) << 24;  // 64 MiB
+constexpr int gemm_n = 2048;
+
+struct buffers {
+  float* a = nullptr;
+  float* b = nullptr;
+  cublasHandle_t blas = nullptr;
+  int sms = 0;
+  buffers() {
+    NAPKIN_CUDA_CHECK(cudaMalloc(&a, big_n * 2 * sizeof(float)));
+    NAPKIN_CUDA_CHECK(cudaMalloc(&b, big_n * 2 * sizeof(float)));
+    NAPKIN_CUDA_CHECK(k::fill_pattern(a, big_n * 2));
+    NAPKIN_CUDA_CHECK(k::fill_pattern(b, big_n * 2));
+    NAPKIN_CUDA_CHECK(cublasCreate(&blas));
+    NAPKIN_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    NAPKIN_CUDA_CHECK(cudaDeviceSynchronize());
+  }
+  ~buffers() {
+    cublasDestroy(blas);
+    cudaFree(a);
+    cudaFree(b);
+  }
+};
+
+void iteration(buffers& s) {
+  {
+    napkin::range r{"prefill"};
+    for (int i = 0; i < 2; ++i) NAPKIN_CUDA_CHECK(k::sgemm(s.blas, gemm_n, gemm_n, gemm_n, s.a, s.a + gemm_n * gemm_n, s.b));
+  }
+  {
+    napkin::range r{"decode"};
+    for (int i = 0; i < 16; ++i) NAPKIN_CUDA_CHECK(k::copy(s.a, s.b, small_n));
+    for (int i = 0; i < 4; ++i) NAPKIN_CUDA_CHECK(k::softmax_smem_naive(s.a, s.b, 512, 16384));
+  }
+  {
+    napkin::range r{"sample"};
+    for (int i = 0; i < 4; ++i) {
+      NAPKIN_CUDA_CHECK(k::copy(s.a, s.b, 1 << 16));
+      NAPKIN_CUDA_CHECK(cudaDeviceSynchronize());
+      std::this_thread::sleep_for(std::chrono::microseconds(100));  // the host decides; the GPU waits
+    }
+  }
+}
+
+double run_for(buffers& s, double seconds) {
+  const auto t0 = std::chrono::steady_clock::now();
+  double elapsed = 0;
+  int n = 0;
+  while (elapsed < seconds || n < 5) {
+    iteration(s);
+    ++n;
+    elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+  NAPKIN_CUDA_CHECK(cudaDeviceSynchronize());
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// The long kernels, one phase each.
+void accuracy_kernels(buffers& s, int launches) {
+  const unsigned grid = static_cast<unsigned>(s.sms) * 8;
+  for (int i = 0; i < launches; ++i) {
+    { napkin::range r{"copy"}; NAPKIN_CUDA_CHECK(k::copy(s.a, s.b, big_n)); }
+    { napkin::range r{"softmax"}; NAPKIN_CUDA_CHECK(k::softmax_smem_naive(s.a, s.b, 8192, 16384)); }
+    { napkin::range r{"fma"}; NAPKIN_CUDA_CHECK(k::fma_loop(s.b, static_cast<unsigned>(s.sms) * 16, 256, 8192)); }
+    { napkin::range r{"sgemm"}; NAPKIN_CUDA_CHECK(k::sgemm(s.blas, 4096, 4096, 4096, s.a, s.a + 4096 * 4096, s.b)); }
+    { napkin::range r{"smem_reduce"}; NAPKIN_CUDA_CHECK(k::smem_tree_reduce(s.a, std::size_t(1) << 24, 16, s.b)); }
+    { napkin::range r{"strided"}; NAPKIN_CUDA_CHECK(k::strided_read(s.a, big_n, 32, s.b, grid)); }
+    NAPKIN_CUDA_CHECK(cudaDeviceSynchronize());
+  }
+}
+
+long resident_kib() {
+  std::ifstream f("/proc/self/status");
+  std::string line;
+  while (std::getline(f, line))
+    if (line.rfind("VmRSS:", 0) == 0) return std::atol(line.c_str() + 6);
+  return -1;
+}
+
+napkin::monitor_settings settings_with(long interval_us) {
+  napkin::monitor_settings s;
+  if (interval_us > 0) s.interval_ns = static_cast<std::uint64_t>(interval_us) * 1000;
+  return s;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  const std::string mode = argc > 1 ? argv[1] : "run";
+  double seconds = 3;
+  bool monitor_on = true;
+  long interval_us = 0;
+  for (int i = 2; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--seconds") == 0 && i + 1 < argc) seconds = std::atof(argv[++i]);
+    else if (std::strcmp(argv[i], "--monitor") == 0 && i + 1 < argc) monitor_on = std::strcmp(argv[++i], "on") == 0;
+    else if (std::strcmp(argv[i], "--interval-us") == 0 && i + 1 < argc) interval_us = std::atol(argv[++i]);
+  }
+  buffers s;
+  iteration(s);  // warm-up: cuBLAS's first call, module loading
+  NAPKIN_CUDA_CHECK(cudaDeviceSynchronize());
+
+  if (mode == "run") {
+    if (!monitor_on) {
+      std::printf("WORKLOAD_WALL_S monitor=off wall_s=%.4f\n", run_for(s, seconds));
+      return 0;
+    }
+    napkin::monitor mon(settings_with(interval_us));
+    std::fprintf(stderr, "monitor: %s\n", mon.status().c_str());
+    const double wall = run_for(s, seconds);
+    const napkin::monitor_report r = mon.report();
+    std::printf("WORKLOAD_WALL_S monitor=on wall_s=%.4f\n", wall);
+    std::printf("MONITOR_CPU_S cpu_s=%.4f wall_s=%.4f\n", mon.cpu_seconds(), wall);
+    std::cout << napkin::to_text(r);
+    return mon.running() ? 0 : 1;
+  }
+  if (mode == "plain") {
+    accuracy_kernels(s, 1);
+    return 0;
+  }
+  if (mode == "accuracy") {
+    napkin::monitor mon(settings_with(interval_us));
+    std::fprintf(stderr, "monitor: %s\n", mon.status().c_str());
+    accuracy_kernels(s, 20);
+    const napkin::monitor_report r = mon.report();
+    std::cout << napkin::to_text(r) << napkin::to_key_values(r) << "\n";
+    return mon.running() ? 0 : 1;
+  }
+  if (mode == "soak") {
+    napkin::monitor mon(settings_with(interval_us > 0 ? interval_us : 100));
+    std::fprintf(stderr, "monitor: %s\n", mon.status().c_str());
+    const auto t0 = std::chrono::steady_clock::now();
+    double elapsed = 0, next = 0;
+    while (elapsed < seconds) {
+      iteration(s);
+      elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      if (elapsed >= next) {
+        const napkin::monitor_report r = mon.report();
+        std::printf("SOAK t_s=%.0f rss_kib=%ld running=%d samples=%zu dropped=%zu cpu_s=%.3f\n", elapsed,
+                    resident_kib(), mon.running() ? 1 : 0, r.samples, r.dropped_samples, mon.cpu_seconds());
+        std::fflush(stdout);
+        next += 10;
+      }
+    }
+    return mon.running() ? 0 : 1;
+  }
+  if (mode == "coexist") {
+    napkin::monitor mon(settings_with(interval_us));
+    run_for(s, 1);
+    napkin::profiler prof;
+    const napkin::sol_report m = prof.measure("copy", [&] { NAPKIN_CUDA_CHECK(k::copy(s.a, s.b, big_n)); });
+    std::cout << napkin::to_text(m);
+    run_for(s, 1);
+    const napkin::monitor_report r = mon.report();
+    std::cout << napkin::to_text(r);
+    std::printf("COEXIST monitor_running=%d profiler_duration_ns=%.0f\n", mon.running() ? 1 : 0, m.duration_ns().value_or(-1));
+    return mon.running() && m.duration_ns() ? 0 : 1;
+  }
+  if (mode == "concurrent") {
+    napkin::monitor mon(settings_with(interval_us));
+    cudaStream_t s1, s2;
+    NAPKIN_CUDA_CHECK(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking));
+    NAPKIN_CUDA_CHECK(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking));
+    for (int i = 0; i < 10; ++i) {
+      napkin::range r{"two_streams"};
+      // Few blocks each, so that both fit on the GPU at once.
+      k::fma_loop_kernel<<<8, 256, 0, s1>>>(s.b, 200000, 0.999f, 0.001f, -1.0f);
+      k::strided_read_kernel<<<8, 256, 0, s2>>>(s.a, big_n / 8, 32, s.b + 4096);
+      NAPKIN_CUDA_CHECK(cudaGetLastError());
+      NAPKIN_CUDA_CHECK(cudaDeviceSynchronize());
+    }
+    const napkin::monitor_report r = mon.report();
+    std::cout << napkin::to_text(r) << napkin::to_key_values(r) << "\n";
+    cudaStreamDestroy(s1);
+    cudaStreamDestroy(s2);
+    return mon.running() ? 0 : 1;
+  }
+  std::fprintf(stderr, "usage: %s run|accuracy|plain|soak|coexist|concurrent [options]\n", argv[0]);
+  return 2;
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "monitor_workload: %s\n", e.what());
+  return 1;
+}
