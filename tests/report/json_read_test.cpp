@@ -82,10 +82,13 @@ TEST_CASE("broken files are bad input, named, with what is wrong") {
     std::string text;
     const char* message;  // what the problem must say after "<path>: "
   };
-  std::string no_schema = good, wrong_type = good, future = good, other_kind = good;
+  std::string no_schema = good, wrong_type = good, future = good, other_kind = good, huge_version = good,
+              half_version = good;
   no_schema.replace(no_schema.find("\"schema\""), 8, "\"schemo\"");
   wrong_type.replace(wrong_type.find("\"schema_version\": 1"), 19, "\"schema_version\": \"1\"");
   future.replace(future.find("\"schema_version\": 1"), 19, "\"schema_version\": 99");
+  huge_version.replace(huge_version.find("\"schema_version\": 1"), 19, "\"schema_version\": 1e300");
+  half_version.replace(half_version.find("\"schema_version\": 1"), 19, "\"schema_version\": 1.5");
   other_kind.replace(other_kind.find("\"kind\": \"sol-report\""), 20, "\"kind\": \"estimate\"");
   const broken_case cases[] = {
       {"truncated.json", good.substr(0, good.size() / 2), "not valid JSON (byte "},
@@ -94,6 +97,8 @@ TEST_CASE("broken files are bad input, named, with what is wrong") {
       {"array.json", "[1, 2]", "expected a JSON object, got array"},
       {"no_schema.json", no_schema, "no \"schema\": not a napkin report document"},
       {"wrong_type.json", wrong_type, "\"schema_version\" must be an integer"},
+      {"huge_version.json", huge_version, "\"schema_version\" must be an integer"},
+      {"half_version.json", half_version, "\"schema_version\" must be an integer"},
       {"future.json", future, "unknown schema_version 99 (this napkin reads version 1)"},
       {"mismatch.json", other_kind, "\"schema\" \"napkin.sol-report\" does not match \"kind\" \"estimate\""},
       {"huge.json", "{\"schema\": 1e400}", "not valid JSON (byte 16): number overflow parsing '1e400'"},

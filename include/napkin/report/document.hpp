@@ -13,6 +13,7 @@
 
 #include "napkin/config.hpp"
 
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -229,9 +230,10 @@ inline report_document flatten(const json_value& doc, std::string source) {
   out.schema = schema->as_string();
   const json_value* version = doc.find("schema_version");
   if (version == nullptr) return fail("no \"schema_version\"");
-  if (!version->is_number() || version->as_number() != static_cast<double>(static_cast<std::int64_t>(version->as_number())))
-    return fail("\"schema_version\" must be an integer");
-  out.schema_version = static_cast<std::int64_t>(version->as_number());
+  // Range first: converting a double beyond int64 to an integer is undefined.
+  const double v = version->is_number() ? version->as_number() : 0.5;
+  if (!(v >= -1e15 && v <= 1e15) || v != std::floor(v)) return fail("\"schema_version\" must be an integer");
+  out.schema_version = static_cast<std::int64_t>(v);
   if (out.schema_version != report_schema_version)
     return fail("unknown schema_version " + std::to_string(out.schema_version) + " (this napkin reads version " +
                 std::to_string(report_schema_version) + ")");

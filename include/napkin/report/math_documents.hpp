@@ -94,7 +94,7 @@ inline json_value estimate_value(const estimate_report& e) {
   w.set("counted_flop", json_value::count(e.work.counted_flops()));
   w.set("bytes_read", json_value::count(e.work.bytes_read));
   w.set("bytes_written", json_value::count(e.work.bytes_written));
-  w.set("bytes", json_value::count(e.work.bytes_read + e.work.bytes_written));  // estimate() checked the sum
+  w.set("bytes", json_value::count(e.work.bytes()));  // an error (napkin's policy) if the sum overflows
   w.set("matrix", json_value::boolean(e.work.matrix));
   v.set("workload", std::move(w));
   json_value types = json_value::object();
@@ -333,7 +333,7 @@ inline std::string to_csv(const estimate_report& e) {
   csv_table t{{"name", "gpu", "pipe", "sparsity", "flop", "bytes"}, {}};
   std::vector<std::string> row{e.name, std::string(e.gpu.key), std::string(to_string(e.on)),
                                std::string(to_string(e.sparse)), detail::csv_cell(e.work.flops),
-                               detail::csv_cell(static_cast<std::uint64_t>(e.work.bytes_read + e.work.bytes_written))};
+                               detail::csv_cell(e.work.bytes())};
   for (const auto& [name, value] : detail::estimate_numbers(e)) {
     t.columns.emplace_back(name);
     row.push_back(detail::csv_cell(value));
