@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: Apache-2.0
+// napkin/report.hpp — napkin's answers as documents you keep, compare and gate (the umbrella header):
+// JSON and CSV for every report type, and diff() of two documents (docs/reports.md).
+//
+//   std::cout << napkin::to_json(report);           // a profiler report, an estimate, an occupancy, a GPU
+//   std::cout << napkin::to_csv(kernels);           // one row per kernel
+//   auto d = napkin::diff(baseline, napkin::to_document(report));
+//   return d.exit_code();                           // 0 no regression, 1 regression, 2 bad input
+//
+// Plain C++17, no CUDA, no CUPTI, no other library; compiles with -fno-exceptions. The parts:
+//   report/json_writer.hpp         json_value and write_json (escaping, exact numbers, no NaN)
+//   report/document.hpp            the document header, report_document (flattened), flatten()
+//   report/csv.hpp                 csv_table and write_csv (RFC 4180)
+//   report/profiler_documents.hpp  sol_report, kernel_reports, phase_reports, the napkin comparison
+//   report/math_documents.hpp      estimate_report, gpu_spec(s), occupancy_advice / occupancy_result
+//   report/compare.hpp             diff(), report_diff, to_text, operator<<
+// Not included here: report/json_read.hpp (reading JSON back), which needs nlohmann/json.
+#pragma once
+
+#include "napkin/config.hpp"
+
+#include "napkin/report/compare.hpp"
+#include "napkin/report/csv.hpp"
+#include "napkin/report/document.hpp"
+#include "napkin/report/json_writer.hpp"
+#include "napkin/report/math_documents.hpp"
+#include "napkin/report/profiler_documents.hpp"

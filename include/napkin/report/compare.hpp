@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: Apache-2.0
+// napkin/report/compare.hpp — two report documents of the same kind compared number by number (what
+// `napkin diff OLD.json NEW.json` prints, and a CI regression gate in C++):
+//
+//   const auto baseline = napkin::read_document_file("tests/baseline.json");  // napkin/report/json_read.hpp
+//   const napkin::report_diff d = napkin::diff(baseline, napkin::to_document(report));
+//   CHECK_MESSAGE(!d.regressed(), d);  // doctest; EXPECT_FALSE(d.regressed()) << d; with GoogleTest
+//
+// Entities (kernels, phases, ...) are matched by name; a document kind with one entity per document
+// (sol-report, comparison, estimate, occupancy) matches its one entity whatever its name, so a baseline
+// "softmax_naive" compares with "softmax_fast". Each number has a better direction (better_direction()):
+// a change beyond the threshold (3 % by default) in the worse direction is a regression; a change of a
+// number without a direction is shown but never a regression. Verdicts that changed are listed
+// ("memory-bound (DRAM) -> balanced"). Outcome: no_regression (exit code 0), regression (1), bad_input (2:
+// a document that could not be read, another kind, another GPU, an unknown schema version).
+//
+// Plain C++17, no dependency; compiles with -fno-exceptions (nothing here throws on bad input).
+#pragma once
+
+#include "napkin/config.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "napkin/detail/number_text.hpp"
+#include "napkin/report/document.hpp"
+
+NAPKIN_BEGIN_NAMESPACE
+
+enum class better { lower, higher, none };
+
+// "lower", "higher", "none".
+constexpr std::string_view to_string(better b) noexcept {
+  switch (b) {
+    case better::lower: return "lower";
+    case better::higher: return "higher";
+    case better::none: return "none";
+  }
+  return "unknown";
+}
+
+// Which way each compared number improves, by its flattened name (docs/reports.md has the table). Time,
+// cycles, bytes moved, passes, napkin's cost and the traffic overhead are better lower; throughput %,
+// achieved bandwidth and FLOP/s, occupancy and active warps higher; everything else has no direction.
+inline better better_direction(std::string_view field) {
+  static constexpr std::string_view lower[] = {
+      "duration_ns",     "elapsed_cycles",  "dram_bytes",     "passes",         "cost.enable_s",
+      "cost.setup_s",    "cost.passes_s",   "cost.flush_s",   "cost.cupti_s",   "cost.work_s",
+      "cost.decode_s",   "cost.total_s",    "napkin.time_over_bound", "napkin.traffic_overhead",
+      "compute_s",       "memory_s",        "lower_bound_s",  "no_overlap_s",   "workload.bytes"};
+  static constexpr std::string_view higher[] = {
+      "sm_pct",       "memory_pct",           "dram_pct",      "l1tex_pct",      "l2_pct",
+      "dram_bytes_per_s", "flop_per_s",       "napkin.bandwidth_of_peak", "napkin.flops_of_peak",
+      "attainable_flop_per_s", "occupancy_pct", "active_warps",  "active_threads", "blocks_per_sm"};
+  for (std::string_view f : lower)
+    if (f == field) return better::lower;
+  for (std::string_view f : higher)
+    if (f == field) return better::higher;
+  return better::none;
+}
+
+struct diff_options {
+  double threshold_pct = 3.0;         // a change within +-3 % is "same" (run-to-run noise of a measurement)
+  bool allow_different_gpu = false;   // compare documents about different GPUs (key or chip)
+  bool removed_is_regression = false; // an entity of the baseline missing from the new document regresses
+  // When not empty, only these fields can make a regression (all are still shown): {"duration_ns"}
+  // gates on time alone.
+  std::vector<std::string> gate_fields;
+};
+
+enum class diff_outcome { no_regression = 0, regression = 1, bad_input = 2 };
+
+constexpr std::string_view to_string(diff_outcome o) noexcept {
+  switch (o) {
+    case diff_outcome::no_regression: return "no-regression";
+    case diff_outcome::regression: return "regression";
+    case diff_outcome::bad_input: return "bad-input";
+  }
+  return "unknown";
+}
+
+// same: within the threshold; better / worse: beyond it, in that direction; changed: beyond it, for a
+// number without a direction; added / removed: the number is in only one document.
+enum class change_status { same, better, worse, changed, added, removed };
+
+constexpr std::string_view to_string(change_status s) noexcept {
+  switch (s) {
+    case change_status::same: return "same";
+    case change_status::better: return "better";
+    case change_status::worse: return "worse";
+    case change_status::changed: return "changed";
+    case change_status::added: return "added";
+    case change_status::removed: return "removed";
+  }
+  return "unknown";
+}
+
+struct field_change {
+  std::string entity;
+  std::string field;
+  std::optional<double> old_value, new_value;
+  std::optional<double> change_pct;  // (new - old) / |old| x 100; none when either is missing or old is 0
+  better direction = better::none;
+  change_status status = change_status::same;
+  bool regression = false;  // worse, and gated (diff_options::gate_fields)
+};
+
+struct verdict_change {
+  std::string entity;
+  std::string field;  // "sol_table", "ncu_rule", "bound", "limiter"
+  std::string old_text, new_text;
+};
+
+struct report_diff {
+  diff_outcome outcome = diff_outcome::no_regression;
+  std::vector<std::string> problems;  // why the input is bad (outcome bad_input)
+  std::string kind;
+  std::string old_source, new_source;
+  double threshold_pct = 3.0;
+  std::vector<field_change> changes;  // every compared number, in the new document's order
+  std::vector<verdict_change> verdict_changes;
+  std::vector<std::string> added, removed;  // entities in only one document
+
+  bool regressed() const { return outcome == diff_outcome::regression; }
+  bool bad_input() const { return outcome == diff_outcome::bad_input; }
+  int exit_code() const { return static_cast<int>(outcome); }
+};
+
+namespace detail {
+
+inline bool gated(const diff_options& o, const std::string& field) {
+  if (o.gate_fields.empty()) return true;
+  for (const auto& f : o.gate_fields)
+    if (f == field) return true;
+  return false;
+}
+
+inline field_change compare_number(const std::string& entity, const std::string& field, std::optional<double> a,
+                                   std::optional<double> b, const diff_options& o) {
+  field_change c{entity, field, a, b, std::nullopt, better_direction(field), change_status::same, false};
+  if (!a || !b) {
+    c.status = a ? change_status::removed : change_status::added;
+    return c;
+  }
+  if (*a == *b) return c;
+  double pct = 0;
+  if (*a != 0) {
+    pct = (*b - *a) / std::fabs(*a) * 100.0;
+    c.change_pct = pct;
+  }
+  const bool beyond = *a == 0 || std::fabs(pct) > o.threshold_pct;
+  if (!beyond) return c;
+  if (c.direction == better::none) {
+    c.status = change_status::changed;
+    return c;
+  }
+  const bool up = *b > *a;
+  c.status = (up == (c.direction == better::higher)) ? change_status::better : change_status::worse;
+  c.regression = c.status == change_status::worse && gated(o, field);
+  return c;
+}
+
+inline void compare_entities(const report_entity& a, const report_entity& b, const std::string& name,
+                             const diff_options& o, report_diff& out) {
+  for (const auto& n : b.numbers) {
+    const report_number* old = a.number(n.field);
+    out.changes.push_back(compare_number(name, n.field, old ? std::optional<double>(old->value) : std::nullopt,
+                                         n.value, o));
+  }
+  for (const auto& n : a.numbers)
+    if (b.number(n.field) == nullptr) out.changes.push_back(compare_number(name, n.field, n.value, std::nullopt, o));
+  for (const auto& v : b.verdicts) {
+    const report_verdict* old = a.verdict(v.field);
+    if (old != nullptr && old->text != v.text) out.verdict_changes.push_back({name, v.field, old->text, v.text});
+  }
+}
+
+inline bool single_entity_kind(std::string_view kind) {
+  return kind == report_kind::sol_report || kind == report_kind::comparison || kind == report_kind::estimate ||
+         kind == report_kind::occupancy;
+}
+
+inline std::string gpu_text(const gpu_identity& g) {
+  std::string s = !g.key.empty() ? g.key : g.name;
+  if (!g.chip.empty()) s += (s.empty() ? "" : ", ") + std::string("chip ") + g.chip;
+  return s.empty() ? "unknown GPU" : s;
+}
+
+// Both documents name the GPU (key or chip) and the names differ.
+inline bool different_gpus(const gpu_identity& a, const gpu_identity& b) {
+  return (!a.key.empty() && !b.key.empty() && a.key != b.key) ||
+         (!a.chip.empty() && !b.chip.empty() && a.chip != b.chip);
+}
+
+}  // namespace detail
+
+// `current` against `baseline`. Bad input is reported in the result (outcome bad_input, problems), never
+// raised: a document that failed to read (report_document::problem), a schema version other than
+// report_schema_version, kinds that differ, GPUs that differ (unless allowed).
+inline report_diff diff(const report_document& baseline, const report_document& current, const diff_options& o = {}) {
+  report_diff d;
+  d.old_source = baseline.source;
+  d.new_source = current.source;
+  d.kind = current.kind;
+  d.threshold_pct = o.threshold_pct;
+  for (const report_document* doc : {&baseline, &current}) {
+    if (!doc->ok())
+      d.problems.push_back(doc->problem);
+    else if (doc->schema_version != report_schema_version)
+      d.problems.push_back(doc->source + ": unknown schema_version " + std::to_string(doc->schema_version) +
+                           " (this napkin reads version " + std::to_string(report_schema_version) + ")");
+  }
+  if (!(o.threshold_pct >= 0) || !std::isfinite(o.threshold_pct))
+    d.problems.push_back("the threshold must be a finite percentage >= 0, got " + detail::general(o.threshold_pct));
+  if (d.problems.empty() && baseline.kind != current.kind)
+    d.problems.push_back("different kinds: " + baseline.source + " is a " + detail::quoted(baseline.kind) +
+                         " document, " + current.source + " a " + detail::quoted(current.kind) +
+                         " document; only documents of the same kind compare");
+  if (d.problems.empty() && !o.allow_different_gpu && detail::different_gpus(baseline.gpu, current.gpu))
+    d.problems.push_back("different GPUs: " + baseline.source + " is about " + detail::gpu_text(baseline.gpu) + ", " +
+                         current.source + " about " + detail::gpu_text(current.gpu) +
+                         " (allow_different_gpu / --allow-different-gpu compares them anyway)");
+  if (!d.problems.empty()) {
+    d.outcome = diff_outcome::bad_input;
+    return d;
+  }
+
+  const bool one_to_one = detail::single_entity_kind(current.kind) && baseline.entities.size() == 1 &&
+                          current.entities.size() == 1;
+  for (const report_entity& b : current.entities) {
+    const report_entity* a = nullptr;
+    if (one_to_one) {
+      a = &baseline.entities.front();
+    } else {
+      for (const report_entity& e : baseline.entities)
+        if (e.name == b.name) a = &e;
+    }
+    if (a == nullptr) {
+      d.added.push_back(b.name);
+      continue;
+    }
+    const std::string name = a->name == b.name ? b.name : a->name + " -> " + b.name;
+    detail::compare_entities(*a, b, name, o, d);
+  }
+  if (!one_to_one)
+    for (const report_entity& a : baseline.entities) {
+      bool found = false;
+      for (const report_entity& b : current.entities) found = found || b.name == a.name;
+      if (!found) d.removed.push_back(a.name);
+    }
+  bool regressed = o.removed_is_regression && !d.removed.empty();
+  for (const auto& c : d.changes) regressed = regressed || c.regression;
+  d.outcome = regressed ? diff_outcome::regression : diff_outcome::no_regression;
+  return d;
+}
+
+namespace detail {
+inline std::string pad(std::string s, std::size_t width, bool right = false) {
+  if (s.size() >= width) return s;
+  return right ? std::string(width - s.size(), ' ') + s : s + std::string(width - s.size(), ' ');
+}
+inline std::string diff_number(std::optional<double> v) {
+  if (!v) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", *v);
+  return buf;
+}
+inline std::string diff_percent(const field_change& c) {
+  if (c.status == change_status::added || c.status == change_status::removed) return "";
+  if (!c.change_pct) return c.old_value && *c.old_value == 0 && c.new_value && *c.new_value != 0 ? "from 0" : "";
+  return (*c.change_pct > 0 ? "+" : "") + fixed(*c.change_pct, 1) + "%";
+}
+}  // namespace detail
+
+// The table for people: the outcome, then every number that is not "same", verdict changes, and entities
+// in only one document. Numbers with %.6g (the documents hold them exactly).
+inline std::string to_text(const report_diff& d) {
+  std::string out = "napkin diff: " + std::string(to_string(d.outcome));
+  if (d.bad_input()) {
+    for (const auto& p : d.problems) out += "\n  bad input: " + p;
+    return out + "\n";
+  }
+  out += " (" + d.kind + ", " + d.old_source + " -> " + d.new_source + ", threshold " +
+         detail::fixed(d.threshold_pct, 1) + "%)\n";
+  std::size_t same = 0, w_entity = 6, w_field = 5;
+  for (const auto& c : d.changes) {
+    if (c.status == change_status::same) {
+      ++same;
+      continue;
+    }
+    w_entity = std::max(w_entity, c.entity.size());
+    w_field = std::max(w_field, c.field.size());
+  }
+  if (same < d.changes.size()) {
+    out += "  " + detail::pad("entity", w_entity) + "  " + detail::pad("field", w_field) + "  " +
+           detail::pad("old", 12, true) + "  " + detail::pad("new", 12, true) + "  " + detail::pad("change", 9, true) +
+           "  status\n";
+    for (const auto& c : d.changes) {
+      if (c.status == change_status::same) continue;
+      out += "  " + detail::pad(c.entity, w_entity) + "  " + detail::pad(c.field, w_field) + "  " +
+             detail::pad(detail::diff_number(c.old_value), 12, true) + "  " +
+             detail::pad(detail::diff_number(c.new_value), 12, true) + "  " +
+             detail::pad(detail::diff_percent(c), 9, true) + "  " + std::string(to_string(c.status)) +
+             (c.regression ? " (regression)" : "") + "\n";
+    }
+  }
+  out += "  " + std::to_string(same) + " of " + std::to_string(d.changes.size()) + " numbers within " +
+         detail::fixed(d.threshold_pct, 1) + "%\n";
+  for (const auto& v : d.verdict_changes)
+    out += "  verdict " + v.entity + " " + v.field + ": " + v.old_text + " -> " + v.new_text + "\n";
+  for (const auto& a : d.added) out += "  added: " + a + "\n";
+  for (const auto& r : d.removed) out += "  removed: " + r + "\n";
+  return out;
+}
+
+inline std::ostream& operator<<(std::ostream& os, const report_diff& d) { return os << to_text(d); }
+
+NAPKIN_END_NAMESPACE

@@ -1,0 +1,176 @@
+// diff(): every outcome, the directions, the threshold, entity matching and the text. The documents are
+// built in memory; json_read_test.cpp reads them from files.
+#include <doctest/doctest.h>
+
+#include <sstream>
+#include <string>
+
+#include "napkin/report.hpp"
+#include "samples.hpp"
+
+using namespace napkin;
+
+namespace {
+kernel_reports two_kernels(double a_ns, double b_ns) {
+  kernel_reports k;
+  k.kernels = {samples::sol("a", a_ns), samples::sol("b", b_ns)};
+  return k;
+}
+const field_change* find(const report_diff& d, const std::string& entity, const std::string& field) {
+  for (const auto& c : d.changes)
+    if (c.entity == entity && c.field == field) return &c;
+  return nullptr;
+}
+}  // namespace
+
+TEST_CASE("directions: time lower, throughput higher, no direction otherwise") {
+  CHECK(better_direction("duration_ns") == better::lower);
+  CHECK(better_direction("cost.total_s") == better::lower);
+  CHECK(better_direction("dram_bytes") == better::lower);
+  CHECK(better_direction("passes") == better::lower);
+  CHECK(better_direction("napkin.traffic_overhead") == better::lower);
+  CHECK(better_direction("sm_pct") == better::higher);
+  CHECK(better_direction("dram_bytes_per_s") == better::higher);
+  CHECK(better_direction("flop_per_s") == better::higher);
+  CHECK(better_direction("occupancy_pct") == better::higher);
+  CHECK(better_direction("sm_hz") == better::none);
+  CHECK(better_direction("next_step.registers_per_thread.active_warps") == better::none);
+}
+
+TEST_CASE("no regression: identical documents, and changes within the threshold") {
+  const report_diff same = diff(to_document(two_kernels(1000, 1000)), to_document(two_kernels(1000, 1000)));
+  CHECK(same.outcome == diff_outcome::no_regression);
+  CHECK(same.exit_code() == 0);
+  CHECK_FALSE(same.regressed());
+  CHECK(same.changes.size() == 2 * 21);  // 12 SOL numbers (the sol set has no FLOP counts), passes, 8 costs
+  for (const auto& c : same.changes) CHECK(c.status == change_status::same);
+
+  // +2.9 % is within the default 3 %.
+  const report_diff small = diff(to_document(two_kernels(1000, 1000)), to_document(two_kernels(1029, 1000)));
+  CHECK(small.outcome == diff_outcome::no_regression);
+  REQUIRE(find(small, "a", "duration_ns") != nullptr);
+  CHECK(find(small, "a", "duration_ns")->status == change_status::same);
+  CHECK(find(small, "a", "duration_ns")->change_pct.value() == doctest::Approx(2.9));
+}
+
+TEST_CASE("regression: a kernel 10 % slower; faster is better, not a regression") {
+  const report_diff d = diff(to_document(two_kernels(1000, 1000)), to_document(two_kernels(900, 1100)));
+  CHECK(d.outcome == diff_outcome::regression);
+  CHECK(d.exit_code() == 1);
+  CHECK(d.regressed());
+  const field_change* a = find(d, "a", "duration_ns");
+  const field_change* b = find(d, "b", "duration_ns");
+  REQUIRE(a != nullptr);
+  REQUIRE(b != nullptr);
+  CHECK(a->status == change_status::better);
+  CHECK_FALSE(a->regression);
+  CHECK(b->status == change_status::worse);
+  CHECK(b->regression);
+  CHECK(*b->old_value == 1000.0);
+  CHECK(*b->new_value == 1100.0);
+  CHECK(*b->change_pct == doctest::Approx(10.0));
+  // Bandwidth follows time: 2.5 MB in 1.1 us is lower bandwidth, worse too.
+  CHECK(find(d, "b", "dram_bytes_per_s")->status == change_status::worse);
+
+  // A larger threshold, or a gate on another field, lets it pass.
+  diff_options loose;
+  loose.threshold_pct = 15;
+  CHECK(diff(to_document(two_kernels(1000, 1000)), to_document(two_kernels(900, 1100)), loose).outcome ==
+        diff_outcome::no_regression);
+  diff_options only_sm;
+  only_sm.gate_fields = {"sm_pct"};
+  CHECK(diff(to_document(two_kernels(1000, 1000)), to_document(two_kernels(900, 1100)), only_sm).outcome ==
+        diff_outcome::no_regression);
+}
+
+TEST_CASE("numbers without a direction are shown but never regress") {
+  kernel_reports slower_clock = two_kernels(1000, 1000);
+  slower_clock.kernels[0].values[metric::sm_frequency_hz] = 1.5e9;  // was 1.98e9
+  const report_diff d = diff(to_document(two_kernels(1000, 1000)), to_document(slower_clock));
+  CHECK(d.outcome == diff_outcome::no_regression);
+  CHECK(find(d, "a", "sm_hz")->status == change_status::changed);
+}
+
+TEST_CASE("verdict changes, added and removed entities") {
+  kernel_reports before = two_kernels(1000, 1000);
+  kernel_reports after;
+  after.kernels = {samples::sol("a", 1000, 20.0), samples::sol("c", 1000)};  // DRAM 80 % -> 20 %; b gone, c new
+  const report_diff d = diff(to_document(before), to_document(after));
+  REQUIRE(d.verdict_changes.size() == 1);
+  CHECK(d.verdict_changes[0].entity == "a");
+  CHECK(d.verdict_changes[0].field == "sol_table");
+  CHECK(d.verdict_changes[0].old_text == "memory-bound (DRAM)");
+  CHECK(d.verdict_changes[0].new_text == "internal memory congestion");
+  CHECK(d.added == std::vector<std::string>{"c"});
+  CHECK(d.removed == std::vector<std::string>{"b"});
+  CHECK(find(d, "a", "dram_pct")->status == change_status::worse);  // 80 -> 20
+  diff_options strict;
+  strict.removed_is_regression = true;
+  strict.gate_fields = {"duration_ns"};
+  CHECK(diff(to_document(before), to_document(after), strict).regressed());
+
+  const std::string text = to_text(d);
+  CHECK(text.find("napkin diff: regression (kernel-reports, <memory> -> <memory>, threshold 3.0%)") == 0);
+  CHECK(text.find("  verdict a sol_table: memory-bound (DRAM) -> internal memory congestion\n") != std::string::npos);
+  CHECK(text.find("  added: c\n") != std::string::npos);
+  CHECK(text.find("  removed: b\n") != std::string::npos);
+  CHECK(text.find("dram_pct") != std::string::npos);
+  CHECK(text.find("-75.0%  worse (regression)") != std::string::npos);  // 80 -> 20
+  std::ostringstream os;
+  os << d;
+  CHECK(os.str() == text);
+}
+
+TEST_CASE("one-entity kinds match their entity whatever its name") {
+  const report_diff d = diff(to_document(samples::sol("softmax_naive", 2000)), to_document(samples::sol("softmax_fast", 1000)));
+  CHECK(d.outcome == diff_outcome::no_regression);
+  CHECK(d.added.empty());
+  REQUIRE(find(d, "softmax_naive -> softmax_fast", "duration_ns") != nullptr);
+  CHECK(*find(d, "softmax_naive -> softmax_fast", "duration_ns")->change_pct == -50.0);
+}
+
+TEST_CASE("bad input: another kind, another GPU, an unknown version, a broken document, a bad threshold") {
+  const report_document kernels = to_document(two_kernels(1000, 1000));
+  const report_document one = to_document(samples::sol("a", 1000));
+  const report_diff kinds = diff(kernels, one);
+  CHECK(kinds.outcome == diff_outcome::bad_input);
+  CHECK(kinds.exit_code() == 2);
+  REQUIRE(kinds.problems.size() == 1);
+  CHECK(kinds.problems[0] ==
+        "different kinds: <memory> is a \"kernel-reports\" document, <memory> a \"sol-report\" document; only "
+        "documents of the same kind compare");
+
+  sol_report ga102 = samples::sol("a", 1000);
+  ga102.chip = "GA102";
+  const report_diff gpus = diff(one, to_document(ga102));
+  CHECK(gpus.bad_input());
+  CHECK(gpus.problems.at(0) ==
+        "different GPUs: <memory> is about chip GH100, <memory> about chip GA102 (allow_different_gpu / "
+        "--allow-different-gpu compares them anyway)");
+  diff_options allow;
+  allow.allow_different_gpu = true;
+  CHECK(diff(one, to_document(ga102), allow).outcome == diff_outcome::no_regression);
+  document_options h100, h200;
+  h100.gpu.key = "h100-sxm";
+  h200.gpu.key = "h200-sxm";
+  CHECK(diff(to_document(samples::sol("a", 1000), h100), to_document(samples::sol("a", 1000), h200)).bad_input());
+
+  report_document future = one;
+  future.schema_version = 2;
+  future.source = "future.json";
+  const report_diff version = diff(one, future);
+  CHECK(version.bad_input());
+  CHECK(version.problems.at(0) == "future.json: unknown schema_version 2 (this napkin reads version 1)");
+
+  report_document broken;
+  broken.source = "broken.json";
+  broken.problem = "broken.json: not valid JSON";
+  const report_diff b = diff(broken, one);
+  CHECK(b.bad_input());
+  CHECK(b.problems.at(0) == "broken.json: not valid JSON");
+  CHECK(to_text(b) == "napkin diff: bad-input\n  bad input: broken.json: not valid JSON\n");
+
+  diff_options negative;
+  negative.threshold_pct = -1;
+  CHECK(diff(one, one, negative).bad_input());
+}

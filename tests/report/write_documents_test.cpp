@@ -1,0 +1,82 @@
+// Writes one document of every kind napkin emits, realistic and edge cases, into a folder; the
+// report_schema test (validate_schema.py) then checks each against docs/schema/napkin.schema.json.
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "napkin/gpus.hpp"
+#include "napkin/occupancy.hpp"
+#include "napkin/report.hpp"
+#include "napkin/workloads.hpp"
+#include "samples.hpp"
+
+using namespace napkin;
+
+namespace {
+void write(const std::string& name, const std::string& text) {
+  const std::string path = std::string(NAPKIN_REPORT_DOCUMENTS_DIR) + "/" + name;
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  REQUIRE_MESSAGE(f != nullptr, path);
+  CHECK(std::fwrite(text.data(), 1, text.size(), f) == text.size());
+  std::fclose(f);
+}
+}  // namespace
+
+TEST_CASE("write every document kind") {
+  document_options everything;
+  everything.gpu.key = "h100-sxm";
+  everything.gpu.name = "NVIDIA H100 80GB HBM3";
+  everything.context.host = "node-7";
+  everything.context.device_index = 0;
+  everything.context.device_name = "NVIDIA H100 80GB HBM3";
+  everything.context.rank = 3;
+
+  write("sol_report.json", to_json(samples::sol("softmax", 1000)));
+  write("sol_report_context.json", to_json(samples::sol("softmax", 1000), everything));
+  write("sol_report_one_pass_unusual_name.json", to_json(samples::one_pass("say \"hi\"\n\t\xe2\x9c\x93 \xff")));
+  write("sol_report_passes_disagree.json", to_json(samples::disagreeing("cublasSgemm")));
+  sol_report roofline = samples::sol("gemm", 2.8e6);
+  roofline.metric_set = "roofline";
+  roofline.values[metric::ffma] = 6.4e10;
+  roofline.values[metric::fadd] = 1e6;
+  roofline.values[metric::fmul] = 0;
+  roofline.values["custom__metric.not_finite"] = std::numeric_limits<double>::quiet_NaN();  // null
+  roofline.derivations["sm_pct"] = "max of sm__inst_executed and sm__pipe_*_cycles_active";
+  write("sol_report_roofline.json", to_json(roofline));
+
+  kernel_reports k;
+  k.kernels = {samples::sol("softmax_naive", 5000), samples::sol("softmax_naive", 5100),
+               samples::one_pass("void reduce<float, 256>(float const*, float*, int)")};
+  k.dropped = 1;
+  k.cost = {0.1, 0.2, 0.3, 0, 0.05, 0.25, 0.01};
+  write("kernel_reports.json", to_json(k));
+  write("kernel_reports_empty.json", to_json(kernel_reports{}));
+  write("phase_reports.json", to_json(phase_reports{{samples::sol("prefill", 1e6), samples::sol("decode", 3e5)}}));
+  write("phase_reports_empty.json", to_json(phase_reports{}));
+
+  const sol_report r = samples::sol("softmax", 1000);
+  write("comparison.json", to_json(r, compare(r, softmax(4096, 4096), gpus::h100_sxm, pipe::fp32)));
+  write("comparison_one_pass.json", to_json(samples::one_pass("softmax"),
+                                            compare(samples::one_pass("softmax"), workload_model{"m", 2e6, 1e6, 1e13, 1e12})));
+
+  write("estimate.json", to_json(make_estimate_report("gemm 4096^3 fp16", gemm(4096, 4096, 4096, dtype::fp16),
+                                                      gpus::h100_sxm, pipe::fp16_tensor)));
+  write("estimate_sparse.json", to_json(make_estimate_report("gemm sparse", gemm(8192, 8192, 8192, dtype::fp8),
+                                                             gpus::h100_sxm, pipe::fp8_tensor, sparsity::sparse_2_4)));
+  write("estimate_round_gpu.json",
+        to_json(make_estimate_report("softmax", softmax(1024, 1024), samples::round_gpu, pipe::fp32), everything));
+
+  document_options named;
+  named.name = "gemm_kernel";
+  write("occupancy_advice.json", to_json(next_step(limits_of({8, 6}), 256, {128}), named));
+  write("occupancy_full.json", to_json(next_step(limits_of({9, 0}), 256, {32}, 8 * 1024)));
+  write("occupancy_invalid.json", to_json(try_occupancy(limits_of({9, 0}), 2048, {32})));
+  write("occupancy_barriers.json", to_json(occupancy(limits_of({9, 0}), 1024, kernel_resources{64})));
+
+  write("gpu_spec.json", to_json(gpus::h100_sxm));
+  write("gpu_spec_round.json", to_json(samples::round_gpu));
+  write("gpu_specs_table.json", to_json(std::vector<gpu_spec>(gpu_table.begin(), gpu_table.end())));
+}
