@@ -14,6 +14,9 @@
 //   report/profiler_documents.hpp  sol_report, kernel_reports, phase_reports, the napkin comparison
 //   report/math_documents.hpp      estimate_report, gpu_spec(s), occupancy_advice / occupancy_result
 //   report/compare.hpp             diff(), report_diff, to_text, operator<<
+//   report/roofline_chart.hpp      roofline_chart: ceilings, points, before/after pairs (a value)
+//   report/roofline_svg.hpp        to_svg(chart): a self-contained SVG
+//   report/html_page.hpp           to_html(report_page): one self-contained HTML page per run
 // Not included here: report/json_read.hpp (reading JSON back), which needs nlohmann/json.
 #pragma once
 
@@ -25,3 +28,6 @@
 #include "napkin/report/json_writer.hpp"
 #include "napkin/report/math_documents.hpp"
 #include "napkin/report/profiler_documents.hpp"
+#include "napkin/report/roofline_chart.hpp"
+#include "napkin/report/roofline_svg.hpp"
+#include "napkin/report/html_page.hpp"
