@@ -23,7 +23,7 @@ TEST_CASE("the chips napkin's docs name are supported by this CUPTI") {
 
 TEST_CASE("every metric of every built-in set is valid on every chip napkin documents") {
   for (const char* chip : {"TU102", "GA100", "GA102", "AD102", "GH100", "GB100", "GB202"})
-    for (const auto& set : {metric_sets::sol(), metric_sets::one_pass(), metric_sets::roofline(), metric_sets::memory()}) {
+    for (const auto& set : {metric_sets::sol(), metric_sets::one_pass(), metric_sets::roofline_full(), metric_sets::memory()}) {
       const auto bad = check_metrics(chip, set.metrics);
       CHECK_MESSAGE(bad.empty(), chip, " ", set.name, ": ", (bad.empty() ? "" : bad.front().name));
     }
@@ -33,7 +33,7 @@ TEST_CASE("pass planning: what a set costs, asked before any run") {
   for (const char* chip : {"GA100", "GA102", "AD102", "GH100", "GB100"}) {
     const auto one = plan_passes(chip, metric_sets::one_pass());
     const auto sol = plan_passes(chip, metric_sets::sol());
-    const auto roof = plan_passes(chip, metric_sets::roofline());
+    const auto roof = plan_passes(chip, metric_sets::roofline_full());
     CAPTURE(chip);
     CHECK(one.passes == 1);  // the one-pass set is meant to fit one pass from Ampere on
     CHECK(sol.passes > 1);   // SM % alone needs several passes

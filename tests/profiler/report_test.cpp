@@ -60,7 +60,7 @@ metric_set sol_like() { return metric_sets::sol(); }
 }  // namespace
 
 TEST_CASE("report from values: accessors, bandwidth and FLOP arithmetic") {
-  metric_set set = metric_sets::roofline();
+  metric_set set = metric_sets::roofline_full();
   std::vector<double> values(set.metrics.size(), 0.0);
   auto put = [&](const char* name, double v) {
     for (std::size_t i = 0; i < set.metrics.size(); ++i)

@@ -31,6 +31,15 @@ TEST_CASE("fast SOL: 2 passes on GH100, the full set's count where it falls back
   }
 }
 
+TEST_CASE("the roofline set rides on the fast set: 3 passes on GH100, the full roofline elsewhere") {
+  const auto gh100 = plan_passes("GH100", metric_sets::roofline());
+  CHECK(gh100.set == "roofline-fast");
+  CHECK(gh100.passes == 3);  // 2 + the SASS-patched instruction counters' own pass
+  const auto ga100 = plan_passes("GA100", metric_sets::roofline());
+  CHECK(ga100.set == "roofline");
+  CHECK(ga100.passes == 10);
+}
+
 TEST_CASE("fast SOL: why GB100 falls back — it has the triage counters but no L2 fabric counter") {
   CHECK(check_metrics("GB100", {metric::triage_sm_pct, metric::triage_l1tex_active_pct, metric::triage_l2_pct}).empty());
   const auto bad = check_metrics("GB100", {metric::l2_fabric_pct});
