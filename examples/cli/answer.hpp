@@ -51,7 +51,7 @@ struct workload_answer {
 };
 
 struct gpus_answer {
-  enum class view { peaks, ridges, sources } shown = view::peaks;
+  enum class view { peaks, ridges, sources, keys } shown = view::peaks;
 };
 
 struct pipes_answer {};

@@ -11,17 +11,20 @@ namespace {
 using namespace napkin::cli;
 
 struct gpus_args {
-  bool ridge = false, sources = false;
+  bool ridge = false, sources = false, keys = false;
 };
 
 runner setup_gpus(CLI::App& sub) {
   auto a = std::make_shared<gpus_args>();
   sub.add_flag("--ridge", a->ridge, "ridge points (FLOP/B) instead of peaks");
   sub.add_flag("--sources", a->sources, "where each entry's numbers come from");
+  sub.add_flag("--keys", a->keys, "every key and alias --gpu takes, one per line (scripts,\ncompletion)");
   return [a]() -> answer {
-    if (a->ridge && a->sources) throw usage_error("give --ridge or --sources, not both");
+    if (int{a->ridge} + int{a->sources} + int{a->keys} > 1) throw usage_error("give one of --ridge, --sources, --keys");
     return gpus_answer{a->sources ? gpus_answer::view::sources
-                                  : a->ridge ? gpus_answer::view::ridges : gpus_answer::view::peaks};
+                       : a->ridge ? gpus_answer::view::ridges
+                       : a->keys  ? gpus_answer::view::keys
+                                  : gpus_answer::view::peaks};
   };
 }
 
@@ -33,7 +36,7 @@ runner setup_dtypes(CLI::App&) {
   return []() -> answer { return dtypes_answer{}; };
 }
 
-const registrar gpus{{"gpus", "the GPU table: peaks per pipe, bandwidth, L2, aliases (--ridge, --sources)", setup_gpus}};
+const registrar gpus{{"gpus", "the GPU table: peaks per pipe, bandwidth, L2, aliases", setup_gpus}};
 const registrar pipes{{"pipes", "the math pipes --pipe takes, and how many GPUs have each", setup_pipes}};
 const registrar dtypes{{"dtypes", "the element types --dtype takes: bytes, accumulator, pipe", setup_dtypes}};
 

@@ -177,9 +177,14 @@ int main(int argc, char** argv) {
   }
 
   if (sub == help) {
-    if (help_topic.empty()) {
-      std::cout << app.help();
+    if (lower(help_topic) == "help") {
+      std::cout << help->help("napkin");
       return finish(exit_answer, who());
+    }
+    if (help_topic.empty()) {
+      app.clear();  // else CLI11 prints the help of the chosen subcommand, `help`
+      std::cout << app.help();
+      return finish(exit_answer, "napkin help");
     }
     for (const auto& r : runners)
       if (r.first->get_name() == lower(help_topic)) {

@@ -196,22 +196,25 @@ inline void render_workload_table(std::ostream& out, const workload_answer& a) {
   } else if (same_pipe) {
     out << pipe_line(first) << "; peak and bandwidth from the table\n";
   }
+  // Columns: the swept sizes; per GPU its roof; per size its work; then the verdict. Sweeping and
+  // comparing at once keeps to peak, bandwidth and intensity, so that the table stays within 100 columns.
+  const bool both = a.sweep && a.comparison;
   text_table t;
   for (const size_axis& x : a.axes)
     if (x.values.size() > 1) t.column(x.name);
   if (a.comparison) {
     t.column("gpu", text_table::align::left);
     if (!same_pipe) t.column("pipe", text_table::align::left);
-    t.column("peak TFLOP/s");
-    t.column("DRAM GB/s");
-    t.column("ridge FLOP/B");
+    t.column(both ? "TFLOP/s" : "peak TFLOP/s");
+    t.column(both ? "GB/s" : "DRAM GB/s");
+    if (!both) t.column("ridge FLOP/B");
   }
-  if (a.sweep) {
+  if (a.sweep && !both) {
     t.column("FLOPs");
     t.column("bytes");
-    t.column("FLOP/B");
   }
-  t.column("regime", text_table::align::left);
+  if (a.sweep) t.column("FLOP/B");
+  t.column("bound by", text_table::align::left);
   t.column("lower bound");
   for (const workload_case& c : a.cases) {
     std::vector<std::string> row;
@@ -222,14 +225,14 @@ inline void render_workload_table(std::ostream& out, const workload_answer& a) {
       if (!same_pipe) row.push_back(std::string(to_string(*c.p)));
       row.push_back(c.e ? significant(peak_flops(c.gpu.spec, *c.p, c.s) / 1e12) : "-");
       row.push_back(fixed(c.gpu.spec.memory_bandwidth / 1e9, 0));
-      row.push_back(c.e ? significant(c.e->ridge) : "-");
+      if (!both) row.push_back(c.e ? significant(c.e->ridge) : "-");
     }
-    if (a.sweep) {
+    if (a.sweep && !both) {
       row.push_back(si(static_cast<double>(c.w.flops), "FLOP"));
       row.push_back(si(static_cast<double>(c.w.bytes()), "B"));
-      row.push_back(significant(c.w.intensity()));
     }
-    row.push_back(c.e ? std::string(to_string(c.e->bound)) : c.unavailable);
+    if (a.sweep) row.push_back(significant(c.w.intensity()));
+    row.push_back(!c.e ? c.unavailable : c.e->bound == regime::memory_bound ? "memory" : "compute");
     row.push_back(c.e ? estimate_duration(c.e->lower_bound_seconds()) : "-");
     t.row(std::move(row));
   }
@@ -251,6 +254,10 @@ inline std::string aliases_of(const gpu_spec& g) {
 }
 
 inline void render_text(std::ostream& out, const gpus_answer& a) {
+  if (a.shown == gpus_answer::view::keys) {
+    for (const std::string& name : gpu_names()) out << name << "\n";
+    return;
+  }
   if (a.shown == gpus_answer::view::sources) {
     for (const gpu_spec& g : gpu_table)
       out << wrap(std::string(g.key) + ": " + std::string(g.source), max_columns, 4) << "\n";
