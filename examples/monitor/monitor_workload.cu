@@ -123,6 +123,7 @@ long resident_kib() {
 
 napkin::monitor_settings settings_with(long interval_us) {
   napkin::monitor_settings s;
+  s.enabled = true;
   if (interval_us > 0) s.interval_ns = static_cast<std::uint64_t>(interval_us) * 1000;
   return s;
 }
@@ -179,8 +180,13 @@ int main(int argc, char** argv) try {
       elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       if (elapsed >= next) {
         const napkin::monitor_report r = mon.report();
-        std::printf("SOAK t_s=%.0f rss_kib=%ld running=%d samples=%zu dropped=%zu cpu_s=%.3f\n", elapsed,
-                    resident_kib(), mon.running() ? 1 : 0, r.samples, r.dropped_samples, mon.cpu_seconds());
+        std::printf("SOAK t_s=%.0f rss_kib=%ld running=%d samples_kept=%llu samples_dropped=%llu kernels=%llu "
+                    "cpu_s=%.3f\n",
+                    elapsed, resident_kib(), mon.running() ? 1 : 0,
+                    static_cast<unsigned long long>(r.totals.samples_kept),
+                    static_cast<unsigned long long>(r.totals.samples_dropped),
+                    static_cast<unsigned long long>(r.kernels.empty() ? 0 : r.kernels.front().totals.count),
+                    mon.cpu_seconds());
         std::fflush(stdout);
         next += 10;
       }
