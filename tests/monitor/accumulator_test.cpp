@@ -137,6 +137,32 @@ TEST_CASE("the first sample is the setup sample; dropped windows count; order is
                        std::invalid_argument);
 }
 
+TEST_CASE("skip_until folds kernels recorded while nothing was sampled") {
+  monitor_accumulator acc(keep_first());
+  acc.add_sample(sample(0, 1000, 40, 40));
+  acc.add_kernel(kernel("sampled", 200, 800));
+  acc.add_kernel(kernel("paused", 1500, 2500));   // the monitor was paused over [1000, 3000)
+  acc.add_kernel(kernel("straddles", 2800, 3500));
+  acc.skip_until(3000);
+  CHECK(acc.pending_windows() == 0);
+  CHECK(acc.pending_kernels() == 1);  // "straddles" may still be sampled after 3000
+  const std::vector<kernel_group> g = acc.groups();
+  REQUIRE(g.size() == 2);
+  CHECK(g[0].name == "paused");
+  CHECK(g[0].totals.incomplete == 1);
+  CHECK(g[0].totals.unsampled_ns() == 1000);
+  CHECK(g[1].name == "sampled");
+  CHECK(g[1].totals.incomplete == 0);
+  acc.add_sample(sample(3000, 4000, 20, 20));
+  acc.finish();
+  CHECK(acc.groups().size() == 3);
+  CHECK(acc.device().late_kernels == 0);
+  CHECK_THROWS_WITH_AS(acc.skip_until(3999), doctest::Contains("before the end of the last window added (4000)"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(acc.add_sample(sample(3500, 3900, 1, 1)), doctest::Contains("in time order"),
+                       std::invalid_argument);
+}
+
 TEST_CASE("group_kernels needs the records that were attributed") {
   const attribution a = attribute(windows, kernels, {}, keep_first());
   CHECK_THROWS_WITH_AS(group_kernels({}, a), doctest::Contains("needs the 5 kernel records"), std::invalid_argument);

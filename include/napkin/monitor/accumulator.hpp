@@ -100,6 +100,22 @@ class monitor_accumulator {
     fold_kernels_ending_by(settled_until_);
   }
 
+  // Promises that no window will cover time before `t` (the monitor paused for the range profiler, or
+  // stopped): attributes the windows that end by `t` and folds every kernel that ended by `t`, so that
+  // kernels recorded while nothing was sampled do not pile up. Later windows must start at or after `t`.
+  void skip_until(std::uint64_t t) {
+    if (any_window_ && t < last_end_)
+      detail::raise_input_error<std::invalid_argument>("napkin: monitor skip_until(" + std::to_string(t) +
+                                                       ") is before the end of the last window added (" +
+                                                       std::to_string(last_end_) + ")");
+    settle_first(windows_.size());  // every pending window ends by last_end_ <= t
+    settled_until_ = std::max(settled_until_, t);
+    settled_any_ = true;
+    last_end_ = t;
+    any_window_ = true;
+    fold_kernels_ending_by(t);
+  }
+
   // The end of a session: attributes every window and folds every kernel.
   void finish() {
     settle_first(windows_.size());
