@@ -46,14 +46,14 @@ TEST_CASE("rows per kernel, phase and path; each total is the sum of its kernels
   const scenario s;
   const monitor_report& r = s.r;
   CHECK(r.device == 1);
-  const monitor_row& load = row(r.kernels, "load");
+  const monitor_row load = row(r.kernels, "load");
   CHECK(load.totals.count == 2);
   CHECK(load.totals.gpu_ns == 2000);
   CHECK(load.mean_ns == doctest::Approx(1000));
   CHECK(*load.dram_bytes == doctest::Approx(800 + 400 + 1600 + 800));
   // Nested phases: "attention" (innermost) and "decode/attention" (path) hold the two loads; "decode"
   // as a phase holds only what was launched directly in it (shuffle).
-  const monitor_row& attention = row(r.phases, "attention");
+  const monitor_row attention = row(r.phases, "attention");
   CHECK(attention.totals.count == 2);
   CHECK(attention.totals.gpu_ns == 2000);
   CHECK(row(r.paths, "decode/attention").totals.gpu_ns == 2000);
@@ -89,13 +89,13 @@ TEST_CASE("rows per kernel, phase and path; each total is the sum of its kernels
 
 TEST_CASE("derived columns: means, Memory = max(DRAM, L1, L2s), bandwidth, idle fraction") {
   const scenario s;
-  const monitor_row& load = row(s.r.kernels, "load");
+  const monitor_row load = row(s.r.kernels, "load");
   CHECK(*load.sm_pct == doctest::Approx(20));
   CHECK(*load.dram_pct == doctest::Approx(85));
   CHECK(*load.memory_pct == doctest::Approx(85));
   // 3600 B over 2000 ns = 1.8e9 B/s.
   CHECK(*load.dram_bytes_per_s == doctest::Approx(1.8e9));
-  const monitor_row& shuffle = row(s.r.kernels, "shuffle");
+  const monitor_row shuffle = row(s.r.kernels, "shuffle");
   // Doubled: SM 20, DRAM 10, L1 90, L2s 30; Memory = L1 = 90.
   CHECK(*shuffle.l1tex_pct == doctest::Approx(90));
   CHECK(*shuffle.memory_pct == doctest::Approx(90));

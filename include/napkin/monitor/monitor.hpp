@@ -124,10 +124,13 @@ class monitor final : private process_state::pausable_sampler {
 #if NAPKIN_HAS_EXCEPTIONS
     try {
 #endif
-      int device = s.device;
-      if (device < 0) NAPKIN_CUDA_CHECK_POLICY(cudaGetDevice(&device), failure_policy::throw_exception);
+      const int device = s.device;
       device_ = device;
-      NAPKIN_CUDA_CHECK(cudaFree(nullptr));  // a context on the device: CUPTI samples the current one
+      int current = 0;  // a context on the monitored device (CUPTI needs one), the caller's device kept
+      NAPKIN_DETAIL_PROFILER_CHECK(cudaGetDevice(&current));
+      NAPKIN_DETAIL_PROFILER_CHECK(cudaSetDevice(device));
+      NAPKIN_DETAIL_PROFILER_CHECK(cudaFree(nullptr));
+      NAPKIN_DETAIL_PROFILER_CHECK(cudaSetDevice(current));
       cupti_.emplace();
       auto chip_params = NAPKIN_CUPTI_PARAMS(CUpti_Device_GetChipName_Params);
       chip_params.deviceIndex = static_cast<std::size_t>(device);
@@ -243,7 +246,7 @@ class monitor final : private process_state::pausable_sampler {
     try {
       sampler_.reset();
       sampler_.emplace(device_, *config_, settings_.interval_ns, settings_.hardware_buffer_bytes,
-                       settings_.samples_per_decode);
+                       samples_per_decode);
       sampler_->start();
       restarted_ = true;
       ++restarts_;
@@ -286,7 +289,7 @@ class monitor final : private process_state::pausable_sampler {
     try {
 #endif
       sampler_.emplace(device_, *config_, settings_.interval_ns, settings_.hardware_buffer_bytes,
-                       settings_.samples_per_decode);
+                       samples_per_decode);
       sampler_->start();
       const std::lock_guard<std::mutex> lock(data_mutex_);
       restarted_ = true;
