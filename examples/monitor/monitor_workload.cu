@@ -154,7 +154,11 @@ int main(int argc, char** argv) try {
     const double wall = run_for(s, seconds);
     const napkin::monitor_report r = mon.report();
     std::printf("WORKLOAD_WALL_S monitor=on wall_s=%.4f\n", wall);
-    std::printf("MONITOR_CPU_S cpu_s=%.4f wall_s=%.4f\n", mon.cpu_seconds(), wall);
+    const napkin::monitor::cpu_use cpu = mon.cpu();
+    std::printf("MONITOR_CPU_S cpu_s=%.4f wall_s=%.4f decode_s=%.4f activity_s=%.4f attribute_s=%.4f samples=%zu "
+                "kernels=%zu\n",
+                cpu.total_s(), wall, cpu.decode_s, cpu.activity_s, cpu.attribute_s, cpu.decoded_samples, cpu.kernels);
+    std::printf("MONITOR_DIAGNOSTICS %s\n", mon.diagnostics().c_str());
     std::cout << napkin::to_text(r);
     return mon.running() ? 0 : 1;
   }
@@ -168,6 +172,7 @@ int main(int argc, char** argv) try {
     accuracy_kernels(s, 20);
     const napkin::monitor_report r = mon.report();
     std::cout << napkin::to_text(r) << napkin::to_key_values(r) << "\n";
+    std::printf("MONITOR_DIAGNOSTICS %s\n", mon.diagnostics().c_str());
     return mon.running() ? 0 : 1;
   }
   if (mode == "soak") {

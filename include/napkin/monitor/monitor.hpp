@@ -105,10 +105,28 @@ class monitor final : private process_state::pausable_sampler {
     return make_monitor_report(all, device_);
   }
 
-  // What the monitor cost so far: the decode thread's CPU time, in seconds.
-  double cpu_seconds() const {
+  // What the monitor cost so far in CPU time (whichever thread drained: mostly its own), by part.
+  struct cpu_use {
+    double decode_s = 0;     // CUPTI's decode and evaluation of the samples
+    double activity_s = 0;   // flushing and reading CUPTI's kernel records
+    double attribute_s = 0;  // attributing samples to kernels and phases
+    std::size_t decoded_samples = 0, kernels = 0;
+    double total_s() const { return decode_s + activity_s + attribute_s; }
+  };
+  cpu_use cpu() const {
     const std::lock_guard<std::mutex> lock(data_mutex_);
-    return cpu_s_;
+    return cpu_;
+  }
+  double cpu_seconds() const { return cpu().total_s(); }
+
+  // Counts that explain an odd report: kernels and phases CUPTI reported, data the attribution refused.
+  std::string diagnostics() const {
+    const std::lock_guard<std::mutex> lock(data_mutex_);
+    return "kernel records " + std::to_string(cpu_.kernels) + ", launches inside napkin ranges " +
+           std::to_string(detail::activity_collector::instance().external_records()) + ", kernel records lost " +
+           std::to_string(detail::activity_collector::instance().dropped()) + ", session restarts " +
+           std::to_string(restarts_) + ", refused data " + std::to_string(rejected_) +
+           (last_error_.empty() ? std::string() : " (last: " + last_error_ + ")");
   }
 
  private:
@@ -198,12 +216,21 @@ class monitor final : private process_state::pausable_sampler {
       }
 #endif
     }
+    const double cpu1 = detail::thread_cpu_seconds();
     detail::activity_collector::flush();
     std::vector<detail::kernel_activity> done = detail::activity_collector::instance().take(static_cast<std::uint32_t>(device_));
-    const double cpu1 = detail::thread_cpu_seconds();
+    const double cpu2 = detail::thread_cpu_seconds();
 
     const std::lock_guard<std::mutex> lock(data_mutex_);
-    cpu_s_ += cpu1 - cpu0;
+    struct charge {  // the attribution's CPU time, added when the lock is released
+      monitor* m;
+      double start;
+      ~charge() { m->cpu_.attribute_s += detail::thread_cpu_seconds() - start; }
+    } charged{this, cpu2};
+    cpu_.decode_s += cpu1 - cpu0;
+    cpu_.activity_s += cpu2 - cpu1;
+    cpu_.decoded_samples += fresh.size();
+    cpu_.kernels += done.size();
 #if NAPKIN_HAS_EXCEPTIONS
     try {
 #endif
@@ -362,7 +389,7 @@ class monitor final : private process_state::pausable_sampler {
   bool restarted_ = false;
   std::size_t rejected_ = 0;
   std::string last_error_;
-  double cpu_s_ = 0;
+  cpu_use cpu_;
 
   std::mutex wake_mutex_;
   std::condition_variable wake_;
