@@ -1,6 +1,8 @@
 // The accumulator (napkin/monitor/accumulator.hpp): data added piecemeal and settled in steps gives the same
 // totals as attribute() on all of it at once; late records, the bound on pending windows, and the ordering
 // contract.
+#include "napkin/monitor/accumulator.hpp"
+
 #include <doctest/doctest.h>
 
 #include <cstddef>
@@ -8,11 +10,10 @@
 #include <vector>
 
 #include "monitor/helpers.hpp"
-#include "napkin/monitor/accumulator.hpp"
 
 using namespace napkin;
-using monitor_test::kernel;
 using monitor_test::keep_first;
+using monitor_test::kernel;
 using monitor_test::sample;
 
 namespace {
@@ -39,10 +40,10 @@ void check_same(const monitor_totals& a, const monitor_totals& b) {
 const std::vector<pm_sample> windows = {sample(0, 1000, 80, 40, 30, 20, 1400, 100),
                                         sample(1000, 2000, 20, 10, 5, 5, 700, 50),
                                         sample(2000, 3000, 60, 70, 40, 50, 3000, 900)};
-const std::vector<kernel_record> kernels = {
-    kernel("k1", 0, 800, {"decode"}, 1), kernel("k2", 400, 1000, {"decode", "attention"}, 2),
-    kernel("k3", 1200, 1700, {"decode", "attention"}, 1), kernel("k4", 1800, 2600, {}, 1),
-    kernel("k1", 2600, 2900, {"decode"}, 1)};
+const std::vector<kernel_record> kernels = {kernel("k1", 0, 800, {"decode"}, 1),
+                                            kernel("k2", 400, 1000, {"decode", "attention"}, 2),
+                                            kernel("k3", 1200, 1700, {"decode", "attention"}, 1),
+                                            kernel("k4", 1800, 2600, {}, 1), kernel("k1", 2600, 2900, {"decode"}, 1)};
 }  // namespace
 
 TEST_CASE("settled in steps equals attributed at once") {
@@ -141,7 +142,7 @@ TEST_CASE("skip_until folds kernels recorded while nothing was sampled") {
   monitor_accumulator acc(keep_first());
   acc.add_sample(sample(0, 1000, 40, 40));
   acc.add_kernel(kernel("sampled", 200, 800));
-  acc.add_kernel(kernel("paused", 1500, 2500));   // the monitor was paused over [1000, 3000)
+  acc.add_kernel(kernel("paused", 1500, 2500));  // the monitor was paused over [1000, 3000)
   acc.add_kernel(kernel("straddles", 2800, 3500));
   acc.skip_until(3000);
   CHECK(acc.pending_windows() == 0);

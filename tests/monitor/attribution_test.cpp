@@ -1,5 +1,7 @@
 // Attribution rules (napkin/monitor/attribution.hpp, docs/monitor.md "Attribution") on synthetic windows and
 // kernel records. Every expected value is worked out by hand in the comment above it; times are in ns.
+#include "napkin/monitor/attribution.hpp"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -10,11 +12,10 @@
 #include <vector>
 
 #include "monitor/helpers.hpp"
-#include "napkin/monitor/attribution.hpp"
 
 using namespace napkin;
-using monitor_test::kernel;
 using monitor_test::keep_first;
+using monitor_test::kernel;
 using monitor_test::sample;
 
 namespace {
@@ -135,9 +136,9 @@ TEST_CASE("two concurrent kernels on two streams share the device-wide reading a
 TEST_CASE("three kernels overlapping in a chain: concurrent time counts any other kernel") {
   // [0,600), [400,1000), [800,1200) in windows [0,1000) and [1000,2000).
   // a: concurrent [400,600) = 200. b: [400,600) + [800,1000) = 400. c: [800,1000) = 200 (window 1 only).
-  const attribution r = attribute({sample(0, 1000, 10, 10), sample(1000, 2000, 10, 10)},
-                                  {kernel("a", 0, 600), kernel("b", 400, 1000), kernel("c", 800, 1200)}, {},
-                                  keep_first());
+  const attribution r =
+      attribute({sample(0, 1000, 10, 10), sample(1000, 2000, 10, 10)},
+                {kernel("a", 0, 600), kernel("b", 400, 1000), kernel("c", 800, 1200)}, {}, keep_first());
   CHECK(r.kernels[0].concurrent_ns == 200);
   CHECK(r.kernels[1].concurrent_ns == 400);
   CHECK(r.kernels[2].concurrent_ns == 200);
@@ -145,8 +146,8 @@ TEST_CASE("three kernels overlapping in a chain: concurrent time counts any othe
 }
 
 TEST_CASE("kernels that only touch are not concurrent") {
-  const attribution a = attribute({sample(0, 1000, 50, 50)}, {kernel("a", 0, 500), kernel("b", 500, 1000)}, {},
-                                  keep_first());
+  const attribution a =
+      attribute({sample(0, 1000, 50, 50)}, {kernel("a", 0, 500), kernel("b", 500, 1000)}, {}, keep_first());
   CHECK(a.kernels[0].concurrent_ns == 0);
   CHECK(a.kernels[1].concurrent_ns == 0);
   CHECK(a.device.busy_ns == 1000);
@@ -237,10 +238,10 @@ TEST_CASE("a reading a sample lacks is missing, not zero") {
 }
 
 TEST_CASE("kernels in any order, a zero-length kernel, a kernel outside every window") {
-  const attribution a = attribute({sample(1000, 2000, 40, 40)},
-                                  {kernel("late", 1500, 2000), kernel("early", 1000, 1500), kernel("zero", 1200, 1200),
-                                   kernel("before", 0, 500)},
-                                  {}, keep_first());
+  const attribution a = attribute(
+      {sample(1000, 2000, 40, 40)},
+      {kernel("late", 1500, 2000), kernel("early", 1000, 1500), kernel("zero", 1200, 1200), kernel("before", 0, 500)},
+      {}, keep_first());
   CHECK(*a.kernels[0].readings.sm_pct.mean() == doctest::Approx(40));
   CHECK(*a.kernels[1].readings.sm_pct.mean() == doctest::Approx(40));
   CHECK(a.kernels[2].gpu_ns == 0);
@@ -255,27 +256,40 @@ TEST_CASE("bad input is refused with a clear message") {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double inf = std::numeric_limits<double>::infinity();
   const std::vector<kernel_record> none;
-  CHECK_THROWS_WITH_AS(attribute({sample(1000, 1000, 1, 1)}, none), "napkin: monitor sample 0: end_ns (1000) must be after start_ns (1000)", std::invalid_argument);
-  CHECK_THROWS_WITH_AS(attribute({sample(1000, 900, 1, 1)}, none), doctest::Contains("must be after start_ns"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(attribute({sample(1000, 1000, 1, 1)}, none),
+                       "napkin: monitor sample 0: end_ns (1000) must be after start_ns (1000)", std::invalid_argument);
+  CHECK_THROWS_WITH_AS(attribute({sample(1000, 900, 1, 1)}, none), doctest::Contains("must be after start_ns"),
+                       std::invalid_argument);
   CHECK_THROWS_WITH_AS(attribute({sample(0, 10, 1, 1), sample(10, 20, nan, 1)}, none),
                        "napkin: monitor sample 1: sm_pct must be finite and >= 0, got nan", std::invalid_argument);
-  CHECK_THROWS_WITH_AS(attribute({sample(0, 10, 1, -1)}, none), doctest::Contains("dram_pct must be finite and >= 0, got -1"), std::invalid_argument);
-  CHECK_THROWS_WITH_AS(attribute({sample(0, 10, 1, 1, inf)}, none), doctest::Contains("l1tex_pct"), std::invalid_argument);
-  CHECK_THROWS_WITH_AS(attribute({sample(0, 10, 1, 1, 1, 1, -5)}, none), doctest::Contains("dram_read_bytes"), std::invalid_argument);
-  CHECK_THROWS_WITH_AS(attribute({sample(0, 10, 1, 1, 1, 1, 1, nan)}, none), doctest::Contains("dram_write_bytes"), std::invalid_argument);
-  CHECK_THROWS_WITH_AS(attribute({sample(0, 10, 1, 1, 1, nan)}, none), doctest::Contains("l2_slices_pct"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(attribute({sample(0, 10, 1, -1)}, none),
+                       doctest::Contains("dram_pct must be finite and >= 0, got -1"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(attribute({sample(0, 10, 1, 1, inf)}, none), doctest::Contains("l1tex_pct"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(attribute({sample(0, 10, 1, 1, 1, 1, -5)}, none), doctest::Contains("dram_read_bytes"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(attribute({sample(0, 10, 1, 1, 1, 1, 1, nan)}, none), doctest::Contains("dram_write_bytes"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(attribute({sample(0, 10, 1, 1, 1, nan)}, none), doctest::Contains("l2_slices_pct"),
+                       std::invalid_argument);
   // Unsorted and overlapping samples.
   CHECK_THROWS_WITH_AS(attribute({sample(100, 200, 1, 1), sample(0, 100, 1, 1)}, none),
-                       doctest::Contains("sample 1: starts at 0, before the previous sample ends (200)"), std::invalid_argument);
-  CHECK_THROWS_WITH_AS(attribute({sample(0, 100, 1, 1), sample(50, 150, 1, 1)}, none), doctest::Contains("must not overlap"), std::invalid_argument);
+                       doctest::Contains("sample 1: starts at 0, before the previous sample ends (200)"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(attribute({sample(0, 100, 1, 1), sample(50, 150, 1, 1)}, none),
+                       doctest::Contains("must not overlap"), std::invalid_argument);
   // A dropped window over a sample, one ending before it starts, one standing for no sample.
   CHECK_THROWS_WITH_AS(attribute({sample(0, 100, 1, 1)}, none, {{50, 150, 1}}, keep_first()),
                        doctest::Contains("monitor windows overlap: [0, 100) and [50, 150)"), std::invalid_argument);
-  CHECK_THROWS_WITH_AS(attribute({}, none, {{150, 50, 1}}), doctest::Contains("dropped window 0: end_ns (50) must be after"), std::invalid_argument);
-  CHECK_THROWS_WITH_AS(attribute({}, none, {{0, 50, 0}}), doctest::Contains("at least one sample"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(attribute({}, none, {{150, 50, 1}}),
+                       doctest::Contains("dropped window 0: end_ns (50) must be after"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(attribute({}, none, {{0, 50, 0}}), doctest::Contains("at least one sample"),
+                       std::invalid_argument);
   // Kernels.
-  CHECK_THROWS_WITH_AS(attribute({}, {kernel("k", 10, 5)}), "napkin: monitor kernel 0: \"k\" ends (5) before it starts (10)", std::invalid_argument);
-  CHECK_THROWS_WITH_AS(attribute({}, {kernel("ok", 0, 5), kernel("", 0, 5)}), "napkin: monitor kernel 1: has no name", std::invalid_argument);
+  CHECK_THROWS_WITH_AS(attribute({}, {kernel("k", 10, 5)}),
+                       "napkin: monitor kernel 0: \"k\" ends (5) before it starts (10)", std::invalid_argument);
+  CHECK_THROWS_WITH_AS(attribute({}, {kernel("ok", 0, 5), kernel("", 0, 5)}), "napkin: monitor kernel 1: has no name",
+                       std::invalid_argument);
 }
 
 TEST_CASE("phase names") {

@@ -12,8 +12,8 @@
 #include "napkin/monitor/monitor_report.hpp"
 
 using namespace napkin;
-using monitor_test::kernel;
 using monitor_test::keep_first;
+using monitor_test::kernel;
 using monitor_test::sample;
 
 namespace {
@@ -150,10 +150,10 @@ TEST_CASE("to_text: at most 100 columns, the phases, the verdicts, what L2s and 
     CHECK(line.size() <= 100);
   }
   CHECK(n > 15);
-  for (const char* part : {"napkin monitor, device 0: 4.00 us sampled", "By phase", "By phase path", "By kernel",
-                           "(no phase)", "decode/attention", "memory-bound (DRAM)", "compute-bound",
-                           "internal memory congestion", "L2 slices", "not ncu's Memory %", "void gemm_kernel<float",
-                           "concurrent with other kernels 100 ns", "xxx...", "idle 7.5%"})
+  for (const char* part :
+       {"napkin monitor, device 0: 4.00 us sampled", "By phase", "By phase path", "By kernel", "(no phase)",
+        "decode/attention", "memory-bound (DRAM)", "compute-bound", "internal memory congestion", "L2 slices",
+        "not ncu's Memory %", "void gemm_kernel<float", "concurrent with other kernels 100 ns", "xxx...", "idle 7.5%"})
     CHECK_MESSAGE(text.find(part) != std::string::npos, part);
 }
 

@@ -1,12 +1,12 @@
 // NAPKIN_MONITOR (napkin/monitor/settings.hpp): every accepted form, every error, the error as a value, and
 // the environment itself.
+#include "napkin/monitor/settings.hpp"
+
 #include <doctest/doctest.h>
 
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
-
-#include "napkin/monitor/settings.hpp"
 
 using namespace napkin;
 
@@ -31,7 +31,7 @@ TEST_CASE("the defaults, and why") {
   const monitor_settings d;
   CHECK_FALSE(d.enabled);
   CHECK(d.device == 0);
-  CHECK(d.interval_ns == 5'000'000);      // 130-200 us per sample / 5 ms = 2.6-4 % of a core
+  CHECK(d.interval_ns == 5'000'000);           // 130-200 us per sample / 5 ms = 2.6-4 % of a core
   CHECK(d.hardware_buffer_bytes == 33554432);  // 32 MiB
   CHECK(d.max_samples == 4096);
   CHECK_FALSE(d.report_at_exit);
@@ -84,9 +84,9 @@ TEST_CASE("every error names the variable and the bad part") {
   CHECK(error("interval=2xs") ==
         "napkin: NAPKIN_MONITOR=\"interval=2xs\": interval: \"2xs\" is not a duration (a number above 0 and a "
         "unit: ns, us, ms or s; e.g. 5ms, 0.5ms, 250us)");
-  for (const char* bad : {"interval=2000", "interval=0ms", "interval=ms", "interval=", "interval=-1ms",
-                          "interval=1.ms", "interval=.5ms", "interval=1.2.3ms", "interval=0.5ns", "interval=2 ms",
-                          "interval=99999999999999s", "interval=1.0000000001s"})
+  for (const char* bad :
+       {"interval=2000", "interval=0ms", "interval=ms", "interval=", "interval=-1ms", "interval=1.ms", "interval=.5ms",
+        "interval=1.2.3ms", "interval=0.5ns", "interval=2 ms", "interval=99999999999999s", "interval=1.0000000001s"})
     CHECK(error(bad).find("interval: \"") != std::string::npos);
   CHECK(error("every=5").find("every: \"5\" is not a duration") != std::string::npos);
   for (const char* bad : {"device=-1", "device=x", "device=1.5", "device=", "device=99999"})

@@ -52,9 +52,9 @@ inline std::vector<kernel_group> to_groups(const kernel_group_map& map) {
 // Groups one-shot attribution results by (kernel name, phase). `records` is what was passed to attribute().
 inline std::vector<kernel_group> group_kernels(const std::vector<kernel_record>& records, const attribution& a) {
   if (records.size() != a.kernels.size())
-    detail::raise_input_error<std::invalid_argument>("napkin: group_kernels needs the " + std::to_string(a.kernels.size()) +
-                                             " kernel records that were attributed, got " +
-                                             std::to_string(records.size()));
+    detail::raise_input_error<std::invalid_argument>(
+        "napkin: group_kernels needs the " + std::to_string(a.kernels.size()) +
+        " kernel records that were attributed, got " + std::to_string(records.size()));
   detail::kernel_group_map map;
   for (std::size_t i = 0; i < records.size(); ++i) map[{records[i].name, records[i].phase}] += a.kernels[i];
   return detail::to_groups(map);
@@ -192,9 +192,9 @@ class monitor_accumulator {
 
   attribution_options options_;
   std::size_t max_pending_;
-  std::deque<detail::monitor_window> windows_;   // added, not yet attributed; time-ordered
-  std::vector<kernel_record> pending_;           // kernels not yet folded into groups_
-  std::vector<monitor_totals> pending_totals_;   // what each pending kernel has received (same index)
+  std::deque<detail::monitor_window> windows_;  // added, not yet attributed; time-ordered
+  std::vector<kernel_record> pending_;          // kernels not yet folded into groups_
+  std::vector<monitor_totals> pending_totals_;  // what each pending kernel has received (same index)
   detail::kernel_group_map groups_;
   device_totals device_;
   std::uint64_t settled_until_ = 0, last_end_ = 0;

@@ -52,8 +52,8 @@ constexpr std::string_view to_string(idle_model m) noexcept {
 
 struct attribution_options {
   idle_model idle = idle_model::no_work_when_idle;
-  bool drop_first_sample = true;         // the first kept sample spans the session's setup: drop it
-  std::uint64_t gap_tolerance_ns = 0;    // unsampled time a kernel may have and still be complete
+  bool drop_first_sample = true;       // the first kept sample spans the session's setup: drop it
+  std::uint64_t gap_tolerance_ns = 0;  // unsampled time a kernel may have and still be complete
 };
 
 // One reading summed over time: `weighted` is sum(overlap_ns * value) for a percentage and the attributed
@@ -165,8 +165,7 @@ inline void add_reading(reading_sum& r, const std::optional<double>& v, double w
 }
 
 // Adds `scale * value * ns` (percentages) for each reading of `s`, and `byte_share * bytes` for the bytes.
-inline void add_readings(reading_sums& r, const pm_sample& s, std::uint64_t ns, double pct_scale,
-                         double byte_share) {
+inline void add_readings(reading_sums& r, const pm_sample& s, std::uint64_t ns, double pct_scale, double byte_share) {
   const double t = static_cast<double>(ns);
   add_reading(r.sm_pct, s.sm_pct, s.sm_pct.value_or(0) * pct_scale * t, ns);
   add_reading(r.l1tex_pct, s.l1tex_pct, s.l1tex_pct.value_or(0) * pct_scale * t, ns);
@@ -276,9 +275,9 @@ inline void attribute_windows(const std::vector<monitor_window>& windows, std::v
     if (device.windows++ == 0) device.first_ns = w.start_ns;
     device.last_ns = std::max(device.last_ns, w.end_ns);
     while (next < by_start.size() && kernels[by_start[next]].start_ns < w.end_ns) active.push_back(by_start[next++]);
-    active.erase(std::remove_if(active.begin(), active.end(),
-                                [&](std::size_t k) { return kernels[k].end_ns <= w.start_ns; }),
-                 active.end());
+    active.erase(
+        std::remove_if(active.begin(), active.end(), [&](std::size_t k) { return kernels[k].end_ns <= w.start_ns; }),
+        active.end());
     attribute_window(w, active, kernels, device, model);
   }
 }
@@ -302,8 +301,7 @@ struct attribution {
 // Attributes `samples` (time-ordered, not overlapping) and `dropped` windows to `kernels` (any order) by
 // the rules at the top of this header. Refuses bad samples, bad kernels and overlapping windows.
 inline attribution attribute(const std::vector<pm_sample>& samples, const std::vector<kernel_record>& kernels,
-                             const std::vector<dropped_window>& dropped = {},
-                             const attribution_options& options = {}) {
+                             const std::vector<dropped_window>& dropped = {}, const attribution_options& options = {}) {
   check_samples(samples);
   const std::vector<detail::monitor_window> windows =
       detail::merge_windows(samples, dropped, options.drop_first_sample);

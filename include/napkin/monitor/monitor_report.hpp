@@ -38,8 +38,8 @@ struct monitor_row {
   std::optional<double> sm_pct, l1tex_pct, l2_slices_pct, dram_pct;
   std::optional<double> memory_pct;  // max(DRAM, L1, L2 slices): the monitor's, not ncu's Memory %
   std::optional<double> dram_read_bytes, dram_write_bytes;
-  std::optional<double> dram_bytes;         // read + write, when both were read over the same time
-  std::optional<double> dram_bytes_per_s;   // dram_bytes over the GPU time they were read in
+  std::optional<double> dram_bytes;        // read + write, when both were read over the same time
+  std::optional<double> dram_bytes_per_s;  // dram_bytes over the GPU time they were read in
   sol_verdict verdict;
 };
 
@@ -47,9 +47,9 @@ struct monitor_report {
   int device = 0;
   idle_model idle = idle_model::no_work_when_idle;
   device_totals totals;
-  std::optional<double> idle_fraction;  // totals.idle_ns / totals.sampled_ns
+  std::optional<double> idle_fraction;                                // totals.idle_ns / totals.sampled_ns
   std::optional<double> idle_sm_pct, idle_dram_pct, idle_dram_bytes;  // what the idle bucket received
-  std::vector<monitor_row> kernels, phases, paths;  // each sorted by GPU time, largest first
+  std::vector<monitor_row> kernels, phases, paths;                    // each sorted by GPU time, largest first
 };
 
 // The derived columns of one row.
@@ -92,8 +92,7 @@ inline std::vector<monitor_row> monitor_rows(const std::map<std::string, monitor
 
 // The report from grouped totals (monitor_accumulator::groups(), or group_kernels() after attribute()).
 inline monitor_report make_monitor_report(const std::vector<kernel_group>& groups, const device_totals& device,
-                                          int device_index = 0,
-                                          idle_model model = idle_model::no_work_when_idle) {
+                                          int device_index = 0, idle_model model = idle_model::no_work_when_idle) {
   monitor_report r;
   r.device = device_index;
   r.idle = model;
@@ -118,8 +117,7 @@ inline monitor_report make_monitor_report(const std::vector<kernel_group>& group
 
 // The report of a one-shot attribution.
 inline monitor_report make_monitor_report(const std::vector<kernel_record>& records, const attribution& a,
-                                          int device_index = 0,
-                                          idle_model model = idle_model::no_work_when_idle) {
+                                          int device_index = 0, idle_model model = idle_model::no_work_when_idle) {
   return make_monitor_report(group_kernels(records, a), a.device, device_index, model);
 }
 
@@ -140,8 +138,7 @@ inline std::string monitor_pct(const std::optional<double>& v) { return v ? fixe
 inline std::string monitor_ns(double ns) { return duration(ns * 1e-9); }
 
 // Columns: 2 + 26 name + 7 count + 11 total + 4 x 7 percentages + 12 bytes + 13 bandwidth = 99.
-inline void monitor_table(std::string& out, const char* title, const std::vector<monitor_row>& rows,
-                          bool phase_names) {
+inline void monitor_table(std::string& out, const char* title, const std::vector<monitor_row>& rows, bool phase_names) {
   if (rows.empty()) return;
   out += "\n  " + monitor_pad(title, 26, false) + monitor_pad("count", 7, true) + monitor_pad("GPU time", 11, true) +
          monitor_pad("SM%", 7, true) + monitor_pad("DRAM%", 7, true) + monitor_pad("L1%", 7, true) +
@@ -164,10 +161,8 @@ inline void monitor_table(std::string& out, const char* title, const std::vector
       notes.push_back("concurrent with other kernels " + monitor_ns(static_cast<double>(r.totals.concurrent_ns)) +
                       " (shared device-wide readings)");
     if (r.totals.incomplete > 0)
-      notes.push_back(std::to_string(r.totals.incomplete) + " of " + std::to_string(r.totals.count) +
-                      " incomplete (" + monitor_ns(static_cast<double>(r.totals.unsampled_ns() +
-                                                                       r.totals.dropped_ns)) +
-                      " not sampled)");
+      notes.push_back(std::to_string(r.totals.incomplete) + " of " + std::to_string(r.totals.count) + " incomplete (" +
+                      monitor_ns(static_cast<double>(r.totals.unsampled_ns() + r.totals.dropped_ns)) + " not sampled)");
     std::string line = "      ";
     for (std::size_t i = 0; i < notes.size(); ++i) {
       const std::string piece = (i ? "; " : "") + notes[i];
@@ -197,21 +192,23 @@ inline std::string to_text(const monitor_report& r) {
                     detail::monitor_ns(static_cast<double>(d.sampled_ns)) + " sampled over a wall span of " +
                     detail::monitor_ns(static_cast<double>(d.wall_ns())) + "\n";
   if (r.idle_fraction)
-    out += "  kernels ran " + detail::percent_of(1.0 - *r.idle_fraction) + " of the sampled time; the device was idle " +
-           detail::percent_of(*r.idle_fraction) + " (no kernel running)\n";
-  out += "  samples: " + std::to_string(d.samples_kept) + " kept, " + std::to_string(d.samples_dropped) +
-         " lost, " + std::to_string(d.setup_samples_dropped) + " setup dropped (" +
+    out += "  kernels ran " + detail::percent_of(1.0 - *r.idle_fraction) +
+           " of the sampled time; the device was idle " + detail::percent_of(*r.idle_fraction) +
+           " (no kernel running)\n";
+  out += "  samples: " + std::to_string(d.samples_kept) + " kept, " + std::to_string(d.samples_dropped) + " lost, " +
+         std::to_string(d.setup_samples_dropped) + " setup dropped (" +
          detail::monitor_ns(static_cast<double>(d.dropped_ns)) + " not attributed)\n";
-  out += "  late kernel records: " + std::to_string(d.late_kernels) + "; idle model: " + std::string(to_string(r.idle)) +
-         "\n";
+  out += "  late kernel records: " + std::to_string(d.late_kernels) +
+         "; idle model: " + std::string(to_string(r.idle)) + "\n";
   out += "  L2s = the L2 slices (lts__throughput), not ncu's GH100 L2 fabric; the verdict's Memory % is\n";
   out += "  max(DRAM, L1, L2s): the monitor's reading, not ncu's Memory %\n";
   detail::monitor_table(out, "By phase", r.phases, true);
   detail::monitor_table(out, "By phase path", r.paths, true);
   detail::monitor_table(out, "By kernel", r.kernels, false);
   if (detail::monitor_over_peak(r.kernels) && r.idle == idle_model::no_work_when_idle)
-    out += "\n  A reading above 100%: the device worked outside the recorded kernels in those windows\n"
-           "  (copies, other processes), which the no-work-when-idle model credits to the kernels.\n";
+    out +=
+        "\n  A reading above 100%: the device worked outside the recorded kernels in those windows\n"
+        "  (copies, other processes), which the no-work-when-idle model credits to the kernels.\n";
   return out;
 }
 
@@ -234,9 +231,8 @@ inline std::string to_key_values(const monitor_report& r) {
   os.precision(10);
   os << "NAPKIN_MONITOR device=" << r.device << " idle_model=" << to_string(r.idle) << " wall_ns=" << d.wall_ns()
      << " sampled_ns=" << d.sampled_ns << " busy_ns=" << d.busy_ns << " idle_ns=" << d.idle_ns
-     << " dropped_ns=" << d.dropped_ns << " samples_kept=" << d.samples_kept
-     << " samples_dropped=" << d.samples_dropped << " setup_samples_dropped=" << d.setup_samples_dropped
-     << " late_kernels=" << d.late_kernels;
+     << " dropped_ns=" << d.dropped_ns << " samples_kept=" << d.samples_kept << " samples_dropped=" << d.samples_dropped
+     << " setup_samples_dropped=" << d.setup_samples_dropped << " late_kernels=" << d.late_kernels;
   detail::monitor_key_value(os, "idle_fraction", r.idle_fraction);
   detail::monitor_key_value(os, "idle_sm_pct", r.idle_sm_pct);
   detail::monitor_key_value(os, "idle_dram_pct", r.idle_dram_pct);

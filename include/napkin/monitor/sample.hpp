@@ -52,7 +52,7 @@ struct pm_sample {
 // marked incomplete.
 struct dropped_window {
   std::uint64_t start_ns = 0;
-  std::uint64_t end_ns = 0;  // after start_ns
+  std::uint64_t end_ns = 0;   // after start_ns
   std::uint64_t samples = 1;  // how many samples the window stands for (at least 1)
 };
 
@@ -88,14 +88,13 @@ inline std::string phase_path(const std::vector<std::string>& phase) {
 namespace detail {
 
 NAPKIN_DETAIL_COLD inline void monitor_bad_window(const char* what, std::size_t index, const std::string& problem) {
-  raise_input_error<std::invalid_argument>("napkin: monitor " + std::string(what) + " " +
-                                                           std::to_string(index) + ": " + problem);
+  raise_input_error<std::invalid_argument>("napkin: monitor " + std::string(what) + " " + std::to_string(index) + ": " +
+                                           problem);
 }
 
 inline void check_reading(const std::optional<double>& v, const char* name, std::size_t index) {
   if (v && !(std::isfinite(*v) && *v >= 0.0))  // also refuses NaN
-    monitor_bad_window("sample", index,
-                       std::string(name) + " must be finite and >= 0, got " + general(*v));
+    monitor_bad_window("sample", index, std::string(name) + " must be finite and >= 0, got " + general(*v));
 }
 
 }  // namespace detail
@@ -104,9 +103,9 @@ inline void check_reading(const std::optional<double>& v, const char* name, std:
 // the sample in the message. A percentage above 100 is accepted: pct_of_peak_sustained can exceed it.
 inline void check_sample(const pm_sample& s, std::size_t index = 0) {
   if (s.end_ns <= s.start_ns)
-    detail::monitor_bad_window("sample", index,
-                               "end_ns (" + std::to_string(s.end_ns) + ") must be after start_ns (" +
-                                   std::to_string(s.start_ns) + ")");
+    detail::monitor_bad_window(
+        "sample", index,
+        "end_ns (" + std::to_string(s.end_ns) + ") must be after start_ns (" + std::to_string(s.start_ns) + ")");
   detail::check_reading(s.sm_pct, "sm_pct", index);
   detail::check_reading(s.l1tex_pct, "l1tex_pct", index);
   detail::check_reading(s.l2_slices_pct, "l2_slices_pct", index);
@@ -117,9 +116,9 @@ inline void check_sample(const pm_sample& s, std::size_t index = 0) {
 
 inline void check_dropped_window(const dropped_window& d, std::size_t index = 0) {
   if (d.end_ns <= d.start_ns)
-    detail::monitor_bad_window("dropped window", index,
-                               "end_ns (" + std::to_string(d.end_ns) + ") must be after start_ns (" +
-                                   std::to_string(d.start_ns) + ")");
+    detail::monitor_bad_window(
+        "dropped window", index,
+        "end_ns (" + std::to_string(d.end_ns) + ") must be after start_ns (" + std::to_string(d.start_ns) + ")");
   if (d.samples == 0) detail::monitor_bad_window("dropped window", index, "must stand for at least one sample");
 }
 

@@ -87,10 +87,12 @@ inline bool monitor_word_is(std::string_view v, std::initializer_list<std::strin
 
 // "<digits>[.<digits>]<unit>" times the unit's size, as a whole number; false when malformed, not whole,
 // or out of range. `units` are tried in order (longest first where one is a suffix of another).
-inline bool monitor_scaled(std::string_view text, std::initializer_list<std::pair<std::string_view, std::uint64_t>> units,
-                           bool unit_required, std::uint64_t& out) {
+inline bool monitor_scaled(std::string_view text,
+                           std::initializer_list<std::pair<std::string_view, std::uint64_t>> units, bool unit_required,
+                           std::uint64_t& out) {
   std::size_t digits_end = 0;
-  while (digits_end < text.size() && (std::isdigit(static_cast<unsigned char>(text[digits_end])) || text[digits_end] == '.'))
+  while (digits_end < text.size() &&
+         (std::isdigit(static_cast<unsigned char>(text[digits_end])) || text[digits_end] == '.'))
     ++digits_end;
   const std::string_view number = text.substr(0, digits_end), unit = text.substr(digits_end);
   std::uint64_t scale = 0;
@@ -109,7 +111,7 @@ inline bool monitor_scaled(std::string_view text, std::initializer_list<std::pai
   for (char c : frac) f = f * 10 + static_cast<std::uint64_t>(c - '0'), f_div *= 10;
   if (w > UINT64_MAX / scale) return false;
   const std::uint64_t frac_scaled = f * scale;  // f < 1e9 and scale <= 1e9: fits
-  if (frac_scaled % f_div != 0) return false;    // not a whole number of the smallest unit
+  if (frac_scaled % f_div != 0) return false;   // not a whole number of the smallest unit
   if (w * scale > UINT64_MAX - frac_scaled / f_div) return false;
   out = w * scale + frac_scaled / f_div;
   return true;
@@ -140,8 +142,8 @@ inline monitor_settings_result parse_monitor_settings(const char* value) {
     const std::size_t eq = item.find('=');
     if (item.empty()) return fail("an empty option (two commas, or one at an end)");
     if (eq == std::string_view::npos)
-      return fail("\"" + std::string(item) + "\" is not key=value (on/off must be the whole value; keys: " +
-                  std::string(keys) + ")");
+      return fail("\"" + std::string(item) +
+                  "\" is not key=value (on/off must be the whole value; keys: " + std::string(keys) + ")");
     const std::string_view key = item.substr(0, eq), val = item.substr(eq + 1);
     const std::string quoted = "\"" + std::string(val) + "\"";
     const std::string_view names[] = {"device", "interval", "buffer", "samples", "report", "every"};
@@ -163,9 +165,10 @@ inline monitor_settings_result parse_monitor_settings(const char* value) {
                     " is not a duration (a number above 0 and a unit: ns, us, ms or s; e.g. 5ms, 0.5ms, 250us)");
       (key == "interval" ? r.settings.interval_ns : r.settings.report_every_ns) = n;
     } else if (key == "buffer") {
-      if (!detail::monitor_scaled(val, {{"B", 1}, {"KiB", 1u << 10}, {"MiB", 1u << 20}, {"GiB", 1u << 30},
-                                        {"kB", 1000}, {"KB", 1000}, {"MB", 1000000}, {"GB", 1000000000}},
-                                  false, n) || n == 0)
+      const std::initializer_list<std::pair<std::string_view, std::uint64_t>> byte_units = {
+          {"B", 1}, {"KiB", 1u << 10}, {"MiB", 1u << 20}, {"GiB", 1u << 30},
+          {"kB", 1000}, {"KB", 1000}, {"MB", 1000000}, {"GB", 1000000000}};
+      if (!detail::monitor_scaled(val, byte_units, false, n) || n == 0)
         return fail("buffer: " + quoted + " is not a size in bytes (e.g. 32MiB, 64MB, 1048576)");
       r.settings.hardware_buffer_bytes = n;
     } else if (key == "samples") {
