@@ -23,14 +23,14 @@ for i in 1 2 3 4 5; do
 done
 
 # Accuracy: the monitor's per-kernel readings against ncu's on the same kernels (>= 200 us each).
-"$bin" accuracy > "$out/accuracy.txt" 2>&1
+timeout 180 "$bin" accuracy > "$out/accuracy.txt" 2>&1
 ncu --clock-control none --section SpeedOfLight --metrics dram__bytes.sum --print-units base --csv \
   -k 'regex:copy_kernel|softmax_smem_naive|fma_loop|gemm|smem_tree_reduce|strided_read' "$bin" plain \
   > "$out/ncu_plain.csv" 2> "$out/ncu.log"
 
 # The profiler and the monitor in one process; two kernels at once on two streams.
-"$bin" coexist > "$out/coexist.txt" 2>&1; echo "rc=$?" >> "$out/coexist.txt"
-"$bin" concurrent > "$out/concurrent.txt" 2>&1; echo "rc=$?" >> "$out/concurrent.txt"
+timeout 120 "$bin" coexist > "$out/coexist.txt" 2>&1; echo "rc=$?" >> "$out/coexist.txt"
+timeout 120 "$bin" concurrent > "$out/concurrent.txt" 2>&1; echo "rc=$?" >> "$out/concurrent.txt"
 if [ "$soak_s" -gt 0 ]; then
   "$bin" soak --seconds "$soak_s" --interval-us 100 > "$out/soak.txt" 2>&1; echo "rc=$?" >> "$out/soak.txt"
 fi

@@ -158,6 +158,9 @@ int main(int argc, char** argv) try {
     std::printf("MONITOR_CPU_S cpu_s=%.4f wall_s=%.4f decode_s=%.4f activity_s=%.4f attribute_s=%.4f samples=%zu "
                 "kernels=%zu\n",
                 cpu.total_s(), wall, cpu.decode_s, cpu.activity_s, cpu.attribute_s, cpu.decoded_samples, cpu.kernels);
+    const napkin::monitor::decode_wall w = mon.decode_time();
+    std::printf("MONITOR_DECODE_WALL decode_s=%.4f evaluate_s=%.4f initialize_s=%.4f\n", w.decode_s, w.evaluate_s,
+                w.initialize_s);
     std::printf("MONITOR_DIAGNOSTICS %s\n", mon.diagnostics().c_str());
     std::cout << napkin::to_text(r);
     return mon.running() ? 0 : 1;
@@ -167,10 +170,19 @@ int main(int argc, char** argv) try {
     return 0;
   }
   if (mode == "accuracy") {
-    napkin::monitor mon(settings_with(interval_us));
+    // Per-kernel readings need windows much shorter than the kernels (>= 200 us here): 25 us by default,
+    // with a hardware buffer and a window store large enough for the whole run.
+    napkin::monitor_settings fine = settings_with(interval_us > 0 ? interval_us : 25);
+    fine.hardware_buffer_bytes = std::uint64_t(512) << 20;
+    fine.max_samples = std::size_t(1) << 20;
+    napkin::monitor mon(fine);
     std::fprintf(stderr, "monitor: %s\n", mon.status().c_str());
     accuracy_kernels(s, 20);
+    mon.stop();  // a defined end: the sampler stops, the rest is decoded
     const napkin::monitor_report r = mon.report();
+    const napkin::monitor::decode_wall w = mon.decode_time();
+    std::printf("MONITOR_DECODE_WALL decode_s=%.4f evaluate_s=%.4f initialize_s=%.4f\n", w.decode_s, w.evaluate_s,
+                w.initialize_s);
     std::cout << napkin::to_text(r) << napkin::to_key_values(r) << "\n";
     std::printf("MONITOR_DIAGNOSTICS %s\n", mon.diagnostics().c_str());
     return mon.running() ? 0 : 1;
@@ -207,7 +219,8 @@ int main(int argc, char** argv) try {
     run_for(s, 1);
     const napkin::monitor_report r = mon.report();
     std::cout << napkin::to_text(r);
-    std::printf("COEXIST monitor_running=%d profiler_duration_ns=%.0f\n", mon.running() ? 1 : 0, m.duration_ns().value_or(-1));
+    std::printf("COEXIST monitor_running=%d profiler_duration_ns=%.0f status=%s\n", mon.running() ? 1 : 0,
+                m.duration_ns().value_or(-1), mon.status().c_str());
     return mon.running() && m.duration_ns() ? 0 : 1;
   }
   if (mode == "concurrent") {

@@ -98,11 +98,42 @@ class monitor final : private process_state::pausable_sampler {
 
   // Everything collected so far, attributed: per kernel name, per phase and path, and device-wide.
   monitor_report report() {
-    drain();
+    drain(steps_per_drain);
     const std::lock_guard<std::mutex> lock(data_mutex_);
     monitor_accumulator all = accumulator_;  // a copy: windows still waiting for late kernels stay open
     all.finish();
     return make_monitor_report(all, device_);
+  }
+
+  // Stops sampling and the decode thread, and decodes what is left; report() still answers afterwards (the
+  // destructor does this too). For a measurement with a defined end: stop(), then report().
+  void stop() noexcept {
+    if (thread_.joinable()) {
+      {
+        const std::lock_guard<std::mutex> lock(wake_mutex_);
+        stopping_ = true;
+      }
+      wake_.notify_all();
+      thread_.join();
+    }
+    if (!running_.load()) return;
+    {
+      const std::lock_guard<std::mutex> decode_lock(decode_mutex_);
+      if (sampler_ && sampler_->started()) {
+#if NAPKIN_HAS_EXCEPTIONS
+        try {
+#endif
+          sampler_->stop();
+#if NAPKIN_HAS_EXCEPTIONS
+        } catch (...) {
+        }
+#endif
+      }
+    }
+    drain(SIZE_MAX);  // everything the stopped sampler left
+    detail::unregister_monitor(this);
+    running_ = false;
+    stopped_ = true;
   }
 
   // What the monitor cost so far in CPU time (whichever thread drained: mostly its own), by part.
@@ -118,6 +149,15 @@ class monitor final : private process_state::pausable_sampler {
     return cpu_;
   }
   double cpu_seconds() const { return cpu().total_s(); }
+
+  // Wall time inside the sampler's decode steps, by CUPTI call group (seconds), for docs/monitor.md.
+  struct decode_wall {
+    double decode_s = 0, evaluate_s = 0, initialize_s = 0;
+  };
+  decode_wall decode_time() const {
+    const std::lock_guard<std::mutex> lock(data_mutex_);
+    return wall_;
+  }
 
   // Counts that explain an odd report: kernels and phases CUPTI reported, data the attribution refused.
   std::string diagnostics() const {
@@ -139,6 +179,11 @@ class monitor final : private process_state::pausable_sampler {
     attribution_options options;
     options.gap_tolerance_ns = s.interval_ns;  // consecutive samples may leave a sliver of time between them
     accumulator_ = monitor_accumulator(options, s.max_samples);
+    // One counter-data image holds a drain period's samples with room to spare (each costs ~100 KB decoded:
+    // the image is re-initialized per step, so a bigger one costs more per step).
+    const std::uint64_t per_drain =
+        static_cast<std::uint64_t>(std::chrono::nanoseconds(drain_period).count()) / s.interval_ns + 1;
+    samples_per_decode = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(per_drain * 3 / 2, 8, 256));
 #if NAPKIN_HAS_EXCEPTIONS
     try {
 #endif
@@ -180,23 +225,24 @@ class monitor final : private process_state::pausable_sampler {
     while (!stopping_) {
       wake_.wait_for(lock, drain_period, [this] { return stopping_; });
       lock.unlock();
-      drain();
+      drain(steps_per_drain);
       lock.lock();
     }
   }
 
   // Moves decoded samples and finished kernels into the bounded stores (any thread; one at a time).
-  void drain() {
+  void drain(std::size_t max_steps) {
     if (!running_.load()) return;
     const std::lock_guard<std::mutex> decode_lock(decode_mutex_);
     const double cpu0 = detail::thread_cpu_seconds();
     std::vector<pm_sample> fresh;
     bool overflow = false;
+    decode_wall step_wall;
     if (sampler_ && !paused_) {
 #if NAPKIN_HAS_EXCEPTIONS
       try {
 #endif
-        overflow = sampler_->decode([&](std::uint64_t t0, std::uint64_t t1, const double* v) {
+        const detail::pm_decode_result decoded = sampler_->decode([&](std::uint64_t t0, std::uint64_t t1, const double* v) {
                      pm_sample s;
                      s.start_ns = t0;
                      s.end_ns = t1;
@@ -207,7 +253,9 @@ class monitor final : private process_state::pausable_sampler {
                      s.dram_read_bytes = v[4];
                      s.dram_write_bytes = v[5];
                      fresh.push_back(s);
-                   }).overflow;
+                   }, max_steps);
+        overflow = decoded.overflow;
+        step_wall = {decoded.decode_s, decoded.evaluate_s, decoded.initialize_s};
 #if NAPKIN_HAS_EXCEPTIONS
       } catch (const std::exception& e) {
         // A dead session (an overflow CUPTI could not recover from): restart it, count what was lost.
@@ -228,6 +276,9 @@ class monitor final : private process_state::pausable_sampler {
       ~charge() { m->cpu_.attribute_s += detail::thread_cpu_seconds() - start; }
     } charged{this, cpu2};
     cpu_.decode_s += cpu1 - cpu0;
+    wall_.decode_s += step_wall.decode_s;
+    wall_.evaluate_s += step_wall.evaluate_s;
+    wall_.initialize_s += step_wall.initialize_s;
     cpu_.activity_s += cpu2 - cpu1;
     cpu_.decoded_samples += fresh.size();
     cpu_.kernels += done.size();
@@ -329,20 +380,14 @@ class monitor final : private process_state::pausable_sampler {
   }
 
   void shut_down() noexcept {
-    if (thread_.joinable()) {
-      {
-        const std::lock_guard<std::mutex> lock(wake_mutex_);
-        stopping_ = true;
-      }
-      wake_.notify_all();
-      thread_.join();
-    }
-    if (running_.load()) {
+    const bool was_running = running_.load();
+    stop();
+    if (was_running || stopped_) {
 #if NAPKIN_HAS_EXCEPTIONS
       try {
 #endif
         if (settings_.report_at_exit) {
-          const monitor_report r = report();
+          const monitor_report r = report_of_stopped();
           std::fputs(to_text(r).c_str(), stderr);
         }
 #if NAPKIN_HAS_EXCEPTIONS
@@ -350,9 +395,14 @@ class monitor final : private process_state::pausable_sampler {
       }
 #endif
     }
-    detail::unregister_monitor(this);
-    running_ = false;
     release_cupti();
+  }
+
+  monitor_report report_of_stopped() {
+    const std::lock_guard<std::mutex> lock(data_mutex_);
+    monitor_accumulator all = accumulator_;
+    all.finish();
+    return make_monitor_report(all, device_);
   }
 
   void release_cupti() noexcept {
@@ -373,13 +423,15 @@ class monitor final : private process_state::pausable_sampler {
   std::optional<detail::pm_sampler> sampler_;  // empty while paused
   bool activity_held_ = false;
   bool paused_ = false;
+  bool stopped_ = false;
   std::size_t restarts_ = 0;
 
   // How often the decode thread empties the hardware buffer: at the default 5 ms interval and ~10 KB per
   // sample (docs/monitor.md), 100 ms is ~2 MB of a 32 MiB buffer. Samples per decode step bound the
   // counter-data image (CUPTI decodes in steps until the buffer is empty).
   static constexpr std::chrono::milliseconds drain_period{100};
-  static constexpr std::uint32_t samples_per_decode = 256;
+  static constexpr std::size_t steps_per_drain = 16;  // a drain decodes at most this many images
+  std::uint32_t samples_per_decode = 32;  // set from the interval in start()
   static constexpr std::uint64_t settle_lag_ns = 1'000'000'000;  // windows older than 1 s are attributed
 
   std::mutex decode_mutex_;  // one drain, pause or resume at a time
@@ -390,6 +442,7 @@ class monitor final : private process_state::pausable_sampler {
   std::size_t rejected_ = 0;
   std::string last_error_;
   cpu_use cpu_;
+  decode_wall wall_;
 
   std::mutex wake_mutex_;
   std::condition_variable wake_;

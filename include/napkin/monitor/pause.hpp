@@ -54,6 +54,14 @@ inline void unregister_monitor(process_state::pausable_sampler* m) noexcept {
   }
 }
 
+// Whether any monitor samples in this process (the profiler then gives its CUPTI session back after each
+// measurement: CUPTI does not let PM sampling start while the range profiler is enabled).
+inline bool any_monitor_registered() noexcept {
+  for (auto& slot : process_state::running_monitors)
+    if (slot.load() != nullptr) return true;
+  return false;
+}
+
 // Pauses every running monitor for the guard's lifetime (nested guards pause once).
 class monitors_paused {
  public:

@@ -20,8 +20,10 @@
 #include <cupti_profiler_target.h>
 #include <cupti_target.h>
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <climits>
 #include <memory>
 #include <string>
 #include <utility>
@@ -92,6 +94,9 @@ class pm_sampling_config {
 struct pm_decode_result {
   std::size_t samples = 0;  // completed samples evaluated and handed to the callback
   bool overflow = false;    // the hardware buffer overflowed since the last decode: samples were lost
+  bool more = false;        // stopped after max_steps with records left in the hardware buffer
+  // Where the host time went (seconds): CUPTI's decode, sample info + evaluation, image re-initialization.
+  double decode_s = 0, evaluate_s = 0, initialize_s = 0;
 };
 
 class pm_sampler {
@@ -154,18 +159,25 @@ class pm_sampler {
   }
   bool started() const noexcept { return started_; }
 
-  // Empties the hardware buffer: each completed sample goes to on_sample(start_ns, end_ns, values), values in
-  // the config's metric order (a pointer valid during the call).
+  // Empties the hardware buffer, in at most `max_steps` steps of one counter-data image each (a sampler
+  // that produces faster than the host decodes must not hold the caller forever): each completed sample goes
+  // to on_sample(start_ns, end_ns, values), values in the config's metric order (valid during the call).
   template <class OnSample>
-  pm_decode_result decode(OnSample&& on_sample) {
+  pm_decode_result decode(OnSample&& on_sample, std::size_t max_steps = SIZE_MAX) {
     pm_decode_result result;
     std::vector<double> values(config_.metrics().size());
-    for (;;) {
+    for (std::size_t step = 0;; ++step) {
+      if (step == max_steps) {
+        result.more = true;
+        break;
+      }
+      const auto t0 = std::chrono::steady_clock::now();
       auto p = NAPKIN_CUPTI_PARAMS(CUpti_PmSampling_DecodeData_Params);
       p.pPmSamplingObject = object_;
       p.pCounterDataImage = counter_data_.data();
       p.counterDataImageSize = counter_data_.size();
       NAPKIN_DETAIL_PROFILER_CHECK(cuptiPmSamplingDecodeData(&p));
+      const auto t1 = std::chrono::steady_clock::now();
       result.overflow = result.overflow || p.overflow != 0;
       auto info = NAPKIN_CUPTI_PARAMS(CUpti_PmSampling_GetCounterDataInfo_Params);
       info.pCounterDataImage = counter_data_.data();
@@ -182,7 +194,12 @@ class pm_sampler {
         on_sample(sample.startTimestamp, sample.endTimestamp, static_cast<const double*>(values.data()));
       }
       result.samples += info.numCompletedSamples;
+      const auto t2 = std::chrono::steady_clock::now();
       initialize_counter_data();
+      const auto t3 = std::chrono::steady_clock::now();
+      result.decode_s += std::chrono::duration<double>(t1 - t0).count();
+      result.evaluate_s += std::chrono::duration<double>(t2 - t1).count();
+      result.initialize_s += std::chrono::duration<double>(t3 - t2).count();
       if (p.decodeStopReason != CUPTI_PM_SAMPLING_DECODE_STOP_REASON_COUNTER_DATA_FULL) break;
     }
     return result;

@@ -72,6 +72,9 @@ class profiler_core {
     monitors_paused_.emplace();  // napkin::monitor's PM sampling would make CUPTI's Start fail (HARDWARE_BUSY)
   }
   void release() noexcept {
+    // A monitor cannot sample while the range profiler stays enabled: give the session back first (the next
+    // measurement pays Enable again, ~0.1-0.3 s, only while a monitor runs).
+    if (monitors_paused_ && any_monitor_registered()) session_.reset();
     monitors_paused_.reset();
     held_by_.reset();
   }
