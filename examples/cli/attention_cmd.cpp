@@ -1,56 +1,78 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin attention BATCH HEADS SEQLEN HEAD_DIM: FlashAttention's counting convention.
-#include <cstdint>
+#include <memory>
 #include <string>
-#include <vector>
 
-#include "cli.hpp"
+#include "command.hpp"
+#include "options.hpp"
 
 namespace {
 
 using namespace napkin::cli;
 
 // The names of to_string(pass), or forward, backward, both.
-napkin::pass parse_pass(const std::string& s) {
+napkin::pass parse_pass(const std::string& typed) {
   using napkin::pass;
+  const std::string s = lower(typed);
   if (s == to_string(pass::forward) || s == "forward") return pass::forward;
   if (s == to_string(pass::backward) || s == "backward") return pass::backward;
   if (s == to_string(pass::forward_backward) || s == "both") return pass::forward_backward;
-  throw usage_error("unknown pass '" + quote_input(s) + "' (fwd, bwd or fwd+bwd)");
+  throw usage_error("unknown pass '" + quote_input(typed) + "'" + did_you_mean(typed, {"fwd", "bwd", "fwd+bwd"}) +
+                    " (fwd, bwd or fwd+bwd)");
 }
 
-int run_attention(arguments& args, std::ostream& out) {
-  const std::vector<std::int64_t> v = positional_sizes(args, "sizes (BATCH HEADS SEQLEN HEAD_DIM)",
-                                                       {"batch", "head count", "sequence length", "head dimension"});
-  const auto& p = args.positional();
-  napkin::attention_shape s;
-  s.batch = v[0];
-  s.heads = v[1];
-  s.seqlen_q = s.seqlen_k = v[2];
-  s.head_dim = v[3];
-  if (const auto k = args.option("seqlen-k")) s.seqlen_k = parse_size(*k, "key length");
-  if (const auto q = args.option("seqlen-q")) s.seqlen_q = parse_size(*q, "query length");
-  if (const auto kv = args.option("kv-heads")) s.kv_heads = parse_size(*kv, "kv head count");
-  s.causal = args.flag("causal");
-  const std::string pass = args.option_or("pass", "fwd");
-  napkin::counting c = parse_counting_arg(args);
-  c.attention_softmax = args.flag("count-softmax");
-  const napkin::workload w =
-      napkin::attention(s, parse_types(args, napkin::dtype::fp16), parse_pass(pass), c);
-  return print_report(args, out,
-                      "attention " + pass + ": batch " + p[0] + ", " + std::to_string(s.heads) + " heads (" +
-                          std::to_string(s.kv_heads == 0 ? s.heads : s.kv_heads) + " kv), Nq " +
-                          std::to_string(s.seqlen_q) + ", Nk " + std::to_string(s.seqlen_k) + ", d " + p[3] +
-                          (s.causal ? ", causal" : ""),
-                      w);
+struct attention_args {
+  size_arg batch{"BATCH"}, heads{"HEADS"}, seqlen{"SEQLEN"}, head_dim{"HEAD_DIM"};
+  std::string seqlen_q, seqlen_k, kv_heads, pass = "fwd";
+  bool causal = false, count_softmax = false;
+  workload_options common;
+};
+
+runner setup_attention(CLI::App& sub) {
+  auto a = std::make_shared<attention_args>();
+  add_size(sub, a->batch, "batch size");
+  add_size(sub, a->heads, "query heads");
+  add_size(sub, a->seqlen, "sequence length (queries and keys)");
+  add_size(sub, a->head_dim, "head dimension d");
+  sub.add_option("--seqlen-q", a->seqlen_q, "query length (default SEQLEN; decode: 1)")->type_name("SIZE");
+  sub.add_option("--seqlen-k", a->seqlen_k, "key length (default SEQLEN)")->type_name("SIZE");
+  sub.add_option("--kv-heads", a->kv_heads, "key/value heads, GQA/MQA (default HEADS)")->type_name("COUNT");
+  sub.add_flag("--causal", a->causal, "causal mask: half the score matrix");
+  sub.add_option("--pass", a->pass, "fwd, bwd or fwd+bwd")->type_name("PASS")->capture_default_str();
+  sub.add_flag("--count-softmax", a->count_softmax, "count the softmax's operations too");
+  add_workload_options(sub, a->common, napkin::dtype::fp16);
+  sub.footer(std::string("FLOPs 4·B·H·Nq·Nk·d forward (halved when causal), backward 2.5x, fwd+bwd 3.5x;\n"
+                         "softmax ops only with --count-softmax. Bytes: Q, K, V, O once (fused).\n") +
+             sizes_footer);
+  return [a]() -> answer {
+    const napkin::pass pass = parse_pass(a->pass);
+    napkin::counting c = parse_counting(a->common.counting);
+    c.attention_softmax = a->count_softmax;
+    const napkin::element_types t = a->common.types();
+    const std::int64_t q = a->seqlen_q.empty() ? 0 : parse_size(a->seqlen_q, "query length");
+    const std::int64_t k = a->seqlen_k.empty() ? 0 : parse_size(a->seqlen_k, "key length");
+    const std::int64_t kv = a->kv_heads.empty() ? 0 : parse_size(a->kv_heads, "kv head count");
+    return solve("attention", {&a->batch, &a->heads, &a->seqlen, &a->head_dim}, a->common,
+                 [&](const auto& v, const auto& typed) {
+                   napkin::attention_shape s;
+                   s.batch = v[0];
+                   s.heads = v[1];
+                   s.seqlen_q = q ? q : v[2];
+                   s.seqlen_k = k ? k : v[2];
+                   s.head_dim = v[3];
+                   s.kv_heads = kv;
+                   s.causal = a->causal;
+                   return titled_workload{
+                       "attention " + std::string(to_string(pass)) + ": batch " + typed[0] + ", " +
+                           std::to_string(s.heads) + " heads (" + std::to_string(kv == 0 ? s.heads : kv) +
+                           " kv), Nq " + std::to_string(s.seqlen_q) + ", Nk " + std::to_string(s.seqlen_k) + ", d " +
+                           typed[3] + (s.causal ? ", causal" : ""),
+                       napkin::attention(s, t, pass, c)};
+                 });
+  };
 }
 
 const registrar attention{
-    {"attention", "scaled dot-product attention (FlashAttention's FLOP convention; fused minimum bytes)",
-     "napkin attention BATCH HEADS SEQLEN HEAD_DIM [--seqlen-q N] [--seqlen-k N] [--kv-heads H] [--causal]\n"
-     "                 [--pass fwd|bwd|fwd+bwd] [--count-softmax] [workload options]\n"
-     "  FLOPs 4·B·H·Nq·Nk·d forward (halved when causal), backward 2.5x, fwd+bwd 3.5x; softmax ops only\n"
-     "  with --count-softmax. Default --dtype fp16. Decode: --seqlen-q 1.",
-     {"causal", "count-softmax"},
-     run_attention}};
+    {"attention", "scaled dot-product attention (FlashAttention's FLOPs, fused bytes)", setup_attention}};
 
 }  // namespace

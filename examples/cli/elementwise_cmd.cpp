@@ -1,32 +1,44 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin elementwise N: n inputs, m outputs, k ops per element.
-#include <cstdint>
+#include <memory>
 #include <string>
 
-#include "cli.hpp"
+#include "command.hpp"
+#include "options.hpp"
 
 namespace {
 
 using namespace napkin::cli;
 
-int run_elementwise(arguments& args, std::ostream& out) {
-  const std::int64_t n = positional_sizes(args, "size (N)", {"N"})[0];
-  const std::int64_t inputs = parse_count(args.option_or("inputs", "1"), "input count");
-  const std::int64_t outputs = parse_count(args.option_or("outputs", "1"), "output count");
-  const std::int64_t ops = parse_count(args.option_or("ops", "1"), "ops per element");
-  parse_counting_arg(args);  // accepted for uniformity; --ops is the count
-  const napkin::workload w =
-      napkin::elementwise(n, inputs, outputs, ops, parse_types(args, napkin::dtype::fp32));
-  return print_report(args, out,
-                      "elementwise over " + args.positional()[0] + " elements: " + std::to_string(inputs) +
-                          " input(s), " + std::to_string(outputs) + " output(s), " + std::to_string(ops) +
-                          " op(s) each",
-                      w);
+struct elementwise_args {
+  size_arg n{"N"};
+  std::string inputs = "1", outputs = "1", ops = "1";
+  workload_options common;
+};
+
+runner setup_elementwise(CLI::App& sub) {
+  auto a = std::make_shared<elementwise_args>();
+  add_size(sub, a->n, "elements");
+  sub.add_option("--inputs", a->inputs, "input arrays")->type_name("COUNT")->capture_default_str();
+  sub.add_option("--outputs", a->outputs, "output arrays")->type_name("COUNT")->capture_default_str();
+  sub.add_option("--ops", a->ops, "operations per element (the FLOP count)")->type_name("COUNT")->capture_default_str();
+  add_workload_options(sub, a->common, napkin::dtype::fp32);
+  sub.footer(std::string("ReLU: --ops 1 (the default); copy: --ops 0; AXPY: --inputs 2 --ops 2.\n") + sizes_footer);
+  return [a]() -> answer {
+    const std::int64_t inputs = parse_count(a->inputs, "input count");
+    const std::int64_t outputs = parse_count(a->outputs, "output count");
+    const std::int64_t ops = parse_count(a->ops, "ops per element");
+    const napkin::element_types t = a->common.types();
+    parse_counting(a->common.counting);  // accepted for uniformity; --ops is the count
+    return solve("elementwise", {&a->n}, a->common, [&](const auto& v, const auto& typed) {
+      return titled_workload{"elementwise over " + typed[0] + " elements: " + std::to_string(inputs) + " input(s), " +
+                                 std::to_string(outputs) + " output(s), " + std::to_string(ops) + " op(s) each",
+                             napkin::elementwise(v[0], inputs, outputs, ops, t)};
+    });
+  };
 }
 
-const registrar elementwise{{"elementwise", "n inputs, m outputs, k ops per element (ReLU, AXPY, copy, ...)",
-                             "napkin elementwise N [--inputs I] [--outputs O] [--ops K] [workload options]\n"
-                             "  ReLU: --ops 1 (default); copy: --ops 0; AXPY: --inputs 2 --ops 2.",
-                             {},
-                             run_elementwise}};
+const registrar elementwise{
+    {"elementwise", "n inputs, m outputs, k ops per element (ReLU, AXPY, copy, ...)", setup_elementwise}};
 
 }  // namespace

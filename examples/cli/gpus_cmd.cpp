@@ -1,59 +1,43 @@
-// napkin gpus: the GPU table (dense peaks, bandwidth, L2), ridges, or sources.
-#include <algorithm>
-#include <cstddef>
-#include <string>
+// SPDX-License-Identifier: Apache-2.0
+// napkin gpus: the GPU table (dense peaks, bandwidth, L2, aliases), ridges, or sources;
+// napkin pipes and napkin dtypes: the names --pipe and --dtype take.
+#include <memory>
 
-#include "cli.hpp"
+#include "command.hpp"
+#include "options.hpp"
 
 namespace {
 
 using namespace napkin::cli;
 
-// A table cell of `width` characters: "-" for no figure, else three significant digits or more (989,
-// 66.9, 7.80).
-std::string cell(double v, std::size_t width) {
-  if (v == 0) return pad_left("-", width);
-  return pad_left(napkin::detail::fixed(v, v >= 100 ? 0 : (v >= 10 ? 1 : 2)), width);
+struct gpus_args {
+  bool ridge = false, sources = false, keys = false;
+};
+
+runner setup_gpus(CLI::App& sub) {
+  auto a = std::make_shared<gpus_args>();
+  sub.add_flag("--ridge", a->ridge, "ridge points (FLOP/B) instead of peaks");
+  sub.add_flag("--sources", a->sources, "where each entry's numbers come from");
+  sub.add_flag("--keys", a->keys, "every key and alias --gpu takes, one per line (scripts,\ncompletion)");
+  return [a]() -> answer {
+    if (int{a->ridge} + int{a->sources} + int{a->keys} > 1) throw usage_error("give one of --ridge, --sources, --keys");
+    return gpus_answer{a->sources ? gpus_answer::view::sources
+                       : a->ridge ? gpus_answer::view::ridges
+                       : a->keys  ? gpus_answer::view::keys
+                                  : gpus_answer::view::peaks};
+  };
 }
 
-int run_gpus(arguments& args, std::ostream& out) {
-  const bool ridges = args.flag("ridge");
-  const bool sources = args.flag("sources");
-  args.finish();
-  if (!args.positional().empty()) throw usage_error("gpus takes no positional arguments");
-
-  if (sources) {
-    for (const napkin::gpu_spec& g : napkin::gpu_table) out << g.key << ": " << g.source << "\n";
-    return 0;
-  }
-  out << (ridges ? "Ridge points in FLOP/B (dense peak / DRAM bandwidth)"
-                 : "Dense peaks in TFLOP/s (int8-tc: TOP/s)")
-      << "; '-' = absent or no published figure. Sources: napkin gpus --sources\n";
-  const auto column_width = [](napkin::pipe p) { return std::max<std::size_t>(7, to_string(p).size()); };
-  out << pad_right("gpu", 14) << " " << pad_right("cc", 5) << " " << pad_left("SMs", 4) << " " << pad_left("GB/s", 6)
-      << " " << pad_left("L2 MB", 5);
-  for (napkin::pipe p : napkin::all_pipes) out << " " << pad_left(std::string(to_string(p)), column_width(p));
-  out << "\n";
-  for (const napkin::gpu_spec& g : napkin::gpu_table) {
-    const std::string cc = std::to_string(g.cc_major) + "." + std::to_string(g.cc_minor);
-    out << pad_right(std::string(g.key), 14) << " " << pad_right(cc, 5) << " "
-        << pad_left(g.sm_count ? std::to_string(g.sm_count) : "?", 4) << " "
-        << pad_left(napkin::detail::fixed(g.memory_bandwidth / 1e9, 0), 6) << " "
-        << pad_left(g.l2_bytes ? std::to_string(g.l2_bytes / napkin::MB) : "?", 5);
-    for (napkin::pipe p : napkin::all_pipes) {
-      const double v = !g.has(p) ? 0 : ridges ? napkin::ridge_point(g, p) : g.peak(p) / 1e12;
-      out << " " << cell(v, column_width(p));
-    }
-    out << "\n";
-  }
-  return 0;
+runner setup_pipes(CLI::App&) {
+  return []() -> answer { return pipes_answer{}; };
 }
 
-const registrar gpus{{"gpus", "the GPU table: dense peaks per pipe, bandwidth, L2 (--ridge, --sources)",
-                      "napkin gpus [--ridge] [--sources]\n"
-                      "  --ridge    ridge points (FLOP/B) instead of peaks\n"
-                      "  --sources  where each entry's numbers come from",
-                      {"ridge", "sources"},
-                      run_gpus}};
+runner setup_dtypes(CLI::App&) {
+  return []() -> answer { return dtypes_answer{}; };
+}
+
+const registrar gpus{{"gpus", "the GPU table: peaks per pipe, bandwidth, L2, aliases", setup_gpus}};
+const registrar pipes{{"pipes", "the math pipes --pipe takes, and how many GPUs have each", setup_pipes}};
+const registrar dtypes{{"dtypes", "the element types --dtype takes: bytes, accumulator, pipe", setup_dtypes}};
 
 }  // namespace

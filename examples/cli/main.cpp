@@ -1,5 +1,11 @@
-// `napkin`: napkin math for CUDA kernels without a GPU. Commands live in *_cmd.cpp and register
-// themselves (see cli.hpp); this file dispatches and implements `help`.
+// SPDX-License-Identifier: Apache-2.0
+// `napkin`: napkin math for CUDA kernels without a GPU. The commands live in *_cmd.cpp and register
+// themselves (command.hpp); this file builds the CLI11 app from the registry, parses, names what it did
+// not understand, runs the chosen command, renders its answer and maps failures to exit statuses:
+//   0  an answer                           1  the answer is a failure, or the output could not be written
+//   2  bad usage or bad input (parse errors, unknown names, values napkin refuses)
+#include <CLI/CLI.hpp>
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -7,17 +13,42 @@
 #include <cstring>
 #include <exception>
 #include <iostream>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include "cli.hpp"
+#include "command.hpp"
+#include "names.hpp"
+#include "napkin/config.hpp"
+#include "options.hpp"
+#include "render.hpp"
 
 namespace {
 
-using napkin::cli::command;
+using namespace napkin::cli;
 
-// napkin's exceptions start with "napkin: " or "napkin::<part>: " ("napkin::occupancy: "); main already
-// names the command, so the prefix goes.
+constexpr int exit_answer = 0;
+constexpr int exit_failure = 1;
+constexpr int exit_usage = 2;
+
+const char* const overview =
+    "napkin: napkin math for CUDA kernels. FLOPs, minimum bytes, arithmetic intensity, ridge point,\n"
+    "regime and roofline time bounds from datasheet peaks (no GPU needed); occupancy of a launch.";
+
+const char* const root_footer =
+    "Every command takes -h/--help (`napkin help COMMAND` prints the same) and --format.\n"
+    "Exit status: 0 an answer; 1 the answer is a failure (a launch that does not fit on\n"
+    "an SM) or the output could not be written; 2 bad usage or input.\n"
+    "Sizes: K M G T are binary (1G = 2^30); bytes print as decimal GB with GiB beside.\n"
+    "Reference: docs/cli.md.";
+
+std::string version_text() {
+  return "napkin " + std::to_string(NAPKIN_VERSION_MAJOR) + "." + std::to_string(NAPKIN_VERSION_MINOR) + "." +
+         std::to_string(NAPKIN_VERSION_PATCH);
+}
+
+// napkin's exceptions start with "napkin: " or "napkin::<part>: "; the message already names the command.
 std::string without_prefix(const char* what) {
   const std::string s = what;
   if (s.rfind("napkin: ", 0) == 0) return s.substr(8);
@@ -29,8 +60,7 @@ std::string without_prefix(const char* what) {
   return s;
 }
 
-// True when everything written to stdout reached it (a full disk or a closed pipe is an error, not a
-// silent success).
+// True when everything written to stdout reached it (a full disk or a closed pipe is an error).
 bool stdout_ok() {
   std::cout.flush();
   errno = 0;
@@ -38,69 +68,153 @@ bool stdout_ok() {
   return flushed && std::cout.good() && !std::ferror(stdout);
 }
 
-int finish(int status, const std::string& command) {
+int finish(int status, const std::string& who) {
   if (stdout_ok()) return status;
   const int e = errno;
-  std::cerr << "napkin " << command << ": cannot write to standard output" << (e ? ": " : "")
-            << (e ? std::strerror(e) : "") << "\n";
-  return 1;
+  std::cerr << who << ": cannot write to standard output" << (e ? ": " : "") << (e ? std::strerror(e) : "") << "\n";
+  return exit_failure;
 }
 
-void print_overview(std::ostream& out) {
-  out << "usage: napkin <command> [arguments] [options]\n\n"
-         "Napkin math for CUDA kernels: FLOPs, minimum bytes, arithmetic intensity, ridge point,\n"
-         "expected regime and roofline lower-bound time, from datasheet peaks (no GPU needed).\n\n"
-         "commands:\n";
-  std::vector<command> commands = napkin::cli::registry();
-  std::sort(commands.begin(), commands.end(), [](const command& a, const command& b) { return a.name < b.name; });
-  for (const command& c : commands) {
-    std::string name(c.name);
-    name.resize(std::max<std::size_t>(name.size(), 12), ' ');
-    out << "  " << name << " " << c.summary << "\n";
-  }
-  out << "\noptions of the workload commands:\n" << napkin::cli::workload_options_usage
-      << "\nsizes accept K, M, G, T (binary: 8K = 8192) and powers (2^28).\n"
-         "`napkin help <command>` prints a command's usage.\n";
+int usage_failure(const std::string& who, const std::string& message, const std::string& help_hint) {
+  std::cerr << who << ": " << message << "\n" << help_hint << "\n";
+  return exit_usage;
 }
 
-int run_help(napkin::cli::arguments& args, std::ostream& out) {
-  args.finish();
-  if (args.positional().empty()) {
-    print_overview(out);
-    return 0;
-  }
-  const command* c = napkin::cli::find_command(args.positional()[0]);
-  if (c == nullptr)
-    throw napkin::cli::usage_error("unknown command '" + napkin::cli::quote_input(args.positional()[0]) + "'");
-  out << "usage: " << c->usage << "\n";
-  return 0;
+std::vector<std::string> option_names(const CLI::App& sub) {
+  std::vector<std::string> names;
+  for (const CLI::Option* o : sub.get_options())
+    for (const std::string& n : o->get_lnames()) names.push_back("--" + n);
+  return names;
 }
 
-const napkin::cli::registrar help{{"help", "this overview; `napkin help <command>` for one command",
-                                   "napkin help [command]", {}, run_help}};
+// CLI11's parse errors in napkin's words, where they differ.
+std::string parse_error_text(const CLI::ParseError& e) {
+  std::string what = e.what();
+  const std::size_t colon = what.find(": ");
+  const std::string option = colon == std::string::npos ? "" : what.substr(0, colon);
+  if (what.find("At Most 1 required but received") != std::string::npos)
+    return "option '" + option + "' given more than once; it takes one value" +
+           (option == "--gpu" ? " (several GPUs: --gpu a,b,c)" : "");
+  if (what.find("required") != std::string::npos && what.find("missing") != std::string::npos && !option.empty())
+    return "option '" + option + "' needs a value";
+  return what;
+}
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2) {
-    print_overview(std::cerr);
-    return 2;
+  CLI::App app{overview, "napkin"};
+  app.get_formatter()->column_width(28);
+  app.set_version_flag("--version", version_text(), "print napkin's version and exit");
+  app.allow_extras();  // what CLI11 does not know is named below, as unknown option or command
+  app.require_subcommand(0, 1);
+  app.footer(root_footer);
+
+  output_options output;
+  std::vector<command> commands = registry();
+  std::sort(commands.begin(), commands.end(), [](const command& a, const command& b) { return a.name < b.name; });
+  std::vector<std::pair<CLI::App*, runner>> runners;
+  for (const command& c : commands) {
+    CLI::App* sub = app.add_subcommand(std::string(c.name), std::string(c.summary));
+    runners.emplace_back(sub, c.setup(*sub));
+    add_output_options(*sub, output);  // one place: every command's --format
   }
-  const std::string name = argv[1];
-  const command* c = napkin::cli::find_command(name == "--help" || name == "-h" ? "help" : name);
-  if (c == nullptr) {
-    std::cerr << "napkin: unknown command '" << napkin::cli::quote_input(name)
-              << "' (`napkin help` lists the commands)\n";
-    return 2;
-  }
+  CLI::App* help = app.add_subcommand("help", "a command's help: `napkin help gemm` = `napkin gemm --help`");
+  std::string help_topic;
+  help->add_option("COMMAND", help_topic, "the command (default: this overview)")->type_name("COMMAND");
+
+  std::vector<std::string> command_names;
+  for (const command& c : commands) command_names.emplace_back(c.name);
+  command_names.emplace_back("help");
+
+  const auto who = [&app]() {
+    const std::vector<CLI::App*> chosen = app.get_subcommands();
+    return chosen.empty() ? std::string("napkin") : "napkin " + chosen.front()->get_name();
+  };
+  const auto hint = [&app]() {
+    const std::vector<CLI::App*> chosen = app.get_subcommands();
+    return chosen.empty() ? std::string("Run `napkin --help` for the commands.")
+                          : "Run `napkin " + chosen.front()->get_name() + " --help` for its options.";
+  };
+
   try {
-    napkin::cli::arguments args(*c, std::vector<std::string>(argv + 2, argv + argc));
-    return finish(c->run(args, std::cout), std::string(c->name));
-  } catch (const napkin::cli::usage_error& e) {
-    std::cerr << "napkin " << c->name << ": " << without_prefix(e.what()) << "\nusage: " << c->usage << "\n";
-    return 2;
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    std::cout << app.help();
+    return finish(exit_answer, who());
+  } catch (const CLI::CallForAllHelp&) {
+    std::cout << app.help("", CLI::AppFormatMode::All);
+    return finish(exit_answer, who());
+  } catch (const CLI::CallForVersion& e) {
+    std::cout << e.what() << "\n";
+    return finish(exit_answer, "napkin");
+  } catch (const CLI::ParseError& e) {
+    return usage_failure(who(), parse_error_text(e), hint());
+  }
+
+  const std::vector<CLI::App*> chosen = app.get_subcommands();
+  if (chosen.empty()) {
+    const std::vector<std::string> rest = app.remaining();
+    if (rest.empty()) {
+      std::cerr << app.help();
+      return exit_usage;
+    }
+    if (rest.front().size() > 1 && rest.front()[0] == '-')
+      return usage_failure("napkin", "unknown option '" + quote_input(rest.front()) + "'", hint());
+    return usage_failure("napkin",
+                         "unknown command '" + quote_input(rest.front()) + "'" + did_you_mean(rest.front(), command_names),
+                         hint());
+  }
+  CLI::App* sub = chosen.front();
+  for (const std::string& extra : sub->remaining()) {
+    if (extra == "--") continue;  // CLI11 leaves the separator among the extras
+    if (extra.size() > 1 && extra[0] == '-' && !std::isdigit(static_cast<unsigned char>(extra[1])))
+      return usage_failure(who(),
+                           "unknown option '" + quote_input(extra) + "'" +
+                               did_you_mean(extra.substr(0, extra.find('=')), option_names(*sub)),
+                           hint());
+    return usage_failure(who(), "unexpected argument '" + quote_input(extra) + "'", hint());
+  }
+
+  if (sub == help) {
+    if (lower(help_topic) == "help") {
+      std::cout << help->help("napkin");
+      return finish(exit_answer, who());
+    }
+    if (help_topic.empty()) {
+      app.clear();  // else CLI11 prints the help of the chosen subcommand, `help`
+      std::cout << app.help();
+      return finish(exit_answer, "napkin help");
+    }
+    for (const auto& r : runners)
+      if (r.first->get_name() == lower(help_topic)) {
+        std::cout << r.first->help("napkin");
+        return finish(exit_answer, who());
+      }
+    return usage_failure(who(),
+                         "unknown command '" + quote_input(help_topic) + "'" + did_you_mean(help_topic, command_names),
+                         hint());
+  }
+
+  try {
+    check_output_options(output);
+    for (const auto& r : runners)
+      if (r.first == sub) {
+        const answer a = r.second();
+        render(std::cout, a, output);
+        return finish(answer_status(a), who());
+      }
+    return exit_failure;  // every subcommand but help has a runner
+  } catch (const usage_error& e) {
+    return usage_failure(who(), without_prefix(e.what()), hint());
+  } catch (const std::invalid_argument& e) {  // napkin's bad-input errors (napkin/error.hpp)
+    return usage_failure(who(), without_prefix(e.what()), hint());
+  } catch (const std::domain_error& e) {
+    return usage_failure(who(), without_prefix(e.what()), hint());
+  } catch (const std::overflow_error& e) {
+    return usage_failure(who(), without_prefix(e.what()), hint());
   } catch (const std::exception& e) {
-    std::cerr << "napkin " << c->name << ": " << without_prefix(e.what()) << "\n";
-    return 1;
+    std::cerr << who() << ": " << without_prefix(e.what()) << "\n";
+    return exit_failure;
   }
 }

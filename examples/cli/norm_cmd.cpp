@@ -1,36 +1,41 @@
+// SPDX-License-Identifier: Apache-2.0
 // napkin layernorm|rmsnorm ROWS COLS.
-#include <cstdint>
+#include <memory>
 #include <string>
-#include <vector>
 
-#include "cli.hpp"
+#include "command.hpp"
+#include "options.hpp"
 
 namespace {
 
 using namespace napkin::cli;
 
+struct norm_args {
+  size_arg rows{"ROWS"}, cols{"COLS"};
+  workload_options common;
+};
+
 template <bool Rms>
-int run_norm(arguments& args, std::ostream& out) {
-  const std::vector<std::int64_t> v = positional_sizes(args, "sizes (ROWS COLS)", {"row count", "column count"});
-  const auto& p = args.positional();
-  const napkin::element_types t = parse_types(args, napkin::dtype::fp32);
-  const napkin::counting c = parse_counting_arg(args);
-  const napkin::workload w = Rms ? napkin::rms_norm(v[0], v[1], t, c) : napkin::layer_norm(v[0], v[1], t, c);
-  return print_report(args, out,
-                      std::string(Rms ? "RMS norm" : "layer norm") + " over " + p[0] + " rows of " + p[1] +
-                          " columns",
-                      w);
+runner setup_norm(CLI::App& sub) {
+  auto a = std::make_shared<norm_args>();
+  add_size(sub, a->rows, "rows (one normalization each)");
+  add_size(sub, a->cols, "columns (normalized over)");
+  add_workload_options(sub, a->common, napkin::dtype::fp32);
+  sub.footer(std::string(Rms ? "FLOPs 4 per element + 3 per row; bytes x + y + gamma.\n"
+                             : "FLOPs 7 per element + 4 per row; bytes x + y + gamma + beta.\n") +
+             sizes_footer);
+  return [a]() -> answer {
+    const napkin::element_types t = a->common.types();
+    const napkin::counting c = parse_counting(a->common.counting);
+    return solve(Rms ? "rmsnorm" : "layernorm", {&a->rows, &a->cols}, a->common, [&](const auto& v, const auto& typed) {
+      return titled_workload{std::string(Rms ? "RMS norm" : "layer norm") + " over " + typed[0] + " rows of " +
+                                 typed[1] + " columns",
+                             Rms ? napkin::rms_norm(v[0], v[1], t, c) : napkin::layer_norm(v[0], v[1], t, c)};
+    });
+  };
 }
 
-const registrar layernorm{{"layernorm", "layer norm over each row, gamma and beta per column",
-                           "napkin layernorm ROWS COLS [workload options]\n"
-                           "  FLOPs 7 per element + 4 per row; bytes x + y + gamma + beta.",
-                           {},
-                           run_norm<false>}};
-const registrar rmsnorm{{"rmsnorm", "RMS norm over each row, gamma per column",
-                         "napkin rmsnorm ROWS COLS [workload options]\n"
-                         "  FLOPs 4 per element + 3 per row; bytes x + y + gamma.",
-                         {},
-                         run_norm<true>}};
+const registrar layernorm{{"layernorm", "layer norm over each row, gamma and beta per column", setup_norm<false>}};
+const registrar rmsnorm{{"rmsnorm", "RMS norm over each row, gamma per column", setup_norm<true>}};
 
 }  // namespace

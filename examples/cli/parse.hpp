@@ -1,9 +1,12 @@
-// The `napkin` CLI's parsing of the user's text: sizes (8K, 2^28), compute capabilities, element types,
-// pipes, GPUs, counting conventions, and the options shared by the workload commands.
+// SPDX-License-Identifier: Apache-2.0
+// The `napkin` CLI's parsing of the user's text: sizes (8K, 2^28; binary multiples), compute
+// capabilities, durations (1.2ms) and rates (66.9T; decimal multiples). Names (GPUs, types, pipes) are in
+// names.hpp. Plain C++17 without CLI11, so that the fuzz target builds it alone.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
-#include <initializer_list>
+#include <cstdlib>
 #include <limits>
 #include <optional>
 #include <stdexcept>
@@ -11,8 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "command.hpp"
-#include "napkin/math.hpp"
+#include "errors.hpp"
 #include "napkin/occupancy.hpp"
 
 namespace napkin::cli {
@@ -27,6 +29,8 @@ namespace napkin::cli {
 //   int           parse_int(const std::string& text, const char* what, bool allow_zero = true)
 //   int           parse_carveout(const std::string& text)                    -1 (default) or 0..100
 //   compute_capability parse_cc(const std::string& text)                     9.0, 90, sm_90, sm_90a
+//   double        parse_duration(const std::string& text, const char* what)  seconds: 1.2ms, 850us, 3s
+//   double        parse_rate(const std::string& text, const char* what, unit) 66.9T, 3.35TB/s (decimal)
 
 // The longest text a size may have: 19 digits fit in int64, a power like 2^62 or 1K^4 is shorter.
 inline constexpr std::size_t max_quantity_length = 64;
@@ -118,17 +122,6 @@ inline int parse_int(const std::string& text, const char* what, bool allow_zero 
   return static_cast<int>(v);
 }
 
-// The command's positional arguments as positive sizes, one name each for the error messages; `what`
-// says what the command expects: positional_sizes(args, "sizes (M N K)", {"M", "N", "K"}).
-inline std::vector<std::int64_t> positional_sizes(const arguments& args, const char* what,
-                                                  std::initializer_list<const char*> names) {
-  args.expect_positional(names.size(), what);
-  std::vector<std::int64_t> sizes;
-  sizes.reserve(names.size());
-  for (const char* name : names) sizes.push_back(parse_size(args.positional()[sizes.size()], name));
-  return sizes;
-}
-
 // cudaFuncAttributePreferredSharedMemoryCarveout as napkin::kernel_resources takes it: -1 (or
 // "default") for the driver's default, else a percentage 0..100.
 inline int parse_carveout(const std::string& text) {
@@ -173,48 +166,87 @@ inline compute_capability parse_cc(const std::string& text) {
   return {number(s.substr(0, s.size() - 1)), s.back() - '0'};
 }
 
-inline dtype parse_dtype_arg(const std::string& text) {
-  try {
-    return napkin::parse_dtype(text);
-  } catch (const std::invalid_argument&) {
-    throw usage_error("unknown element type '" + quote_input(text) +
-                      "' (fp64, fp32, tf32, fp16, bf16, fp8, int8 or int32)");
+namespace detail {
+
+// A plain decimal number ("1.2", "66.9", "3e12"): its length in `s` (0 when there is none) and value.
+// strtod alone would also take "inf", "nan", hex and leading blanks; the characters are checked first.
+inline std::size_t leading_decimal(std::string_view s, double& value) {
+  std::size_t n = 0;
+  bool digits = false;
+  while (n < s.size() && s[n] >= '0' && s[n] <= '9') ++n, digits = true;
+  if (n < s.size() && s[n] == '.') {
+    ++n;
+    while (n < s.size() && s[n] >= '0' && s[n] <= '9') ++n, digits = true;
   }
-}
-inline pipe parse_pipe_arg(const std::string& text) {
-  try {
-    return napkin::parse_pipe(text);
-  } catch (const std::invalid_argument&) {
-    throw usage_error("unknown pipe '" + quote_input(text) + "' (" +
-                      comma_list(all_pipes, [](pipe p) { return to_string(p); }) + ")");
+  if (!digits) return 0;
+  if (n + 1 < s.size() && (s[n] == 'e' || s[n] == 'E')) {  // an exponent only when digits follow
+    std::size_t e = n + 1;
+    if (s[e] == '+' || s[e] == '-') ++e;
+    const std::size_t first = e;
+    while (e < s.size() && s[e] >= '0' && s[e] <= '9') ++e;
+    if (e > first) n = e;
   }
+  const std::string number(s.substr(0, n));
+  value = std::strtod(number.c_str(), nullptr);
+  return n;
 }
 
-inline gpu_spec lookup_gpu(const std::string& key) {
-  try {
-    return napkin::find_gpu(key);
-  } catch (const std::invalid_argument&) {
-    throw usage_error("unknown GPU '" + quote_input(key) + "'; `napkin gpus` lists the known GPUs: " +
-                      comma_list(gpu_table, [](const gpu_spec& g) { return g.key; }));
+}  // namespace detail
+
+// A measured duration with its unit: "1.2ms", "850us" (or "850µs"), "42ns", "0.5s"; a space before the
+// unit is allowed. A bare number is refused: 1.2 could be any unit.
+inline double parse_duration(const std::string& text, const char* what) {
+  const auto fail = [&](const char* why) -> double {
+    throw usage_error(std::string(what) + " is not a duration: '" + quote_input(text) + "' (" + why + ")");
+  };
+  if (text.size() > max_quantity_length) return fail("too long");
+  std::string_view s = text;
+  double v = 0;
+  const std::size_t n = detail::leading_decimal(s, v);
+  if (n == 0) return fail("expected a number and a unit, e.g. 1.2ms, 850us, 3s");
+  s.remove_prefix(n);
+  if (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+  double scale = 0;
+  if (s == "s") scale = 1;
+  else if (s == "ms") scale = 1e-3;
+  else if (s == "us" || s == "µs") scale = 1e-6;
+  else if (s == "ns") scale = 1e-9;
+  else return fail(s.empty() ? "give a unit: ns, us, ms or s" : "the unit must be ns, us, ms or s");
+  const double seconds = v * scale;
+  if (!(seconds > 0) || !std::isfinite(seconds)) return fail("must be positive");
+  return seconds;
+}
+
+// A rate with an optional DECIMAL prefix (k, M, G, T, P: 66.9T = 66.9e12, as datasheets quote peaks and
+// bandwidths) and optionally the unit itself: "66.9T", "66.9e12", "989.4TFLOP/s", "3.35TB/s".
+inline double parse_rate(const std::string& text, const char* what, std::string_view unit) {
+  const auto fail = [&](const std::string& why) -> double {
+    throw usage_error(std::string(what) + " is not a rate: '" + quote_input(text) + "' (" + why + ")");
+  };
+  if (text.size() > max_quantity_length) return fail("too long");
+  std::string_view s = text;
+  double v = 0;
+  const std::size_t n = detail::leading_decimal(s, v);
+  if (n == 0) return fail("expected a number with an optional k, M, G, T or P, e.g. 66.9T");
+  s.remove_prefix(n);
+  if (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+  double scale = 1;
+  if (!s.empty()) {
+    switch (s.front()) {
+      case 'k': scale = 1e3; break;
+      case 'M': scale = 1e6; break;
+      case 'G': scale = 1e9; break;
+      case 'T': scale = 1e12; break;
+      case 'P': scale = 1e15; break;
+      default: break;
+    }
+    if (scale != 1) s.remove_prefix(1);
   }
+  if (!s.empty() && s != unit)
+    return fail("after the number: k, M, G, T or P (decimal), then optionally " + std::string(unit));
+  const double rate = v * scale;
+  if (!(rate > 0) || !std::isfinite(rate)) return fail("must be positive");
+  return rate;
 }
-
-inline counting parse_counting(const std::string& text) {
-  if (text == "standard") return counting::standard();
-  if (text == "macs") return counting::macs();
-  if (text == "dongarra") return counting::dongarra();
-  throw usage_error("unknown counting convention '" + quote_input(text) + "' (standard, macs or dongarra)");
-}
-
-// --dtype/--out-dtype/--acc-dtype with a per-command default input type.
-inline element_types parse_types(arguments& args, dtype default_input) {
-  const std::optional<std::string> in = args.option("dtype");
-  element_types t = in ? parse_dtype_arg(*in) : default_input;
-  if (const auto out = args.option("out-dtype")) t.output = parse_dtype_arg(*out);
-  if (const auto acc = args.option("acc-dtype")) t.accumulate = parse_dtype_arg(*acc);
-  return t;
-}
-
-inline counting parse_counting_arg(arguments& args) { return parse_counting(args.option_or("counting", "standard")); }
 
 }  // namespace napkin::cli

@@ -1,0 +1,33 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# The CLI tests that need a shell (redirections, loops): tests/cli/CMakeLists.txt runs
+# `sh shell_cases.sh CASE NAPKIN [ARGS...]` and checks the exit status and output.
+case_name=$1
+napkin=$2
+shift 2
+case $case_name in
+  deep_power)  # a 80,001-character power: refused for its length, without recursion
+    exec "$napkin" reduction "$(printf '2^%.0s' $(seq 40000))2" ;;
+  write_error)  # the answer to /dev/full: exit 1 and a message on stderr
+    exec "$napkin" "$@" > /dev/full ;;
+  help_same)  # `napkin help X` prints exactly `napkin X --help` and `napkin X -h`, for every command
+    n=0
+    for c in $("$napkin" --help | sed -n '/^Subcommands:/,/^$/s/^  \([a-z0-9]*\) .*/\1/p'); do
+      [ "$("$napkin" help "$c")" = "$("$napkin" "$c" --help)" ] || { echo "help $c differs"; exit 1; }
+      [ "$("$napkin" "$c" -h)" = "$("$napkin" "$c" --help)" ] || { echo "$c -h differs"; exit 1; }
+      n=$((n + 1))
+    done
+    echo "same help for $n commands" ;;
+  local_gpu)  # exit 0 with a GPU, else exit 2 and the reason
+    "$napkin" gemm 64 64 64 --gpu local
+    s=$?
+    [ $s = 0 ] || [ $s = 2 ] ;;
+  compare_all)  # --gpu all: one row per table entry; a GPU without the pipe says so
+    out=$("$napkin" gemm 4096 4096 4096 --dtype bf16 --gpu all) || exit 1
+    rows=$(printf '%s\n' "$out" | grep -cE '^[a-z0-9-]+ +([0-9.]+|-) +[0-9]+ ')
+    none=$(printf '%s\n' "$out" | grep -c 'no bf16-tc peak')
+    echo "$rows rows, $none without bf16-tc" ;;
+  *)
+    echo "shell_cases.sh: unknown case $case_name" >&2
+    exit 64 ;;
+esac
