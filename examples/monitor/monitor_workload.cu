@@ -123,6 +123,7 @@ long resident_kib() {
 
 napkin::monitor_settings settings_with(long interval_us) {
   napkin::monitor_settings s;
+  s.enabled = true;
   if (interval_us > 0) s.interval_ns = static_cast<std::uint64_t>(interval_us) * 1000;
   return s;
 }
@@ -153,7 +154,11 @@ int main(int argc, char** argv) try {
     const double wall = run_for(s, seconds);
     const napkin::monitor_report r = mon.report();
     std::printf("WORKLOAD_WALL_S monitor=on wall_s=%.4f\n", wall);
-    std::printf("MONITOR_CPU_S cpu_s=%.4f wall_s=%.4f\n", mon.cpu_seconds(), wall);
+    const napkin::monitor::cpu_use cpu = mon.cpu();
+    std::printf("MONITOR_CPU_S cpu_s=%.4f wall_s=%.4f decode_s=%.4f activity_s=%.4f attribute_s=%.4f samples=%zu "
+                "kernels=%zu\n",
+                cpu.total_s(), wall, cpu.decode_s, cpu.activity_s, cpu.attribute_s, cpu.decoded_samples, cpu.kernels);
+    std::printf("MONITOR_DIAGNOSTICS %s\n", mon.diagnostics().c_str());
     std::cout << napkin::to_text(r);
     return mon.running() ? 0 : 1;
   }
@@ -167,6 +172,7 @@ int main(int argc, char** argv) try {
     accuracy_kernels(s, 20);
     const napkin::monitor_report r = mon.report();
     std::cout << napkin::to_text(r) << napkin::to_key_values(r) << "\n";
+    std::printf("MONITOR_DIAGNOSTICS %s\n", mon.diagnostics().c_str());
     return mon.running() ? 0 : 1;
   }
   if (mode == "soak") {
@@ -179,8 +185,13 @@ int main(int argc, char** argv) try {
       elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       if (elapsed >= next) {
         const napkin::monitor_report r = mon.report();
-        std::printf("SOAK t_s=%.0f rss_kib=%ld running=%d samples=%zu dropped=%zu cpu_s=%.3f\n", elapsed,
-                    resident_kib(), mon.running() ? 1 : 0, r.samples, r.dropped_samples, mon.cpu_seconds());
+        std::printf("SOAK t_s=%.0f rss_kib=%ld running=%d samples_kept=%llu samples_dropped=%llu kernels=%llu "
+                    "cpu_s=%.3f\n",
+                    elapsed, resident_kib(), mon.running() ? 1 : 0,
+                    static_cast<unsigned long long>(r.totals.samples_kept),
+                    static_cast<unsigned long long>(r.totals.samples_dropped),
+                    static_cast<unsigned long long>(r.kernels.empty() ? 0 : r.kernels.front().totals.count),
+                    mon.cpu_seconds());
         std::fflush(stdout);
         next += 10;
       }

@@ -56,6 +56,9 @@ class activity_collector {
     NAPKIN_DETAIL_PROFILER_CHECK(cuptiActivityRegisterCallbacks(&on_buffer_requested, &on_buffer_completed));
     NAPKIN_DETAIL_PROFILER_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
     NAPKIN_DETAIL_PROFILER_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION));
+    // CUPTI emits an external-correlation record for an API call only when that API's records are on.
+    NAPKIN_DETAIL_PROFILER_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_RUNTIME));
+    NAPKIN_DETAIL_PROFILER_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_DRIVER));
   }
   void release() noexcept {
     {
@@ -63,6 +66,8 @@ class activity_collector {
       if (users_ == 0 || --users_ > 0) return;
       (void)cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
       (void)cuptiActivityDisable(CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION);
+      (void)cuptiActivityDisable(CUPTI_ACTIVITY_KIND_RUNTIME);
+      (void)cuptiActivityDisable(CUPTI_ACTIVITY_KIND_DRIVER);
     }
     (void)cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     const std::lock_guard<std::mutex> lock(mutex_);
@@ -93,6 +98,12 @@ class activity_collector {
     return out;
   }
 
+  // External-correlation records seen (launches inside a napkin::range), for diagnostics.
+  std::size_t external_records() const {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    return external_records_;
+  }
+
   // Kernels dropped because the bounded queue was full (a monitor that does not take() fast enough).
   std::size_t dropped() const {
     const std::lock_guard<std::mutex> lock(mutex_);
@@ -121,6 +132,9 @@ class activity_collector {
     if (buffer == nullptr) return;
     CUpti_Activity* record = nullptr;
     const std::lock_guard<std::mutex> lock(mutex_);
+#if NAPKIN_HAS_EXCEPTIONS
+    try {  // out of memory while recording: the rest of this buffer is lost, the program goes on
+#endif
     while (cuptiActivityGetNextRecord(buffer, valid, &record) == CUPTI_SUCCESS) {
       if (record->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) {
         const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
@@ -129,7 +143,7 @@ class activity_collector {
           continue;
         }
         kernel_activity a;
-        a.name = k->name != nullptr ? readable_kernel_name(k->name) : std::string("(unnamed kernel)");
+        a.name = name_of(k->name);
         a.start_ns = k->start;
         a.end_ns = k->end;
         a.device = k->deviceId;
@@ -138,13 +152,33 @@ class activity_collector {
         kernels_.push_back(std::move(a));
       } else if (record->kind == CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION) {
         const auto* e = reinterpret_cast<const CUpti_ActivityExternalCorrelation*>(record);
+        ++external_records_;
         if (e->externalKind == CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0 && phase_of_.size() < max_queued_kernels)
           phase_of_[e->correlationId] = e->externalId;
       }
     }
+#if NAPKIN_HAS_EXCEPTIONS
+    } catch (...) {
+      ++dropped_;
+    }
+#endif
+  }
+
+  // Demangling costs microseconds per call and a workload launches the same kernels again and again.
+  const std::string& name_of(const char* mangled) {
+    static const std::string unnamed = "(unnamed kernel)";
+    if (mangled == nullptr) return unnamed;
+    auto it = names_.find(mangled);
+    if (it == names_.end()) {
+      if (names_.size() > 65536) names_.clear();  // bounded: a program generating kernels forever
+      it = names_.emplace(mangled, readable_kernel_name(mangled)).first;
+    }
+    return it->second;
   }
 
   mutable std::mutex mutex_;
+  std::unordered_map<std::string, std::string> names_;  // mangled -> readable
+  std::size_t external_records_ = 0;
   std::size_t users_ = 0;
   std::size_t dropped_ = 0;
   std::deque<kernel_activity> kernels_;

@@ -76,16 +76,16 @@ class monitor final : private process_state::pausable_sampler {
  public:
   // Reads NAPKIN_MONITOR (settings.hpp); a malformed value leaves the monitor off and says why in status().
   monitor() {
-    auto from_env = monitor_settings_from_env();
-    if (!from_env.error.empty()) {
+    const monitor_settings_result from_env = try_monitor_settings_from_env();
+    if (!from_env.ok()) {
       status_ = "off: " + from_env.error;
       return;
     }
-    if (!from_env.settings) {
-      status_ = "off (NAPKIN_MONITOR is not set)";
+    if (!from_env.settings.enabled) {
+      status_ = "off (NAPKIN_MONITOR is not set to on)";
       return;
     }
-    start(*from_env.settings);
+    start(from_env.settings);
   }
   explicit monitor(const monitor_settings& settings) { start(settings); }
   monitor(const monitor&) = delete;
@@ -96,44 +96,70 @@ class monitor final : private process_state::pausable_sampler {
   bool running() const noexcept { return running_.load(); }
   const std::string& status() const noexcept { return status_; }
 
-  // Everything collected so far, attributed: per kernel name and per phase, and device-wide.
+  // Everything collected so far, attributed: per kernel name, per phase and path, and device-wide.
   monitor_report report() {
     drain();
     const std::lock_guard<std::mutex> lock(data_mutex_);
-    monitor_report r = make_monitor_report(samples_, dropped_, kernels_);
-    r.dropped_samples = dropped_count_;
-    r.monitor_cpu_s = cpu_s_;
-    return r;
+    monitor_accumulator all = accumulator_;  // a copy: windows still waiting for late kernels stay open
+    all.finish();
+    return make_monitor_report(all, device_);
   }
 
-  // What the monitor cost so far: the decode thread's CPU time, in seconds.
-  double cpu_seconds() const {
+  // What the monitor cost so far in CPU time (whichever thread drained: mostly its own), by part.
+  struct cpu_use {
+    double decode_s = 0;     // CUPTI's decode and evaluation of the samples
+    double activity_s = 0;   // flushing and reading CUPTI's kernel records
+    double attribute_s = 0;  // attributing samples to kernels and phases
+    std::size_t decoded_samples = 0, kernels = 0;
+    double total_s() const { return decode_s + activity_s + attribute_s; }
+  };
+  cpu_use cpu() const {
     const std::lock_guard<std::mutex> lock(data_mutex_);
-    return cpu_s_;
+    return cpu_;
+  }
+  double cpu_seconds() const { return cpu().total_s(); }
+
+  // Counts that explain an odd report: kernels and phases CUPTI reported, data the attribution refused.
+  std::string diagnostics() const {
+    const std::lock_guard<std::mutex> lock(data_mutex_);
+    return "kernel records " + std::to_string(cpu_.kernels) + ", launches inside napkin ranges " +
+           std::to_string(detail::activity_collector::instance().external_records()) + ", kernel records lost " +
+           std::to_string(detail::activity_collector::instance().dropped()) + ", session restarts " +
+           std::to_string(restarts_) + ", refused data " + std::to_string(rejected_) +
+           (last_error_.empty() ? std::string() : " (last: " + last_error_ + ")");
   }
 
  private:
   void start(const monitor_settings& s) {
     settings_ = s;
+    if (const std::string bad = validate_monitor_settings(s); !bad.empty()) {
+      status_ = "off: " + bad;
+      return;
+    }
+    attribution_options options;
+    options.gap_tolerance_ns = s.interval_ns;  // consecutive samples may leave a sliver of time between them
+    accumulator_ = monitor_accumulator(options, s.max_samples);
 #if NAPKIN_HAS_EXCEPTIONS
     try {
 #endif
-      int device = s.device;
-      if (device < 0) NAPKIN_CUDA_CHECK_POLICY(cudaGetDevice(&device), failure_policy::throw_exception);
+      const int device = s.device;
       device_ = device;
-      NAPKIN_CUDA_CHECK(cudaFree(nullptr));  // a context on the device: CUPTI samples the current one
+      int current = 0;  // a context on the monitored device (CUPTI needs one), the caller's device kept
+      NAPKIN_DETAIL_PROFILER_CHECK(cudaGetDevice(&current));
+      NAPKIN_DETAIL_PROFILER_CHECK(cudaSetDevice(device));
+      NAPKIN_DETAIL_PROFILER_CHECK(cudaFree(nullptr));
+      NAPKIN_DETAIL_PROFILER_CHECK(cudaSetDevice(current));
       cupti_.emplace();
       auto chip_params = NAPKIN_CUPTI_PARAMS(CUpti_Device_GetChipName_Params);
       chip_params.deviceIndex = static_cast<std::size_t>(device);
       NAPKIN_DETAIL_PROFILER_CHECK(cuptiDeviceGetChipName(&chip_params));
       chip_ = chip_params.pChipName;
       config_.emplace(chip_, detail::monitor_metrics());
-      sampler_.emplace(device, *config_, s.interval_ns, s.hardware_buffer_bytes, s.samples_per_decode);
+      sampler_.emplace(device, *config_, s.interval_ns, s.hardware_buffer_bytes, samples_per_decode);
       detail::activity_collector::instance().hold();
       activity_held_ = true;
       detail::install_range_listener(&detail::phase_tracker::instance(), detail::listener_slot::monitor);
       sampler_->start();
-      drop_first_ = true;
       if (!detail::register_monitor(this))
         detail::raise_profiler_error("napkin: more monitors than napkin can pause for the profiler");
 #if NAPKIN_HAS_EXCEPTIONS
@@ -152,7 +178,7 @@ class monitor final : private process_state::pausable_sampler {
   void loop() {
     std::unique_lock<std::mutex> lock(wake_mutex_);
     while (!stopping_) {
-      wake_.wait_for(lock, std::chrono::nanoseconds(settings_.drain_period_ns), [this] { return stopping_; });
+      wake_.wait_for(lock, drain_period, [this] { return stopping_; });
       lock.unlock();
       drain();
       lock.lock();
@@ -190,43 +216,56 @@ class monitor final : private process_state::pausable_sampler {
       }
 #endif
     }
+    const double cpu1 = detail::thread_cpu_seconds();
     detail::activity_collector::flush();
     std::vector<detail::kernel_activity> done = detail::activity_collector::instance().take(static_cast<std::uint32_t>(device_));
-    const double cpu1 = detail::thread_cpu_seconds();
+    const double cpu2 = detail::thread_cpu_seconds();
 
     const std::lock_guard<std::mutex> lock(data_mutex_);
-    cpu_s_ += cpu1 - cpu0;
-    if (drop_first_ && !fresh.empty()) {  // the first sample spans the session's setup
-      dropped_.push_back({fresh.front().start_ns, fresh.front().end_ns, 1});
-      fresh.erase(fresh.begin());
-      drop_first_ = false;
+    struct charge {  // the attribution's CPU time, added when the lock is released
+      monitor* m;
+      double start;
+      ~charge() { m->cpu_.attribute_s += detail::thread_cpu_seconds() - start; }
+    } charged{this, cpu2};
+    cpu_.decode_s += cpu1 - cpu0;
+    cpu_.activity_s += cpu2 - cpu1;
+    cpu_.decoded_samples += fresh.size();
+    cpu_.kernels += done.size();
+#if NAPKIN_HAS_EXCEPTIONS
+    try {
+#endif
+      if (overflow && !fresh.empty() && last_sample_end_ != 0 && fresh.front().start_ns > last_sample_end_)
+        accumulator_.add_dropped({last_sample_end_, fresh.front().start_ns, 1});
+      for (const pm_sample& sample : fresh) {
+        if (last_sample_end_ != 0 && sample.start_ns < last_sample_end_) continue;  // a repeated window
+        if (restarted_) {  // the first sample after a resume spans the session's setup
+          accumulator_.add_dropped({sample.start_ns, sample.end_ns, 1});
+          restarted_ = false;
+        } else {
+          accumulator_.add_sample(sample);
+        }
+        last_sample_end_ = sample.end_ns;
+      }
+      for (auto& k : done) {
+        kernel_record r;
+        r.name = std::move(k.name);
+        r.start_ns = k.start_ns;
+        r.end_ns = k.end_ns;
+        r.device = static_cast<int>(k.device);
+        r.stream_id = k.stream;
+        r.correlation_id = k.correlation;
+        r.phase = detail::phase_tracker::instance().path(k.phase_id);
+        accumulator_.add_kernel(r);
+      }
+      // Windows older than the settle lag cannot get more kernels in practice (a kernel's record arrives
+      // after it ends, within a drain or two): attribute them and fold their kernels, so memory stays bounded.
+      if (last_sample_end_ > settle_lag_ns) accumulator_.settle(last_sample_end_ - settle_lag_ns);
+#if NAPKIN_HAS_EXCEPTIONS
+    } catch (const std::exception& e) {
+      ++rejected_;  // data CUPTI gave that the attribution refuses (e.g. overlapping windows): never fatal
+      last_error_ = e.what();
     }
-    if (overflow && !fresh.empty()) {
-      ++dropped_count_;
-      const std::uint64_t before = samples_.empty() ? fresh.front().start_ns : samples_.back().end_ns;
-      if (fresh.front().start_ns > before) dropped_.push_back({before, fresh.front().start_ns, 1});
-    }
-    for (auto& s : fresh) {
-      if (!samples_.empty() && s.start_ns < samples_.back().end_ns) continue;  // CUPTI repeated a window
-      samples_.push_back(s);
-    }
-    for (auto& k : done) {
-      kernel_record r;
-      r.name = std::move(k.name);
-      r.start_ns = k.start_ns;
-      r.end_ns = k.end_ns;
-      r.device = static_cast<int>(k.device);
-      r.stream_id = k.stream;
-      r.correlation_id = k.correlation;
-      r.phase = detail::phase_tracker::instance().path(k.phase_id);
-      kernels_.push_back(std::move(r));
-    }
-    // Bounded memory: the oldest samples and kernels beyond the limits go (counted in the report).
-    while (samples_.size() > settings_.max_samples) {
-      samples_.erase(samples_.begin());
-      ++forgotten_samples_;
-    }
-    while (kernels_.size() > settings_.max_kernels) kernels_.erase(kernels_.begin());
+#endif
   }
 
   void restart_after_failure(const std::string& why) noexcept {
@@ -234,9 +273,9 @@ class monitor final : private process_state::pausable_sampler {
     try {
       sampler_.reset();
       sampler_.emplace(device_, *config_, settings_.interval_ns, settings_.hardware_buffer_bytes,
-                       settings_.samples_per_decode);
+                       samples_per_decode);
       sampler_->start();
-      drop_first_ = true;
+      restarted_ = true;
       ++restarts_;
     } catch (const std::exception& e) {
       running_ = false;
@@ -255,6 +294,13 @@ class monitor final : private process_state::pausable_sampler {
     try {
 #endif
       sampler_->stop();
+      std::uint64_t now = 0;
+      (void)cuptiGetTimestamp(&now);
+      const std::lock_guard<std::mutex> lock(data_mutex_);
+      if (now > last_sample_end_) {
+        accumulator_.skip_until(now);  // nothing is sampled while the profiler measures
+        last_sample_end_ = now;
+      }
 #if NAPKIN_HAS_EXCEPTIONS
     } catch (...) {
     }
@@ -270,10 +316,10 @@ class monitor final : private process_state::pausable_sampler {
     try {
 #endif
       sampler_.emplace(device_, *config_, settings_.interval_ns, settings_.hardware_buffer_bytes,
-                       settings_.samples_per_decode);
+                       samples_per_decode);
       sampler_->start();
       const std::lock_guard<std::mutex> lock(data_mutex_);
-      drop_first_ = true;
+      restarted_ = true;
 #if NAPKIN_HAS_EXCEPTIONS
     } catch (const std::exception& e) {
       running_ = false;
@@ -329,15 +375,21 @@ class monitor final : private process_state::pausable_sampler {
   bool paused_ = false;
   std::size_t restarts_ = 0;
 
+  // How often the decode thread empties the hardware buffer: at the default 5 ms interval and ~10 KB per
+  // sample (docs/monitor.md), 100 ms is ~2 MB of a 32 MiB buffer. Samples per decode step bound the
+  // counter-data image (CUPTI decodes in steps until the buffer is empty).
+  static constexpr std::chrono::milliseconds drain_period{100};
+  static constexpr std::uint32_t samples_per_decode = 256;
+  static constexpr std::uint64_t settle_lag_ns = 1'000'000'000;  // windows older than 1 s are attributed
+
   std::mutex decode_mutex_;  // one drain, pause or resume at a time
   mutable std::mutex data_mutex_;
-  std::vector<pm_sample> samples_;
-  std::vector<dropped_window> dropped_;
-  std::vector<kernel_record> kernels_;
-  bool drop_first_ = true;
-  std::size_t dropped_count_ = 0;
-  std::size_t forgotten_samples_ = 0;
-  double cpu_s_ = 0;
+  monitor_accumulator accumulator_;
+  std::uint64_t last_sample_end_ = 0;
+  bool restarted_ = false;
+  std::size_t rejected_ = 0;
+  std::string last_error_;
+  cpu_use cpu_;
 
   std::mutex wake_mutex_;
   std::condition_variable wake_;

@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: Apache-2.0
+// napkin/monitor/monitor_report.hpp — the phase monitor's report: per kernel name, per phase (innermost NVTX
+// range) and per phase path ("decode/attention"): count, GPU time, the SM / L1 / L2-slices / DRAM
+// percentages, DRAM bytes and bandwidth, concurrent time and a verdict; and the device as a whole (sampled
+// time, busy time, idle fraction, lost samples). Plain data, so that the reports' writers can serialize it;
+// to_text for people (<= 100 columns), to_key_values for scripts. Plain C++17; no CUDA or CUPTI.
+//
+// The verdict is napkin's SOL table (classify_by_sol_table, napkin/profiler/verdicts.hpp) fed with SM %,
+// Memory % = max(DRAM %, L1 %, L2-slices %) and DRAM %. That Memory % is the monitor's reading, not ncu's
+// (ncu's takes the max over more units, and its GH100 L2 is the fabric, which PM sampling cannot read).
+// Arithmetic and rules: docs/monitor.md.
+#pragma once
+
+#include "napkin/config.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "napkin/detail/number_text.hpp"
+#include "napkin/monitor/accumulator.hpp"
+#include "napkin/monitor/attribution.hpp"
+#include "napkin/profiler/verdicts.hpp"
+
+NAPKIN_BEGIN_NAMESPACE
+
+// One row: a kernel name, a phase or a phase path, with its sums and what follows from them.
+struct monitor_row {
+  std::string name;  // "" for kernels launched outside any NVTX range (phase and path rows)
+  monitor_totals totals;
+  double mean_ns = 0;  // totals.gpu_ns / totals.count
+  std::optional<double> sm_pct, l1tex_pct, l2_slices_pct, dram_pct;
+  std::optional<double> memory_pct;  // max(DRAM, L1, L2 slices): the monitor's, not ncu's Memory %
+  std::optional<double> dram_read_bytes, dram_write_bytes;
+  std::optional<double> dram_bytes;        // read + write, when both were read over the same time
+  std::optional<double> dram_bytes_per_s;  // dram_bytes over the GPU time they were read in
+  sol_verdict verdict;
+};
+
+struct monitor_report {
+  int device = 0;
+  idle_model idle = idle_model::no_work_when_idle;
+  device_totals totals;
+  std::optional<double> idle_fraction;                                // totals.idle_ns / totals.sampled_ns
+  std::optional<double> idle_sm_pct, idle_dram_pct, idle_dram_bytes;  // what the idle bucket received
+  std::vector<monitor_row> kernels, phases, paths;                    // each sorted by GPU time, largest first
+};
+
+// The derived columns of one row.
+inline monitor_row make_monitor_row(std::string name, const monitor_totals& t) {
+  monitor_row r;
+  r.name = std::move(name);
+  r.totals = t;
+  const reading_sums& s = t.readings;
+  r.mean_ns = t.count ? static_cast<double>(t.gpu_ns) / static_cast<double>(t.count) : 0.0;
+  r.sm_pct = s.sm_pct.mean();
+  r.l1tex_pct = s.l1tex_pct.mean();
+  r.l2_slices_pct = s.l2_slices_pct.mean();
+  r.dram_pct = s.dram_pct.mean();
+  for (const std::optional<double>& m : {r.dram_pct, r.l1tex_pct, r.l2_slices_pct})
+    if (m) r.memory_pct = std::max(r.memory_pct.value_or(*m), *m);
+  r.dram_read_bytes = s.dram_read_bytes.total();
+  r.dram_write_bytes = s.dram_write_bytes.total();
+  if (r.dram_read_bytes && r.dram_write_bytes && s.dram_read_bytes.ns == s.dram_write_bytes.ns) {
+    r.dram_bytes = *r.dram_read_bytes + *r.dram_write_bytes;
+    r.dram_bytes_per_s = *r.dram_bytes / (static_cast<double>(s.dram_read_bytes.ns) * 1e-9);
+  }
+  if (r.sm_pct && r.memory_pct)
+    r.verdict = classify_by_sol_table(*r.sm_pct, *r.memory_pct, r.dram_pct);
+  else
+    r.verdict = {bottleneck::not_measured, "no SM % or no memory reading in the sampled windows"};
+  return r;
+}
+
+namespace detail {
+inline std::vector<monitor_row> monitor_rows(const std::map<std::string, monitor_totals>& by_key) {
+  std::vector<monitor_row> rows;
+  rows.reserve(by_key.size());
+  for (const auto& [name, totals] : by_key) rows.push_back(make_monitor_row(name, totals));
+  std::stable_sort(rows.begin(), rows.end(), [](const monitor_row& a, const monitor_row& b) {
+    return a.totals.gpu_ns > b.totals.gpu_ns;  // ties keep the map's (name) order
+  });
+  return rows;
+}
+}  // namespace detail
+
+// The report from grouped totals (monitor_accumulator::groups(), or group_kernels() after attribute()).
+inline monitor_report make_monitor_report(const std::vector<kernel_group>& groups, const device_totals& device,
+                                          int device_index = 0, idle_model model = idle_model::no_work_when_idle) {
+  monitor_report r;
+  r.device = device_index;
+  r.idle = model;
+  r.totals = device;
+  if (device.sampled_ns > 0)
+    r.idle_fraction = static_cast<double>(device.idle_ns) / static_cast<double>(device.sampled_ns);
+  r.idle_sm_pct = device.idle.sm_pct.mean();
+  r.idle_dram_pct = device.idle.dram_pct.mean();
+  if (device.idle.dram_read_bytes.ns && device.idle.dram_write_bytes.ns)
+    r.idle_dram_bytes = device.idle.dram_read_bytes.weighted + device.idle.dram_write_bytes.weighted;
+  std::map<std::string, monitor_totals> by_kernel, by_phase, by_path;
+  for (const kernel_group& g : groups) {
+    by_kernel[g.name] += g.totals;
+    by_phase[innermost_phase(g.phase)] += g.totals;
+    by_path[phase_path(g.phase)] += g.totals;
+  }
+  r.kernels = detail::monitor_rows(by_kernel);
+  r.phases = detail::monitor_rows(by_phase);
+  r.paths = detail::monitor_rows(by_path);
+  return r;
+}
+
+// The report of a one-shot attribution.
+inline monitor_report make_monitor_report(const std::vector<kernel_record>& records, const attribution& a,
+                                          int device_index = 0, idle_model model = idle_model::no_work_when_idle) {
+  return make_monitor_report(group_kernels(records, a), a.device, device_index, model);
+}
+
+// The report of what an accumulator has folded so far (call settle() or finish() first).
+inline monitor_report make_monitor_report(const monitor_accumulator& acc, int device_index = 0) {
+  return make_monitor_report(acc.groups(), acc.device(), device_index, acc.options().idle);
+}
+
+namespace detail {
+
+inline std::string monitor_pad(std::string s, std::size_t width, bool right) {
+  if (s.size() >= width) return s;
+  return right ? std::string(width - s.size(), ' ') + s : s + std::string(width - s.size(), ' ');
+}
+
+inline std::string monitor_pct(const std::optional<double>& v) { return v ? fixed(*v, 1) : "n/a"; }
+
+inline std::string monitor_ns(double ns) { return duration(ns * 1e-9); }
+
+// Columns: 2 + 26 name + 7 count + 11 total + 4 x 7 percentages + 12 bytes + 13 bandwidth = 99.
+inline void monitor_table(std::string& out, const char* title, const std::vector<monitor_row>& rows, bool phase_names) {
+  if (rows.empty()) return;
+  out += "\n  " + monitor_pad(title, 26, false) + monitor_pad("count", 7, true) + monitor_pad("GPU time", 11, true) +
+         monitor_pad("SM%", 7, true) + monitor_pad("DRAM%", 7, true) + monitor_pad("L1%", 7, true) +
+         monitor_pad("L2s%", 7, true) + monitor_pad("DRAM bytes", 12, true) + monitor_pad("DRAM BW", 13, true) + "\n";
+  for (const monitor_row& r : rows) {
+    std::string name = r.name.empty() && phase_names ? "(no phase)" : r.name;
+    if (name.size() > 96) name = name.substr(0, 93) + "...";
+    if (name.size() > 25) {  // a long name gets its own line; the numbers follow on the next
+      out += "  " + name + "\n";
+      name.clear();
+    }
+    out += "  " + monitor_pad(name, 26, false) + monitor_pad(std::to_string(r.totals.count), 7, true) +
+           monitor_pad(monitor_ns(static_cast<double>(r.totals.gpu_ns)), 11, true) +
+           monitor_pad(monitor_pct(r.sm_pct), 7, true) + monitor_pad(monitor_pct(r.dram_pct), 7, true) +
+           monitor_pad(monitor_pct(r.l1tex_pct), 7, true) + monitor_pad(monitor_pct(r.l2_slices_pct), 7, true) +
+           monitor_pad(r.dram_bytes ? si(*r.dram_bytes, "B") : "n/a", 12, true) +
+           monitor_pad(r.dram_bytes_per_s ? si(*r.dram_bytes_per_s, "B/s") : "n/a", 13, true) + "\n";
+    std::vector<std::string> notes = {std::string(describe(r.verdict.kind)), "mean " + monitor_ns(r.mean_ns)};
+    if (r.totals.concurrent_ns > 0)
+      notes.push_back("concurrent with other kernels " + monitor_ns(static_cast<double>(r.totals.concurrent_ns)) +
+                      " (shared device-wide readings)");
+    if (r.totals.incomplete > 0)
+      notes.push_back(std::to_string(r.totals.incomplete) + " of " + std::to_string(r.totals.count) + " incomplete (" +
+                      monitor_ns(static_cast<double>(r.totals.unsampled_ns() + r.totals.dropped_ns)) + " not sampled)");
+    std::string line = "      ";
+    for (std::size_t i = 0; i < notes.size(); ++i) {
+      const std::string piece = (i ? "; " : "") + notes[i];
+      if (line.size() + piece.size() > 100 && line.size() > 6) {
+        out += line + ";\n";
+        line = "      " + notes[i];
+      } else {
+        line += piece;
+      }
+    }
+    out += line + "\n";
+  }
+}
+
+inline bool monitor_over_peak(const std::vector<monitor_row>& rows) {
+  for (const monitor_row& r : rows)
+    for (const std::optional<double>& v : {r.sm_pct, r.dram_pct, r.l1tex_pct, r.l2_slices_pct})
+      if (v && *v > 100.0) return true;
+  return false;
+}
+
+}  // namespace detail
+
+inline std::string to_text(const monitor_report& r) {
+  const device_totals& d = r.totals;
+  std::string out = "napkin monitor, device " + std::to_string(r.device) + ": " +
+                    detail::monitor_ns(static_cast<double>(d.sampled_ns)) + " sampled over a wall span of " +
+                    detail::monitor_ns(static_cast<double>(d.wall_ns())) + "\n";
+  if (r.idle_fraction)
+    out += "  kernels ran " + detail::percent_of(1.0 - *r.idle_fraction) +
+           " of the sampled time; the device was idle " + detail::percent_of(*r.idle_fraction) +
+           " (no kernel running)\n";
+  out += "  samples: " + std::to_string(d.samples_kept) + " kept, " + std::to_string(d.samples_dropped) + " lost, " +
+         std::to_string(d.setup_samples_dropped) + " setup dropped (" +
+         detail::monitor_ns(static_cast<double>(d.dropped_ns)) + " not attributed)\n";
+  out += "  late kernel records: " + std::to_string(d.late_kernels) +
+         "; idle model: " + std::string(to_string(r.idle)) + "\n";
+  out += "  L2s = the L2 slices (lts__throughput), not ncu's GH100 L2 fabric; the verdict's Memory % is\n";
+  out += "  max(DRAM, L1, L2s): the monitor's reading, not ncu's Memory %\n";
+  detail::monitor_table(out, "By phase", r.phases, true);
+  detail::monitor_table(out, "By phase path", r.paths, true);
+  detail::monitor_table(out, "By kernel", r.kernels, false);
+  if (detail::monitor_over_peak(r.kernels) && r.idle == idle_model::no_work_when_idle)
+    out +=
+        "\n  A reading above 100%: the device worked outside the recorded kernels in those windows\n"
+        "  (copies, other processes), which the no-work-when-idle model credits to the kernels.\n";
+  return out;
+}
+
+namespace detail {
+inline void monitor_key_value(std::ostringstream& os, const char* key, const std::optional<double>& v) {
+  if (v) os << ' ' << key << '=' << *v;
+}
+
+inline std::string monitor_key_name(std::string s) {
+  std::replace(s.begin(), s.end(), ' ', '_');
+  return s.empty() ? "-" : s;
+}
+}  // namespace detail
+
+// One line for the device ("NAPKIN_MONITOR ...") and one per row ("NAPKIN_MONITOR_ROW by=phase|path|kernel
+// name=..."); spaces in names become '_', the empty phase is "-"; a reading never taken is left out.
+inline std::string to_key_values(const monitor_report& r) {
+  const device_totals& d = r.totals;
+  std::ostringstream os;
+  os.precision(10);
+  os << "NAPKIN_MONITOR device=" << r.device << " idle_model=" << to_string(r.idle) << " wall_ns=" << d.wall_ns()
+     << " sampled_ns=" << d.sampled_ns << " busy_ns=" << d.busy_ns << " idle_ns=" << d.idle_ns
+     << " dropped_ns=" << d.dropped_ns << " samples_kept=" << d.samples_kept << " samples_dropped=" << d.samples_dropped
+     << " setup_samples_dropped=" << d.setup_samples_dropped << " late_kernels=" << d.late_kernels;
+  detail::monitor_key_value(os, "idle_fraction", r.idle_fraction);
+  detail::monitor_key_value(os, "idle_sm_pct", r.idle_sm_pct);
+  detail::monitor_key_value(os, "idle_dram_pct", r.idle_dram_pct);
+  detail::monitor_key_value(os, "idle_dram_bytes", r.idle_dram_bytes);
+  const std::pair<const char*, const std::vector<monitor_row>*> tables[] = {
+      {"phase", &r.phases}, {"path", &r.paths}, {"kernel", &r.kernels}};
+  for (const auto& [by, rows] : tables)
+    for (const monitor_row& row : *rows) {
+      const monitor_totals& t = row.totals;
+      os << "\nNAPKIN_MONITOR_ROW by=" << by << " name=" << detail::monitor_key_name(row.name) << " count=" << t.count
+         << " gpu_ns=" << t.gpu_ns << " mean_ns=" << row.mean_ns << " sampled_ns=" << t.sampled_ns
+         << " concurrent_ns=" << t.concurrent_ns << " incomplete=" << t.incomplete;
+      detail::monitor_key_value(os, "sm_pct", row.sm_pct);
+      detail::monitor_key_value(os, "dram_pct", row.dram_pct);
+      detail::monitor_key_value(os, "l1tex_pct", row.l1tex_pct);
+      detail::monitor_key_value(os, "l2_slices_pct", row.l2_slices_pct);
+      detail::monitor_key_value(os, "memory_pct", row.memory_pct);
+      detail::monitor_key_value(os, "dram_read_bytes", row.dram_read_bytes);
+      detail::monitor_key_value(os, "dram_write_bytes", row.dram_write_bytes);
+      detail::monitor_key_value(os, "dram_bytes", row.dram_bytes);
+      detail::monitor_key_value(os, "dram_bytes_per_s", row.dram_bytes_per_s);
+      os << " verdict=" << to_string(row.verdict.kind);
+    }
+  return os.str();
+}
+
+NAPKIN_END_NAMESPACE

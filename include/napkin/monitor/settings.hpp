@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: Apache-2.0
+// napkin/monitor/settings.hpp — the phase monitor's settings and the NAPKIN_MONITOR environment variable
+// that switches it on at run time, so that a binary can ship with the monitor off:
+//
+//   unset, "", 0, off, false, no          off
+//   1, on, true, yes                      on, with the defaults below
+//   key=value[,key=value...]              on, with these changes:
+//     device=<index>                      the CUDA device to sample (default 0)
+//     interval=<duration>                 the sampling interval: 500us, 5ms, 0.5ms, 1s (units ns, us, ms, s)
+//     buffer=<bytes>                      the hardware buffer: 32MiB, 64MB, 1048576 (B, KiB, MiB, GiB, kB, MB, GB)
+//     samples=<count>                     decoded samples held before attribution (bounds memory)
+//     report=exit|off                     print the report when the program exits, or not
+//     every=<duration>                    also call the periodic report callback this often
+//   e.g. NAPKIN_MONITOR=interval=2ms,device=1,report=exit
+//
+// A malformed value is an error naming the variable and the bad part. monitor_settings_from_env() raises it
+// through napkin's failure path; parse_monitor_settings() and try_monitor_settings_from_env() return it as
+// a value, for a production binary that must not die on a typo. Plain C++17; no CUDA or CUPTI.
+#pragma once
+
+#include "napkin/config.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <initializer_list>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "napkin/error.hpp"
+
+NAPKIN_BEGIN_NAMESPACE
+
+struct monitor_settings {
+  bool enabled = false;
+  int device = 0;
+  // 5 ms: decoding and evaluating one sample costs 130-200 us of one core (issue 17's H200 probe), so 5 ms
+  // keeps the monitor's thread at 2.6-4 % of one core, under 5 % even at the worst measured cost (1 ms
+  // would be 13-20 %, 2 ms 6.5-10 %). Shorter intervals separate short kernels better; see docs/monitor.md.
+  std::uint64_t interval_ns = 5'000'000;
+  // ~10 KB of raw record per sample (the same probe): 32 MiB holds ~3,300 samples, 16 s at 5 ms, so a
+  // drain that is late by seconds still does not overflow (an overflow loses samples).
+  std::uint64_t hardware_buffer_bytes = 32u << 20;
+  // Decoded samples held before attribution folds them into totals (a pm_sample is ~120 bytes): 20 s at 5 ms.
+  std::size_t max_samples = 4096;
+  bool report_at_exit = false;
+  std::uint64_t report_every_ns = 0;  // 0: no periodic report
+};
+
+// Why settings cannot be used; "" when they can.
+inline std::string validate_monitor_settings(const monitor_settings& s) {
+  if (s.device < 0) return "napkin: monitor device must be >= 0, got " + std::to_string(s.device);
+  if (s.interval_ns == 0) return "napkin: monitor interval must be > 0";
+  if (s.hardware_buffer_bytes == 0) return "napkin: monitor hardware buffer must be > 0 bytes";
+  if (s.max_samples == 0) return "napkin: monitor max_samples must be >= 1";
+  return {};
+}
+
+inline void check_monitor_settings(const monitor_settings& s) {
+  if (std::string why = validate_monitor_settings(s); !why.empty())
+    detail::raise_input_error<std::invalid_argument>(std::move(why));
+}
+
+// Settings, or why the text could not be read (then `settings` holds the defaults, disabled).
+struct monitor_settings_result {
+  monitor_settings settings;
+  std::string error;
+  bool ok() const { return error.empty(); }
+};
+
+namespace detail {
+
+inline bool monitor_word_is(std::string_view v, std::initializer_list<std::string_view> words) {
+  for (std::string_view w : words) {
+    if (v.size() != w.size()) continue;
+    bool same = true;
+    for (std::size_t i = 0; i < v.size() && same; ++i)
+      same = std::tolower(static_cast<unsigned char>(v[i])) == static_cast<unsigned char>(w[i]);
+    if (same) return true;
+  }
+  return false;
+}
+
+// "<digits>[.<digits>]<unit>" times the unit's size, as a whole number; false when malformed, not whole,
+// or out of range. `units` are tried in order (longest first where one is a suffix of another).
+inline bool monitor_scaled(std::string_view text,
+                           std::initializer_list<std::pair<std::string_view, std::uint64_t>> units, bool unit_required,
+                           std::uint64_t& out) {
+  std::size_t digits_end = 0;
+  while (digits_end < text.size() &&
+         (std::isdigit(static_cast<unsigned char>(text[digits_end])) || text[digits_end] == '.'))
+    ++digits_end;
+  const std::string_view number = text.substr(0, digits_end), unit = text.substr(digits_end);
+  std::uint64_t scale = 0;
+  if (unit.empty() && !unit_required) scale = 1;
+  for (const auto& [name, size] : units)
+    if (unit == name) scale = size;
+  if (scale == 0 || number.empty()) return false;
+  const std::size_t dot = number.find('.');
+  const std::string_view whole = number.substr(0, dot);
+  const std::string_view frac = dot == std::string_view::npos ? std::string_view() : number.substr(dot + 1);
+  if (whole.empty() || frac.find('.') != std::string_view::npos || (dot != std::string_view::npos && frac.empty()) ||
+      whole.size() > 12 || frac.size() > 9)
+    return false;
+  std::uint64_t w = 0, f = 0, f_div = 1;
+  for (char c : whole) w = w * 10 + static_cast<std::uint64_t>(c - '0');
+  for (char c : frac) f = f * 10 + static_cast<std::uint64_t>(c - '0'), f_div *= 10;
+  if (w > UINT64_MAX / scale) return false;
+  const std::uint64_t frac_scaled = f * scale;  // f < 1e9 and scale <= 1e9: fits
+  if (frac_scaled % f_div != 0) return false;   // not a whole number of the smallest unit
+  if (w * scale > UINT64_MAX - frac_scaled / f_div) return false;
+  out = w * scale + frac_scaled / f_div;
+  return true;
+}
+
+}  // namespace detail
+
+// Reads NAPKIN_MONITOR's value (nullptr: unset). Never raises.
+inline monitor_settings_result parse_monitor_settings(const char* value) {
+  monitor_settings_result r;
+  if (value == nullptr) return r;
+  const std::string_view v{value};
+  const auto fail = [&](const std::string& why) {
+    r.settings = monitor_settings{};
+    r.error = "napkin: NAPKIN_MONITOR=\"" + std::string(v) + "\": " + why;
+    return r;
+  };
+  if (v.empty() || detail::monitor_word_is(v, {"0", "off", "false", "no"})) return r;
+  r.settings.enabled = true;
+  if (detail::monitor_word_is(v, {"1", "on", "true", "yes"})) return r;
+  constexpr std::string_view keys = "device, interval, buffer, samples, report, every";
+  unsigned seen = 0;
+  std::size_t pos = 0;
+  while (pos <= v.size()) {
+    const std::size_t comma = std::min(v.find(',', pos), v.size());
+    const std::string_view item = v.substr(pos, comma - pos);
+    pos = comma + 1;
+    const std::size_t eq = item.find('=');
+    if (item.empty()) return fail("an empty option (two commas, or one at an end)");
+    if (eq == std::string_view::npos)
+      return fail("\"" + std::string(item) +
+                  "\" is not key=value (on/off must be the whole value; keys: " + std::string(keys) + ")");
+    const std::string_view key = item.substr(0, eq), val = item.substr(eq + 1);
+    const std::string quoted = "\"" + std::string(val) + "\"";
+    const std::string_view names[] = {"device", "interval", "buffer", "samples", "report", "every"};
+    unsigned bit = 0;
+    for (unsigned i = 0; i < 6; ++i)
+      if (key == names[i]) bit = 1u << i;
+    if (bit == 0) return fail("unknown option \"" + std::string(key) + "\" (known: " + std::string(keys) + ")");
+    if (seen & bit) return fail("option \"" + std::string(key) + "\" is given twice");
+    seen |= bit;
+    std::uint64_t n = 0;
+    if (key == "device") {
+      if (!detail::monitor_scaled(val, {}, false, n) || val.find('.') != std::string_view::npos || n > 1024)
+        return fail("device: " + quoted + " is not a device index (0, 1, ...)");
+      r.settings.device = static_cast<int>(n);
+    } else if (key == "interval" || key == "every") {
+      if (!detail::monitor_scaled(val, {{"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}}, true, n) ||
+          n == 0)
+        return fail(std::string(key) + ": " + quoted +
+                    " is not a duration (a number above 0 and a unit: ns, us, ms or s; e.g. 5ms, 0.5ms, 250us)");
+      (key == "interval" ? r.settings.interval_ns : r.settings.report_every_ns) = n;
+    } else if (key == "buffer") {
+      const std::initializer_list<std::pair<std::string_view, std::uint64_t>> byte_units = {
+          {"B", 1}, {"KiB", 1u << 10}, {"MiB", 1u << 20}, {"GiB", 1u << 30},
+          {"kB", 1000}, {"KB", 1000}, {"MB", 1000000}, {"GB", 1000000000}};
+      if (!detail::monitor_scaled(val, byte_units, false, n) || n == 0)
+        return fail("buffer: " + quoted + " is not a size in bytes (e.g. 32MiB, 64MB, 1048576)");
+      r.settings.hardware_buffer_bytes = n;
+    } else if (key == "samples") {
+      if (!detail::monitor_scaled(val, {}, false, n) || val.find('.') != std::string_view::npos || n == 0 ||
+          n > (std::uint64_t{1} << 32))
+        return fail("samples: " + quoted + " is not a sample count (a whole number >= 1)");
+      r.settings.max_samples = static_cast<std::size_t>(n);
+    } else {  // report
+      if (detail::monitor_word_is(val, {"exit"}))
+        r.settings.report_at_exit = true;
+      else if (!detail::monitor_word_is(val, {"off", "none"}))
+        return fail("report: " + quoted + " is not exit or off (a periodic report is every=<duration>)");
+    }
+  }
+  return r;
+}
+
+// NAPKIN_MONITOR from the environment; the error as a value.
+inline monitor_settings_result try_monitor_settings_from_env() {
+  return parse_monitor_settings(std::getenv("NAPKIN_MONITOR"));
+}
+
+// NAPKIN_MONITOR from the environment; a malformed value goes through napkin's failure path.
+inline monitor_settings monitor_settings_from_env() {
+  monitor_settings_result r = try_monitor_settings_from_env();
+  if (!r.ok()) detail::raise_input_error<std::invalid_argument>(std::move(r.error));
+  return r.settings;
+}
+
+NAPKIN_END_NAMESPACE

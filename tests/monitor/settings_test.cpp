@@ -1,0 +1,141 @@
+// NAPKIN_MONITOR (napkin/monitor/settings.hpp): every accepted form, every error, the error as a value, and
+// the environment itself.
+#include "napkin/monitor/settings.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+
+using namespace napkin;
+
+namespace {
+monitor_settings ok(const char* v) {
+  const monitor_settings_result r = parse_monitor_settings(v);
+  CAPTURE(v);
+  CHECK_MESSAGE(r.ok(), r.error);
+  return r.settings;
+}
+
+std::string error(const char* v) {
+  const monitor_settings_result r = parse_monitor_settings(v);
+  CAPTURE(v);
+  CHECK_FALSE(r.ok());
+  CHECK_FALSE(r.settings.enabled);  // a bad value never switches the monitor on
+  return r.error;
+}
+}  // namespace
+
+TEST_CASE("the defaults, and why") {
+  const monitor_settings d;
+  CHECK_FALSE(d.enabled);
+  CHECK(d.device == 0);
+  CHECK(d.interval_ns == 5'000'000);           // 130-200 us per sample / 5 ms = 2.6-4 % of a core
+  CHECK(d.hardware_buffer_bytes == 33554432);  // 32 MiB
+  CHECK(d.max_samples == 4096);
+  CHECK_FALSE(d.report_at_exit);
+  CHECK(d.report_every_ns == 0);
+  CHECK(validate_monitor_settings(d).empty());
+}
+
+TEST_CASE("off and on") {
+  for (const char* off : {"", "0", "off", "OFF", "false", "no", "No"}) CHECK_FALSE(ok(off).enabled);
+  CHECK_FALSE(parse_monitor_settings(nullptr).settings.enabled);
+  CHECK(parse_monitor_settings(nullptr).ok());
+  for (const char* on : {"1", "on", "ON", "true", "yes"}) {
+    const monitor_settings s = ok(on);
+    CHECK(s.enabled);
+    CHECK(s.interval_ns == monitor_settings{}.interval_ns);
+  }
+}
+
+TEST_CASE("options") {
+  const monitor_settings s = ok("interval=2ms,device=1,report=exit");
+  CHECK(s.enabled);
+  CHECK(s.interval_ns == 2'000'000);
+  CHECK(s.device == 1);
+  CHECK(s.report_at_exit);
+  CHECK(s.hardware_buffer_bytes == monitor_settings{}.hardware_buffer_bytes);  // untouched
+
+  CHECK(ok("interval=250ns").interval_ns == 250);
+  CHECK(ok("interval=250us").interval_ns == 250'000);
+  CHECK(ok("interval=0.5ms").interval_ns == 500'000);
+  CHECK(ok("interval=1.25us").interval_ns == 1250);
+  CHECK(ok("interval=2s").interval_ns == 2'000'000'000);
+  CHECK(ok("every=10s").report_every_ns == 10'000'000'000);
+  CHECK(ok("buffer=1048576").hardware_buffer_bytes == 1048576);
+  CHECK(ok("buffer=512B").hardware_buffer_bytes == 512);
+  CHECK(ok("buffer=4KiB").hardware_buffer_bytes == 4096);
+  CHECK(ok("buffer=64MiB").hardware_buffer_bytes == 64ull << 20);
+  CHECK(ok("buffer=1GiB").hardware_buffer_bytes == 1ull << 30);
+  CHECK(ok("buffer=64MB").hardware_buffer_bytes == 64'000'000);
+  CHECK(ok("buffer=2kB").hardware_buffer_bytes == 2000);
+  CHECK(ok("buffer=2KB").hardware_buffer_bytes == 2000);
+  CHECK(ok("buffer=1GB").hardware_buffer_bytes == 1'000'000'000);
+  CHECK(ok("buffer=1.5MiB").hardware_buffer_bytes == 1572864);
+  CHECK(ok("samples=100").max_samples == 100);
+  CHECK_FALSE(ok("report=off").report_at_exit);
+  CHECK_FALSE(ok("report=none").report_at_exit);
+  CHECK(ok("device=0").enabled);  // any option switches it on
+}
+
+TEST_CASE("every error names the variable and the bad part") {
+  CHECK(error("interval=2xs") ==
+        "napkin: NAPKIN_MONITOR=\"interval=2xs\": interval: \"2xs\" is not a duration (a number above 0 and a "
+        "unit: ns, us, ms or s; e.g. 5ms, 0.5ms, 250us)");
+  for (const char* bad :
+       {"interval=2000", "interval=0ms", "interval=ms", "interval=", "interval=-1ms", "interval=1.ms", "interval=.5ms",
+        "interval=1.2.3ms", "interval=0.5ns", "interval=2 ms", "interval=99999999999999s", "interval=1.0000000001s"})
+    CHECK(error(bad).find("interval: \"") != std::string::npos);
+  CHECK(error("every=5").find("every: \"5\" is not a duration") != std::string::npos);
+  for (const char* bad : {"device=-1", "device=x", "device=1.5", "device=", "device=99999"})
+    CHECK(error(bad).find("is not a device index") != std::string::npos);
+  for (const char* bad : {"buffer=0", "buffer=12XB", "buffer=MiB", "buffer=0.5B", "buffer=99999999999999GiB"})
+    CHECK(error(bad).find("buffer: \"") != std::string::npos);
+  for (const char* bad : {"samples=0", "samples=1.5", "samples=many", "samples=99999999999"})
+    CHECK(error(bad).find("is not a sample count") != std::string::npos);
+  CHECK(error("report=sometimes").find("report: \"sometimes\" is not exit or off") != std::string::npos);
+  CHECK(error("intervall=2ms") ==
+        "napkin: NAPKIN_MONITOR=\"intervall=2ms\": unknown option \"intervall\" (known: device, interval, buffer, "
+        "samples, report, every)");
+  CHECK(error("interval=2ms,interval=3ms").find("option \"interval\" is given twice") != std::string::npos);
+  CHECK(error("interval=2ms,,device=1").find("an empty option") != std::string::npos);
+  CHECK(error("interval=2ms,").find("an empty option") != std::string::npos);
+  CHECK(error(",interval=2ms").find("an empty option") != std::string::npos);
+  CHECK(error("on,interval=2ms").find("\"on\" is not key=value (on/off must be the whole value") != std::string::npos);
+  CHECK(error("maybe").find("\"maybe\" is not key=value") != std::string::npos);
+}
+
+TEST_CASE("validation of settings made in code") {
+  monitor_settings s;
+  s.interval_ns = 0;
+  CHECK(validate_monitor_settings(s) == "napkin: monitor interval must be > 0");
+  CHECK_THROWS_WITH_AS(check_monitor_settings(s), "napkin: monitor interval must be > 0", std::invalid_argument);
+  s = {};
+  s.device = -1;
+  CHECK(validate_monitor_settings(s).find("device must be >= 0, got -1") != std::string::npos);
+  s = {};
+  s.hardware_buffer_bytes = 0;
+  CHECK(validate_monitor_settings(s).find("hardware buffer") != std::string::npos);
+  s = {};
+  s.max_samples = 0;
+  CHECK(validate_monitor_settings(s).find("max_samples") != std::string::npos);
+  CHECK_NOTHROW(check_monitor_settings(monitor_settings{}));
+}
+
+TEST_CASE("from the environment: the error raised, or as a value") {
+  setenv("NAPKIN_MONITOR", "interval=1ms,report=exit", 1);
+  const monitor_settings s = monitor_settings_from_env();
+  CHECK(s.enabled);
+  CHECK(s.interval_ns == 1'000'000);
+  CHECK(s.report_at_exit);
+  setenv("NAPKIN_MONITOR", "interval=1xs", 1);
+  const monitor_settings_result r = try_monitor_settings_from_env();
+  CHECK_FALSE(r.ok());
+  CHECK(r.error.find("NAPKIN_MONITOR=\"interval=1xs\"") != std::string::npos);
+  CHECK_THROWS_WITH_AS(monitor_settings_from_env(), doctest::Contains("interval: \"1xs\" is not a duration"),
+                       std::invalid_argument);
+  unsetenv("NAPKIN_MONITOR");
+  CHECK_FALSE(monitor_settings_from_env().enabled);
+}
