@@ -2,20 +2,23 @@
 // napkin/report/html_page.hpp — one self-contained HTML page per run: the kernels table (sortable by time),
 // Speed-Of-Light bars per kernel like Nsight Compute's section (SM, Memory, DRAM, L1/TEX, L2), the two
 // verdicts (sol_report::sol_table() and ncu_rule()) with their reasons, what the measurement cost, the
-// roofline chart inline, and, given a baseline run, each kernel's change. Styles and the sorting script are
-// inline: the page opens without a network. docs/reports-pictures.md shows one.
+// roofline chart inline, and, given a baseline run, what `napkin diff` says of the two runs: napkin::diff()
+// (napkin/report/compare.hpp) of their kernel-reports documents, with page.compare as its options: the
+// outcome, each kernel's time change and status, every number beyond the threshold, the verdicts that
+// changed, the kernels added and gone. Styles and the sorting script are inline: the page opens without a
+// network. docs/reports-pictures.md shows one.
 //
 // Plain C++17, no CUDA; compiles with -fno-exceptions.
 //
 //   napkin::report_page page{"softmax", "H100 SXM5 80GB", prof.per_kernel(fn).kernels};
 //   page.baseline = yesterdays_kernels;  // optional
+//   page.compare.gate_fields = {"duration_ns"};  // optional: diff_options, as for napkin::diff
 //   std::ofstream("report.html") << napkin::to_html(page);
 #pragma once
 
 #include "napkin/config.hpp"
 
 #include <cstddef>
-#include <map>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -25,6 +28,8 @@
 #include "napkin/detail/number_text.hpp"
 #include "napkin/profiler/sol_report.hpp"
 #include "napkin/profiler/verdicts.hpp"
+#include "napkin/report/compare.hpp"
+#include "napkin/report/profiler_documents.hpp"
 #include "napkin/report/roofline_svg.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
@@ -35,63 +40,173 @@ struct report_page {
   std::vector<sol_report> kernels;
   std::optional<std::vector<sol_report>> baseline;  // an earlier run of the same kernels
   std::optional<roofline_chart> roofline;
+  diff_options compare;  // how the run is compared with the baseline: napkin::diff()'s options
 };
 
-// One kernel against the baseline, as the page shows it.
+// One kernel against the baseline, as the page shows it: napkin::diff()'s answer for the kernel
+// (napkin/report/compare.hpp), the same comparison `napkin diff OLD.json NEW.json` prints.
 struct kernel_change {
-  std::string name;
+  std::string name;                      // the diff's entity name: "k #2" for the second launch of k
   std::optional<double> old_ns, new_ns;  // durations; absent when not measured or not in that run
   std::optional<double> change_pct;      // (new - old) / old x 100: negative is faster
-  std::string old_verdict, new_verdict;  // describe(sol_table().kind)
+  change_status status = change_status::same;  // duration_ns's status: better is faster beyond the threshold
+  bool regression = false;               // duration_ns regressed (worse, and gated by the diff options)
+  std::string old_verdict, new_verdict;  // the SOL table's verdict, describe(sol_table().kind)
   bool in_baseline = false, in_run = false;
 };
 
 namespace detail {
 
-// The page's comparison with a baseline, kept in this one function on purpose: napkin/report/compare.hpp's
-// general comparison is meant to replace it (mapping its result onto kernel_change). Kernels are matched by
-// name, the n-th kernel of a name with the baseline's n-th of that name; the run's order first, then the
-// kernels only the baseline has.
-inline std::vector<kernel_change> compare_with_baseline(const std::vector<sol_report>& run,
-                                                        const std::vector<sol_report>& baseline) {
-  std::map<std::string, std::vector<std::size_t>> unmatched;  // name -> baseline indices, in order
-  for (std::size_t i = 0; i < baseline.size(); ++i) unmatched[baseline[i].name].push_back(i);
-  std::vector<bool> matched(baseline.size(), false);
+inline const report_entity* html_entity(const report_document& d, const std::string& name) {
+  for (const report_entity& e : d.entities)
+    if (e.name == name) return &e;
+  return nullptr;
+}
+
+inline std::optional<double> html_number(const report_entity* e, const char* field) {
+  const report_number* n = e ? e->number(field) : nullptr;
+  return n ? std::optional<double>(n->value) : std::nullopt;
+}
+
+inline std::string html_verdict(const report_entity* e) {
+  const report_verdict* v = e ? e->verdict("sol_table") : nullptr;
+  return v ? v->text : std::string();
+}
+
+// The page's rows from a diff of `baseline` and `run` (both kernel-reports documents; the diff matched
+// their kernels by name): the run's kernels in its order, then those only the baseline has.
+inline std::vector<kernel_change> kernel_changes(const report_document& baseline, const report_document& run,
+                                                 const report_diff& d) {
   std::vector<kernel_change> out;
-  auto verdict = [](const sol_report& r) { return std::string(describe(r.sol_table().kind)); };
-  for (const sol_report& now : run) {
+  const auto add = [&out, &baseline, &run, &d](const std::string& name) {
     kernel_change c;
-    c.name = now.name;
-    c.in_run = true;
-    c.new_ns = now.duration_ns();
-    c.new_verdict = verdict(now);
-    auto& candidates = unmatched[now.name];
-    if (!candidates.empty()) {
-      const sol_report& old = baseline[candidates.front()];
-      matched[candidates.front()] = true;
-      candidates.erase(candidates.begin());
-      c.in_baseline = true;
-      c.old_ns = old.duration_ns();
-      c.old_verdict = verdict(old);
-      if (c.old_ns && c.new_ns && *c.old_ns > 0) c.change_pct = (*c.new_ns - *c.old_ns) / *c.old_ns * 100.0;
-    }
+    c.name = name;
+    const report_entity* now = html_entity(run, name);
+    const report_entity* old = html_entity(baseline, name);
+    c.in_run = now != nullptr;
+    c.in_baseline = old != nullptr;
+    c.new_ns = html_number(now, "duration_ns");
+    c.old_ns = html_number(old, "duration_ns");
+    c.new_verdict = html_verdict(now);
+    c.old_verdict = html_verdict(old);
+    for (const field_change& f : d.changes)
+      if (f.entity == name && f.field == "duration_ns") {
+        c.change_pct = f.change_pct;
+        c.status = f.status;
+        c.regression = f.regression;
+      }
+    if (!c.in_baseline) c.status = change_status::added;
+    if (!c.in_run) c.status = change_status::removed;
     out.push_back(std::move(c));
-  }
-  for (std::size_t i = 0; i < baseline.size(); ++i) {
-    if (matched[i]) continue;
-    kernel_change c;
-    c.name = baseline[i].name;
-    c.in_baseline = true;
-    c.old_ns = baseline[i].duration_ns();
-    c.old_verdict = verdict(baseline[i]);
-    out.push_back(std::move(c));
-  }
+  };
+  for (const report_entity& e : run.entities) add(e.name);
+  for (const std::string& name : d.removed) add(name);
   return out;
+}
+
+// The page's comparison: napkin::diff of the two runs as kernel-reports documents, and its rows.
+struct page_comparison {
+  report_diff diff;
+  std::vector<kernel_change> kernels;  // empty when the input is bad (diff.problems says why)
+};
+
+inline page_comparison compare_runs(const std::vector<sol_report>& baseline, const std::vector<sol_report>& run,
+                                    const diff_options& options) {
+  report_document old_doc = to_document(kernel_reports{baseline, 0, {}});
+  report_document new_doc = to_document(kernel_reports{run, 0, {}});
+  old_doc.source = "baseline";
+  new_doc.source = "this run";
+  page_comparison c;
+  c.diff = diff(old_doc, new_doc, options);
+  if (!c.diff.bad_input()) c.kernels = kernel_changes(old_doc, new_doc, c.diff);
+  return c;
 }
 
 inline std::string html_time_text(std::optional<double> ns) { return ns ? duration(*ns * 1e-9) : "not measured"; }
 
-inline std::string html_signed_percent(double pct) { return (pct > 0 ? "+" : "") + percent(pct); }
+// A kernel's time change, as `napkin diff` writes it ("-70.6%"), coloured by its status (better is faster).
+inline std::string html_change_cell(const kernel_change& c) {
+  if (!c.change_pct) return "<td class=\"num change\">-</td>";
+  const char* tone = c.status == change_status::better ? " faster" : c.status == change_status::worse ? " slower" : "";
+  return "<td class=\"num change" + std::string(tone) + "\" data-status=\"" + std::string(to_string(c.status)) +
+         "\" data-pct=\"" + svg_number(*c.change_pct) + "\">" + (*c.change_pct > 0 ? "+" : "") +
+         fixed(*c.change_pct, 1) + "%</td>";
+}
+
+inline std::string html_status_text(change_status status, bool regression) {
+  return std::string(to_string(status)) + (regression ? " (regression)" : "");
+}
+
+// The section "Against the baseline": diff()'s outcome, each kernel's time and SOL verdict old -> new, every
+// number beyond the threshold (what `napkin diff` lists), every verdict that changed; or why the runs
+// could not be compared.
+inline std::string html_baseline_section(const page_comparison& c) {
+  const report_diff& d = c.diff;
+  const std::string threshold = fixed(d.threshold_pct, 1) + "%";
+  std::string s = "<h2>Against the baseline</h2>\n<p id=\"diff-outcome\" class=\"verdict " +
+                  std::string(to_string(d.outcome)) + "\" data-outcome=\"" + std::string(to_string(d.outcome)) +
+                  "\"><b>napkin diff: " + std::string(to_string(d.outcome)) + "</b> ";
+  if (d.bad_input()) {
+    s += "(the runs cannot be compared)</p>\n<ul id=\"diff-problems\">";
+    for (const std::string& p : d.problems) s += "<li>" + xml_escape(p) + "</li>";
+    return s + "</ul>\n";
+  }
+  std::size_t same = 0, regressions = 0;
+  for (const field_change& f : d.changes) {
+    same += f.status == change_status::same ? 1 : 0;
+    regressions += f.regression ? 1 : 0;
+  }
+  s += "(threshold " + threshold + "): " +
+       (regressions == 0 ? std::string("no compared number got worse beyond the threshold")
+                         : std::to_string(regressions) + " number" + (regressions == 1 ? "" : "s") +
+                               " got worse beyond the threshold") +
+       "; " + std::to_string(same) + " of " + std::to_string(d.changes.size()) + " numbers within " + threshold +
+       ".</p>\n";
+
+  s += "<table id=\"changes\"><thead><tr><th>Kernel</th><th class=\"num\">Time</th><th class=\"num\">Change</th>"
+       "<th>Status</th><th>SOL verdict</th></tr></thead>\n<tbody>\n";
+  for (const kernel_change& k : c.kernels) {
+    const std::string time = !k.in_baseline ? "new: " + html_time_text(k.new_ns)
+                             : !k.in_run    ? html_time_text(k.old_ns) + " &rarr; gone"
+                                            : html_time_text(k.old_ns) + " &rarr; " + html_time_text(k.new_ns);
+    const std::string verdict = !k.in_baseline ? xml_escape(k.new_verdict)
+                                : !k.in_run    ? xml_escape(k.old_verdict)
+                                : k.old_verdict == k.new_verdict
+                                    ? xml_escape(k.new_verdict) + " (unchanged)"
+                                    : xml_escape(k.old_verdict) + " &rarr; " + xml_escape(k.new_verdict);
+    s += "<tr class=\"change-row\" data-name=\"" + xml_escape(k.name) + "\"><td class=\"name\">" +
+         xml_escape(k.name) + "</td><td class=\"num time-change\">" + time + "</td>" + html_change_cell(k) +
+         "<td class=\"status\">" + html_status_text(k.status, k.regression) + "</td><td class=\"verdict-change\">" +
+         verdict + "</td></tr>\n";
+  }
+  s += "</tbody></table>\n";
+
+  if (same < d.changes.size()) {
+    s += "<h3>Numbers beyond " + threshold + "</h3>\n<table id=\"diff-numbers\"><thead><tr><th>Kernel</th><th>Field"
+         "</th><th class=\"num\">Old</th><th class=\"num\">New</th><th class=\"num\">Change</th><th>Status</th>"
+         "</tr></thead>\n<tbody>\n";
+    for (const field_change& f : d.changes) {
+      if (f.status == change_status::same) continue;
+      const char* tone = f.status == change_status::better ? " faster" : f.status == change_status::worse ? " slower" : "";
+      s += "<tr class=\"diff-row\" data-entity=\"" + xml_escape(f.entity) + "\" data-field=\"" + xml_escape(f.field) +
+           "\" data-status=\"" + std::string(to_string(f.status)) + "\"><td class=\"name\">" + xml_escape(f.entity) +
+           "</td><td class=\"field\">" + xml_escape(f.field) + "</td><td class=\"num old\">" + diff_number(f.old_value) +
+           "</td><td class=\"num new\">" + diff_number(f.new_value) + "</td><td class=\"num change" + tone + "\">" +
+           diff_percent(f) + "</td><td class=\"status" + tone + "\">" + html_status_text(f.status, f.regression) +
+           "</td></tr>\n";
+    }
+    s += "</tbody></table>\n";
+  }
+  if (!d.verdict_changes.empty()) {
+    s += "<h3>Verdicts that changed</h3>\n<ul id=\"diff-verdicts\">";
+    for (const verdict_change& v : d.verdict_changes)
+      s += "<li data-entity=\"" + xml_escape(v.entity) + "\" data-field=\"" + xml_escape(v.field) + "\">" +
+           xml_escape(v.entity) + " " + xml_escape(v.field) + ": " + xml_escape(v.old_text) + " &rarr; " +
+           xml_escape(v.new_text) + "</li>";
+    s += "</ul>\n";
+  }
+  return s;
+}
 
 // A <td> for a percentage and its numeric sort key.
 inline std::string html_pct_cell(std::optional<double> pct) {
@@ -120,7 +235,7 @@ inline std::string html_cost_text(const measurement_cost& c) {
 inline const char* html_page_style() {
   return "body{font-family:sans-serif;margin:24px;color:#222;max-width:1100px}"
          "h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #ddd}"
-         "h3{font-size:14px;margin:16px 0 6px;font-family:monospace;overflow-wrap:anywhere}"
+         "h3{font-size:14px;margin:16px 0 6px;font-family:monospace;overflow-wrap:anywhere}ul{font-size:13px}"
          ".sub{color:#555;font-size:13px}table{border-collapse:collapse;font-size:13px}"
          "th,td{border:1px solid #ddd;padding:4px 8px;text-align:left;vertical-align:top}"
          "td.name{font-family:monospace;overflow-wrap:anywhere;max-width:380px}td.num,th.num{text-align:right}"
@@ -131,7 +246,8 @@ inline const char* html_page_style() {
          ".bar-name{width:70px}.bar-track{width:360px;height:12px;background:#eee;border:1px solid #ccc}"
          ".bar-fill{height:100%;background:#3b7dd8}.bar-value{width:90px}.missing{color:#999}"
          ".verdict{font-size:13px;margin:4px 0}.meta{font-size:12px;color:#555}"
-         ".faster{color:#16794a}.slower{color:#b03030}footer{margin-top:32px;font-size:11px;color:#888}";
+         ".faster{color:#16794a}.slower{color:#b03030}.no-regression b{color:#16794a}"
+         ".regression b,.bad-input b{color:#b03030}footer{margin-top:32px;font-size:11px;color:#888}";
 }
 
 // Sorts the kernels table by a numeric data- attribute of its rows; rows without the number go last.
@@ -156,8 +272,10 @@ inline std::string to_html(const report_page& page) {
                           : !page.kernels.empty() ? page.kernels.front().chip
                                                   : std::string();
   const std::string title = page.title.empty() ? "napkin report" : page.title;
-  std::optional<std::vector<kernel_change>> changes;
-  if (page.baseline) changes = detail::compare_with_baseline(page.kernels, *page.baseline);
+  std::optional<detail::page_comparison> comparison;
+  if (page.baseline) comparison = detail::compare_runs(*page.baseline, page.kernels, page.compare);
+  const std::vector<kernel_change>* changes =
+      comparison && !comparison->diff.bad_input() ? &comparison->kernels : nullptr;
 
   double total_ns = 0, cost_s = 0;
   for (const sol_report& k : page.kernels) {
@@ -191,10 +309,8 @@ inline std::string to_html(const report_page& page) {
          (ncu ? std::string(describe(ncu->kind)) : std::string("not measured")) + "</td>";
     if (changes) {
       const kernel_change& c = (*changes)[i];
-      s += "<td class=\"num\">" + (c.in_baseline ? detail::html_time_text(c.old_ns) : std::string("new")) + "</td>";
-      s += c.change_pct ? "<td class=\"num change " + std::string(*c.change_pct < 0 ? "faster" : "slower") + "\">" +
-                              detail::html_signed_percent(*c.change_pct) + "</td>"
-                        : std::string("<td class=\"num change\">-</td>");
+      s += "<td class=\"num\">" + (c.in_baseline ? detail::html_time_text(c.old_ns) : std::string("new")) + "</td>" +
+           detail::html_change_cell(c);
     }
     s += "</tr>\n";
   }
@@ -225,29 +341,7 @@ inline std::string to_html(const report_page& page) {
 
   if (page.roofline) s += "<h2>Roofline</h2>\n<div class=\"roofline\">" + to_svg(*page.roofline) + "</div>\n";
 
-  if (changes) {
-    s += "<h2>Against the baseline</h2>\n<table id=\"changes\"><thead><tr><th>Kernel</th><th class=\"num\">Time"
-         "</th><th class=\"num\">Change</th><th>SOL verdict</th></tr></thead>\n<tbody>\n";
-    for (const kernel_change& c : *changes) {
-      const std::string time = !c.in_baseline ? "new: " + detail::html_time_text(c.new_ns)
-                               : !c.in_run
-                                   ? detail::html_time_text(c.old_ns) + " &rarr; gone"
-                                   : detail::html_time_text(c.old_ns) + " &rarr; " + detail::html_time_text(c.new_ns);
-      const std::string verdict = !c.in_baseline ? xml_escape(c.new_verdict)
-                                  : !c.in_run    ? xml_escape(c.old_verdict)
-                                  : c.old_verdict == c.new_verdict
-                                      ? xml_escape(c.new_verdict) + " (unchanged)"
-                                      : xml_escape(c.old_verdict) + " &rarr; " + xml_escape(c.new_verdict);
-      s += "<tr class=\"change-row\" data-name=\"" + xml_escape(c.name) + "\"><td class=\"name\">" +
-           xml_escape(c.name) + "</td><td class=\"num time-change\">" + time + "</td>" +
-           (c.change_pct
-                ? "<td class=\"num change " + std::string(*c.change_pct < 0 ? "faster" : "slower") + "\" data-pct=\"" +
-                      detail::svg_number(*c.change_pct) + "\">" + detail::html_signed_percent(*c.change_pct) + "</td>"
-                : std::string("<td class=\"num change\">-</td>")) +
-           "<td class=\"verdict-change\">" + verdict + "</td></tr>\n";
-    }
-    s += "</tbody></table>\n";
-  }
+  if (comparison) s += detail::html_baseline_section(*comparison);
   s += "<footer>Written by napkin " + std::to_string(NAPKIN_VERSION_MAJOR) + "." +
        std::to_string(NAPKIN_VERSION_MINOR) + "." + std::to_string(NAPKIN_VERSION_PATCH) +
        ". Self-contained: no script, style or font is loaded from elsewhere.</footer>\n";

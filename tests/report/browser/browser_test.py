@@ -9,7 +9,8 @@ write_samples (a C++ program, samples.hpp) writes the files; this opens each in 
     (the sample counters below, the H100 SXM datasheet) and the axis range, itself recomputed here;
   - no text is clipped (every <text> box lies inside the SVG) and labels do not overlap;
   - the kernels table sorts by time when its header is clicked; SOL bars are as long as their percentage;
-    the baseline comparison says old -> new, the change in % and the verdict change;
+    the baseline comparison says what napkin diff says: old -> new, the change in %, better / worse / same, the
+    outcome, every number beyond the threshold and the verdict changes;
   - a screenshot is not blank (decoded by the browser: colour variety, share of non-white pixels).
 
 Exits 77 (CTest: Skipped) with the reason when Selenium, chromium or chromedriver is missing.
@@ -271,6 +272,28 @@ def check_page(driver, name):
           f"{name}: sgemm change")
     check(cell("add_bias<float>", ".time-change") == "new: 95.00 us", f"{name}: a kernel only in the run is new")
     check(cell("transpose_kernel", ".time-change") == "120.00 us \u2192 gone", f"{name}: a kernel only in the baseline")
+    # What napkin diff says of the two runs (3% threshold): softmax faster, sgemm -1.1% "same", the others
+    # added / removed; nothing got worse, so no regression.
+    for kernel, status in (("softmax_kernel", "better"), ("sgemm_128x128_kernel<float, 4096>", "same"),
+                           ("add_bias<float>", "added"), ("transpose_kernel", "removed")):
+        check(cell(kernel, ".status") == status, f"{name}: {kernel} status {cell(kernel, '.status')!r}, expected {status}")
+    outcome = driver.find_element(By.CSS_SELECTOR, "#diff-outcome")
+    check(outcome.get_attribute("data-outcome") == "no-regression" and outcome.text.startswith("napkin diff: no-regression"),
+          f"{name}: outcome {outcome.text!r}")
+    # Every number beyond 3%, old and new as napkin diff prints them (%.6g), none of sgemm's.
+    numbers = {(r.get_attribute("data-entity"), r.get_attribute("data-field")): r
+               for r in driver.find_elements(By.CSS_SELECTOR, "#diff-numbers tr.diff-row")}
+    check(all(e == "softmax_kernel" for e, _ in numbers), f"{name}: only softmax numbers moved beyond 3%: {list(numbers)}")
+    for field, old, new, status in (("duration_ns", 620000, 182000, "better"), ("dram_bytes", 4 * E * 4, 2 * E * 4, "better"),
+                                    ("sm_pct", 24.0, 36.0, "better"), ("flop", 4 * E, 6 * E, "changed")):
+        row = numbers.get(("softmax_kernel", field))
+        if not check(row is not None, f"{name}: softmax {field} listed"):
+            continue
+        text = [row.find_element(By.CSS_SELECTOR, c).text for c in (".old", ".new", ".change", ".status")]
+        want = [f"{old:.6g}", f"{new:.6g}", f"{(new - old) / old * 100:+.1f}%", status]
+        check(text == want, f"{name}: softmax {field} {text}, expected {want}")
+    verdicts = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#diff-verdicts li")]
+    check("softmax_kernel sol_table: unclassified \u2192 memory-bound (DRAM)" in verdicts, f"{name}: verdict changes {verdicts}")
 
 
 def screenshot_stats(driver, png):

@@ -197,19 +197,67 @@ TEST_CASE("the page: table, bars, verdicts, chart, and the change against a base
   CHECK(contains(full, "unclassified &rarr; memory-bound (DRAM)"));
   CHECK(contains(full, "new: 2.78 ms"));
   CHECK(contains(full, "100.00 us &rarr; gone"));
+  // napkin::diff's outcome: every softmax number that moved moved the better way, "gone" is only removed.
+  CHECK(contains(full, "data-outcome=\"no-regression\""));
+  CHECK(contains(full, "data-entity=\"softmax_kernel\" data-field=\"duration_ns\" data-status=\"better\""));
+  CHECK(contains(full, "data-entity=\"softmax_kernel\" data-field=\"flop\" data-status=\"changed\""));  // no direction
+  CHECK(contains(full, "softmax_kernel sol_table: unclassified &rarr; memory-bound (DRAM)"));
+
+  // The other way round: the naive softmax after the fused one is 240.7% slower, a regression.
+  page.kernels = {pics_samples::softmax_naive()};
+  page.baseline = std::vector<sol_report>{pics_samples::softmax_fused()};
+  const std::string worse = to_html(page);
+  CHECK(contains(worse, "data-outcome=\"regression\""));
+  CHECK(contains(worse, ">+240.7%</td>"));  // (620 - 182) / 182 = +240.66%
+  CHECK(contains(worse, "worse (regression)"));
+
+  // Another chip: bad input, with diff()'s reason, and no baseline columns in the kernels table.
+  sol_report other = pics_samples::softmax_naive();
+  other.chip = "GA100";
+  page.baseline = std::vector<sol_report>{other};
+  const std::string refused = to_html(page);
+  CHECK(contains(refused, "data-outcome=\"bad-input\""));
+  CHECK(contains(refused, "different GPUs: baseline is about chip GA100, this run about chip GH100"));
+  CHECK(!contains(refused, "<th class=\"num\">Baseline</th>"));
 }
 
-TEST_CASE("the baseline match: by name, in order, new and gone kernels kept") {
+TEST_CASE("the page's comparison is napkin::diff: by name, a second launch as \"k #2\", new and gone kernels") {
   const auto a = pics_samples::softmax_naive("k"), b = pics_samples::softmax_fused("k");
-  const std::vector<kernel_change> ch =
-      detail::compare_with_baseline({b, b, pics_samples::sgemm("s")}, {a, pics_samples::sgemm("t")});
+  const detail::page_comparison c =
+      detail::compare_runs({a, pics_samples::sgemm("t")}, {b, b, pics_samples::sgemm("s")}, diff_options{});
+  const std::vector<kernel_change>& ch = c.kernels;
   REQUIRE(ch.size() == 4);
   CHECK((ch[0].name == "k" && ch[0].in_baseline && ch[0].in_run));
   REQUIRE(ch[0].change_pct);
   CHECK(*ch[0].change_pct == doctest::Approx((182000.0 - 620000.0) / 620000.0 * 100));
-  CHECK((ch[1].name == "k" && !ch[1].in_baseline && !ch[1].change_pct));  // the second "k" has no partner
-  CHECK((ch[2].name == "s" && !ch[2].in_baseline));
+  CHECK(ch[0].status == change_status::better);
+  CHECK(!ch[0].regression);
+  CHECK((ch[1].name == "k #2" && !ch[1].in_baseline && !ch[1].change_pct && ch[1].status == change_status::added));
+  CHECK((ch[2].name == "s" && !ch[2].in_baseline && ch[2].status == change_status::added));
   CHECK((ch[3].name == "t" && ch[3].in_baseline && !ch[3].in_run && *ch[3].old_ns == 2780000));
+  CHECK(ch[3].status == change_status::removed);
   CHECK(ch[0].old_verdict == "unclassified");
   CHECK(ch[0].new_verdict == "memory-bound (DRAM)");
+  CHECK(c.diff.added == std::vector<std::string>{"k #2", "s"});
+  CHECK(c.diff.removed == std::vector<std::string>{"t"});
+  CHECK(c.diff.outcome == diff_outcome::no_regression);
+
+  // The threshold is diff()'s: 2.81 ms -> 2.78 ms is -1.07%, "same" at 3%, "better" at 0.5%.
+  sol_report slower = pics_samples::sgemm();
+  slower.values[metric::duration_ns] = 2810000;
+  CHECK(detail::compare_runs({slower}, {pics_samples::sgemm()}, diff_options{}).kernels[0].status ==
+        change_status::same);
+  diff_options tight;
+  tight.threshold_pct = 0.5;
+  const auto tighter = detail::compare_runs({slower}, {pics_samples::sgemm()}, tight);
+  CHECK(tighter.kernels[0].status == change_status::better);
+  CHECK(*tighter.kernels[0].change_pct == doctest::Approx((2780000.0 - 2810000.0) / 2810000.0 * 100));
+  // gate_fields is diff()'s too: gated on L2 % alone, the naive softmax after the fused one is slower
+  // (worse, not a regression) and regresses on L2 (71% -> 47%).
+  diff_options on_l2;
+  on_l2.gate_fields = {"l2_pct"};
+  const auto gated = detail::compare_runs({pics_samples::softmax_fused()}, {pics_samples::softmax_naive()}, on_l2);
+  CHECK(gated.kernels[0].status == change_status::worse);
+  CHECK(!gated.kernels[0].regression);
+  CHECK(gated.diff.outcome == diff_outcome::regression);
 }
