@@ -74,7 +74,7 @@ for line in open(os.path.join(out, "accuracy.txt")):
         kv = dict(t.split("=", 1) for t in line.split()[1:] if "=" in t)
         c = case_of(kv.get("name", ""))
         if c: mon[c] = kv
-print("### Accuracy: monitor (per kernel, 20 launches each) vs `ncu --section SpeedOfLight --metrics dram__bytes.sum`\n")
+print("### Accuracy: monitor (per kernel, 10 launches each, 25 us samples) vs `ncu --section SpeedOfLight --metrics dram__bytes.sum`\n")
 print("| kernel | ncu duration (us) | monitor mean (us) | ncu SM % | monitor SM % | ncu DRAM % | monitor DRAM % | ncu DRAM bytes (MB) | monitor bytes per launch (MB) | bytes diff |")
 print("|---|---|---|---|---|---|---|---|---|---|")
 for c in ("copy", "softmax", "fma", "sgemm", "smem_reduce", "strided"):

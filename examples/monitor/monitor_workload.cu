@@ -5,7 +5,7 @@
 //       waits that leave the GPU idle): 26 kernels per iteration, for S seconds (default 3). Prints
 //       WORKLOAD_WALL_S and, with the monitor on, its report and MONITOR_CPU_S.
 //   monitor_workload accuracy [--interval-us I]
-//       kernels of >= 200 us (copy, softmax, FMA loop, SGEMM, shared-memory reduction), 20 launches each in a
+//       kernels of >= 200 us (copy, softmax, FMA loop, SGEMM, shared-memory reduction), 10 launches each in a
 //       phase of its name, with the monitor on: its per-kernel lines (MONITOR_KERNEL ...) for the comparison
 //       with ncu (benchmarks/device/monitor.sh runs `plain` under ncu).
 //   monitor_workload plain
@@ -100,7 +100,7 @@ double run_for(buffers& s, double seconds) {
 }
 
 // The long kernels, one phase each.
-void accuracy_kernels(buffers& s, int launches) {
+void accuracy_kernels(buffers& s, int launches, bool sync_each = true) {
   const unsigned grid = static_cast<unsigned>(s.sms) * 8;
   for (int i = 0; i < launches; ++i) {
     { napkin::range r{"copy"}; NAPKIN_CUDA_CHECK(k::copy(s.a, s.b, big_n)); }
@@ -109,7 +109,7 @@ void accuracy_kernels(buffers& s, int launches) {
     { napkin::range r{"sgemm"}; NAPKIN_CUDA_CHECK(k::sgemm(s.blas, 4096, 4096, 4096, s.a, s.a + 4096 * 4096, s.b)); }
     { napkin::range r{"smem_reduce"}; NAPKIN_CUDA_CHECK(k::smem_tree_reduce(s.a, std::size_t(1) << 24, 16, s.b)); }
     { napkin::range r{"strided"}; NAPKIN_CUDA_CHECK(k::strided_read(s.a, big_n, 32, s.b, grid)); }
-    NAPKIN_CUDA_CHECK(cudaDeviceSynchronize());
+    if (sync_each) NAPKIN_CUDA_CHECK(cudaDeviceSynchronize());
   }
 }
 
@@ -172,12 +172,15 @@ int main(int argc, char** argv) try {
   if (mode == "accuracy") {
     // Per-kernel readings need windows much shorter than the kernels (>= 200 us here): 25 us by default,
     // with a hardware buffer and a window store large enough for the whole run.
+    // The host decodes a sample in ~180 us, slower than 25 us samples arrive: the 1 GiB buffer (~8,000
+    // samples, ~200 ms) holds the whole run, which is kept short (10 launches each, one sync at the end).
     napkin::monitor_settings fine = settings_with(interval_us > 0 ? interval_us : 25);
-    fine.hardware_buffer_bytes = std::uint64_t(512) << 20;
+    fine.hardware_buffer_bytes = std::uint64_t(1) << 30;
     fine.max_samples = std::size_t(1) << 20;
     napkin::monitor mon(fine);
     std::fprintf(stderr, "monitor: %s\n", mon.status().c_str());
-    accuracy_kernels(s, 20);
+    accuracy_kernels(s, 10, false);
+    NAPKIN_CUDA_CHECK(cudaDeviceSynchronize());
     mon.stop();  // a defined end: the sampler stops, the rest is decoded
     const napkin::monitor_report r = mon.report();
     const napkin::monitor::decode_wall w = mon.decode_time();

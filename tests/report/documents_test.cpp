@@ -65,7 +65,7 @@ TEST_CASE("sol-report: the whole document, with GPU facts and context from the c
       "sol_table": {
         "kind": "not-measured",
         "text": "not measured",
-        "reason": "the \"one-pass\" set has no SM % / Memory %: use the sol set."
+        "reason": "the \"one-pass\" set has no SM % / Memory %: use the sol_fast or sol set."
       },
       "ncu_rule": null
     },
