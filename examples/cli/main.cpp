@@ -12,7 +12,9 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -72,6 +74,19 @@ int finish(int status, const std::string& who) {
   if (stdout_ok()) return status;
   const int e = errno;
   std::cerr << who << ": cannot write to standard output" << (e ? ": " : "") << (e ? std::strerror(e) : "") << "\n";
+  return exit_failure;
+}
+
+// -o FILE: the answer goes to the file; a file that cannot be written is exit status 1.
+int write_file(const std::string& file, const std::string& text, int status, const std::string& who) {
+  errno = 0;
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  if (out) out << text;
+  if (out) out.close();
+  if (out) return status;
+  const int e = errno;
+  std::cerr << who << ": cannot write '" << quote_input(file) << "'" << (e ? ": " : "") << (e ? std::strerror(e) : "")
+            << "\n";
   return exit_failure;
 }
 
@@ -201,8 +216,15 @@ int main(int argc, char** argv) {
     for (const auto& r : runners)
       if (r.first == sub) {
         const answer a = r.second();
-        render(std::cout, a, output);
-        return finish(answer_status(a), who());
+        for (const std::string& note : answer_notes(a)) std::cerr << who() << ": note: " << note << "\n";
+        const std::string file = output_file(a);
+        if (file.empty()) {
+          render(std::cout, a, output);
+          return finish(answer_status(a), who());
+        }
+        std::ostringstream text;  // all of it first: a failed render leaves no half-written file
+        render(text, a, output);
+        return write_file(file, text.str(), answer_status(a), who());
       }
     return exit_failure;  // every subcommand but help has a runner
   } catch (const usage_error& e) {
