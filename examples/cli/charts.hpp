@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -64,7 +65,13 @@ inline workload_answer run_workload_line(const std::string& line, const std::str
   } catch (const CLI::ParseError& e) {
     throw usage_error(where + ": " + e.what());
   }
-  return std::get<workload_answer>(run());
+  try {
+    return std::get<workload_answer>(run());
+  } catch (const usage_error& e) {
+    throw usage_error(where + ": " + e.what());
+  } catch (const std::invalid_argument& e) {  // napkin's bad-input errors
+    throw usage_error(where + ": " + e.what());
+  }
 }
 
 // The one GPU of a chart and how --workload names it.

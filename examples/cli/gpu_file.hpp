@@ -39,7 +39,7 @@ inline bool names_gpu_file(std::string_view typed) {
 namespace detail {
 
 [[noreturn]] inline void bad_gpu_file(const std::string& where, const std::string& what) {
-  throw usage_error("--gpu " + quote_input(where) + ": " + what);
+  throw usage_error("--gpu: " + where + ": " + what);  // where: the file's name as given, and the entry
 }
 
 inline double number_member(const json_value& entry, const char* field, const std::string& where, bool required) {
@@ -119,8 +119,8 @@ inline std::vector<file_gpu> read_gpu_file(const std::string& typed) {
   const report_document header = flatten(r.value, file);  // the schema, its version, the kind
   if (!header.ok()) throw usage_error("--gpu: " + header.problem);
   if (header.kind != report_kind::gpu_specs)
-    detail::bad_gpu_file(file, "a " + header.kind + " document; a GPU file is a gpu-specs document (`napkin gpus "
-                                                    "--format json` writes one)");
+    detail::bad_gpu_file(file, "a document of kind '" + header.kind +
+                                   "'; a GPU file is of kind 'gpu-specs' (`napkin gpus --format json` writes one)");
   const json_value& gpus = *r.value.find("gpus");
   std::vector<file_gpu> out;
   std::vector<std::string> keys;

@@ -85,7 +85,7 @@ int write_file(const std::string& file, const std::string& text, int status, con
   if (out) out.close();
   if (out) return status;
   const int e = errno;
-  std::cerr << who << ": cannot write '" << quote_input(file) << "'" << (e ? ": " : "") << (e ? std::strerror(e) : "")
+  std::cerr << who << ": cannot write " << file << (e ? ": " : "") << (e ? std::strerror(e) : "")
             << "\n";
   return exit_failure;
 }

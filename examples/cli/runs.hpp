@@ -116,8 +116,8 @@ inline measured_run read_run(const std::string& file) {
     member = header.kind == report_kind::sol_report ? "report" : "comparison";
     entities.push_back(r.value.find(member));
   } else {
-    throw usage_error(file + ": a " + header.kind + " document; this reads measured kernels: a kernel-reports, "
-                      "phase-reports, sol-report or comparison document");
+    throw usage_error(file + ": a document of kind '" + header.kind + "'; this reads measured kernels: kinds "
+                      "kernel-reports, phase-reports, sol-report and comparison");
   }
   for (std::size_t i = 0; i < entities.size(); ++i)
     out.run.kernels.push_back(detail::rebuild_report(*entities[i], file + ": " + member +
