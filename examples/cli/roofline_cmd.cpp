@@ -28,8 +28,8 @@ runner setup_roofline(CLI::App& sub) {
       ->type_name("FILE");
   sub.add_option("BASELINE", a->baseline, "an earlier run: arrows from its kernels to the run's")->type_name("FILE");
   sub.add_option("--workload", a->workloads,
-                 "a napkin estimate to plot: a workload command as typed\nafter `napkin`, e.g. \"gemm 4096 4096 4096 "
-                 "--dtype\nfp16\" (repeat for more; a sweep gives one point per size)")
+                 "a napkin estimate to plot: a workload command as typed\nafter `napkin`, e.g. \"gemm 4096 4096 4096"
+                 "\n--dtype fp16\" (repeat for more; a sweep: a point per size)")
       ->type_name("LINE");
   a->gpu_option = sub.add_option("--gpu", a->gpu,
                                  "GPU key, alias, local or FILE.json (default: the run's\nGPU, else h100-sxm)")
