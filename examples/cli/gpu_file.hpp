@@ -70,7 +70,7 @@ inline file_gpu read_gpu_entry(const json_value& entry, const std::string& where
                     "read from " + file;
   file_gpu g;
   const std::string cc = string_member(entry, "compute_capability", where);
-  if (cc.size() < 3 || cc.size() > 5 || cc[cc.size() - 2] != '.' || cc.find_first_not_of("0123456789.") != std::string::npos)
+  if (cc.size() < 3 || cc.size() > 5 || cc.find('.') != cc.size() - 2 || cc.find_first_not_of("0123456789.") != std::string::npos)
     bad_gpu_file(where, "compute_capability must look like \"9.0\", got '" + quote_input(cc) + "'");
   g.spec.cc_major = std::stoi(cc.substr(0, cc.size() - 2));
   g.spec.cc_minor = cc.back() - '0';
