@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // What each `napkin` command answers, as a value: the runner computes it, a renderer prints it
-// (render.hpp: text today; issue 15's JSON and CSV serializers plug in there), and answer_status() gives
-// the exit status. Nothing here prints.
+// (render.hpp: text, or the report library's JSON and CSV), and answer_status() gives the exit status.
+// Nothing here prints.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +13,9 @@
 #include "gpu_choice.hpp"
 #include "napkin/math.hpp"
 #include "napkin/occupancy.hpp"
+#include "napkin/report/compare.hpp"
+#include "napkin/report/html_page.hpp"
+#include "napkin/report/roofline_chart.hpp"
 #include "sweep.hpp"
 
 namespace napkin::cli {
@@ -69,16 +72,50 @@ struct occupancy_answer {
   bool graphs = false;
 };
 
-struct text_answer {  // `napkin help COMMAND`: the help text itself
-  std::string text;
+// `napkin diff`: good input only (bad input is a usage_error: exit status 2).
+struct diff_answer {
+  report_diff d;
 };
 
-using answer = std::variant<workload_answer, gpus_answer, pipes_answer, dtypes_answer, occupancy_answer, text_answer>;
+// `napkin roofline`: text is the SVG, json and csv the chart's numbers; to `output` (-o) or stdout.
+struct roofline_answer {
+  roofline_chart chart;
+  chosen_gpu gpu;  // keeps what chart.gpu's names view alive (a GPU from a file)
+  std::string output;
+  std::vector<std::string> notes;  // for stderr: kernels left out of the chart, and why
+};
 
-// 0: an answer; 1: the answer is a failure (the launch does not fit on an SM at all).
+// `napkin report`: text is the HTML page, json and csv the run's kernels; to `output` (-o) or stdout.
+struct report_answer {
+  report_page page;
+  kernel_reports run;
+  chosen_gpu gpu;
+  std::string output;
+  std::vector<std::string> notes;
+};
+
+using answer = std::variant<workload_answer, gpus_answer, pipes_answer, dtypes_answer, occupancy_answer, diff_answer,
+                            roofline_answer, report_answer>;
+
+// 0: an answer; 1: the answer is a failure (the launch does not fit on an SM at all; a regression).
 inline int answer_status(const answer& a) {
   if (const auto* o = std::get_if<occupancy_answer>(&a)) return o->r.blocks_per_sm == 0 ? 1 : 0;
+  if (const auto* d = std::get_if<diff_answer>(&a)) return d->d.exit_code();
   return 0;
+}
+
+// What main says on standard error besides the answer.
+inline std::vector<std::string> answer_notes(const answer& a) {
+  if (const auto* r = std::get_if<roofline_answer>(&a)) return r->notes;
+  if (const auto* r = std::get_if<report_answer>(&a)) return r->notes;
+  return {};
+}
+
+// Where the answer goes: a file (-o) or, when empty, standard output.
+inline std::string output_file(const answer& a) {
+  if (const auto* r = std::get_if<roofline_answer>(&a)) return r->output;
+  if (const auto* r = std::get_if<report_answer>(&a)) return r->output;
+  return {};
 }
 
 }  // namespace napkin::cli

@@ -73,6 +73,6 @@ runner setup_attention(CLI::App& sub) {
 }
 
 const registrar attention{
-    {"attention", "scaled dot-product attention (FlashAttention's FLOPs, fused bytes)", setup_attention}};
+    {"attention", "scaled dot-product attention (FlashAttention's FLOPs, fused bytes)", setup_attention, workload_command}};
 
 }  // namespace

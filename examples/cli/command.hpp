@@ -24,10 +24,14 @@ namespace napkin::cli {
 
 using runner = std::function<answer()>;
 
+// A workload command answers a workload_answer (napkin roofline --workload runs these).
+inline constexpr bool workload_command = true;
+
 struct command {
   std::string_view name;
   std::string_view summary;       // one line: `napkin --help` and the subcommand's help
   runner (*setup)(CLI::App& sub);  // declares the arguments, returns what computes the answer
+  bool workload = false;           // workload_command: sizes in, a workload_answer out
 };
 
 inline std::vector<command>& registry() {

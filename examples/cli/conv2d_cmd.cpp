@@ -58,6 +58,7 @@ runner setup_conv2d(CLI::App& sub) {
   };
 }
 
-const registrar conv2d{{"conv2d", "2-D convolution (implicit-GEMM FLOPs; input + filters + output bytes)", setup_conv2d}};
+const registrar conv2d{{"conv2d", "2-D convolution (implicit-GEMM FLOPs; input + filters + output bytes)",
+                         setup_conv2d, workload_command}};
 
 }  // namespace

@@ -39,6 +39,6 @@ runner setup_elementwise(CLI::App& sub) {
 }
 
 const registrar elementwise{
-    {"elementwise", "n inputs, m outputs, k ops per element (ReLU, AXPY, copy, ...)", setup_elementwise}};
+    {"elementwise", "n inputs, m outputs, k ops per element (ReLU, AXPY, copy, ...)", setup_elementwise, workload_command}};
 
 }  // namespace

@@ -43,6 +43,6 @@ runner setup_gemm(CLI::App& sub) {
   };
 }
 
-const registrar gemm{{"gemm", "matrix multiply C = A·B (+ beta·C), optionally batched", setup_gemm}};
+const registrar gemm{{"gemm", "matrix multiply C = A·B (+ beta·C), optionally batched", setup_gemm, workload_command}};
 
 }  // namespace

@@ -8,16 +8,19 @@
 //   --peak PIPE=RATE, --bandwidth RATE, --sms N, --clock MHZ, --l2 SIZE
 //                     a custom GPU: on top of --gpu KEY when given (what if H100 had 2 TB/s?), else
 //                     from nothing (then --bandwidth and one --peak are needed).
-// A GPU from a JSON spec file waits for the reports' schema (issue 15): `--gpu-file` is not here yet.
+//   --gpu FILE.json, KEY@FILE.json
+//                     GPUs from a gpu-specs document (gpu_file.hpp), in a list like keys.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "errors.hpp"
+#include "gpu_file.hpp"
 #include "names.hpp"
 #include "napkin/math.hpp"
 #include "parse.hpp"
@@ -40,17 +43,22 @@ struct chosen_gpu {
   gpu_spec spec;
   std::string label;  // "h100-sxm (H100 SXM5 80GB)", "local (NVIDIA H200, derived from cudaDeviceProp)"
   bool show_spec = false;  // not a table entry as is: the report prints its SMs, clock and L2
+  std::shared_ptr<const owned_gpu_strings> strings;  // what spec's views point to, for a GPU from a file
 };
 
+inline chosen_gpu file_gpu_choice(const file_gpu& f) {
+  return {f.spec, std::string(f.spec.key) + " (" + std::string(f.spec.name) + ", from " + f.file + ")", true, f.strings};
+}
+
 inline chosen_gpu table_gpu(const gpu_spec& g) {
-  return {g, std::string(g.key) + " (" + std::string(g.name) + ")", false};
+  return {g, std::string(g.key) + " (" + std::string(g.name) + ")", false, nullptr};
 }
 
 inline chosen_gpu local_gpu() {
 #if NAPKIN_CLI_HAS_CUDA
   try {
     const device_gpu d = device_gpu_spec();
-    chosen_gpu c{d.spec, "local (" + d.name + ", derived from cudaDeviceProp)", true};
+    chosen_gpu c{d.spec, "local (" + d.name + ", derived from cudaDeviceProp)", true, nullptr};
     c.spec.key = "local";
     c.spec.name = "this machine's GPU";
     return c;
@@ -64,6 +72,13 @@ inline chosen_gpu local_gpu() {
 
 inline chosen_gpu one_gpu(const std::string& typed) {
   if (lower(typed) == "local") return local_gpu();
+  if (names_gpu_file(typed)) {
+    const std::vector<file_gpu> from_file = read_gpu_file(typed);
+    if (from_file.size() > 1)
+      throw usage_error("--gpu " + quote_input(typed) + " holds " + std::to_string(from_file.size()) +
+                        " GPUs; this answer takes one: KEY@" + quote_input(typed) + " picks one");
+    return file_gpu_choice(from_file.front());
+  }
   return table_gpu(lookup_gpu(typed));
 }
 
@@ -115,7 +130,7 @@ inline std::vector<chosen_gpu> choose_gpus(const std::string& typed, bool gpu_gi
   if (f.any()) {
     if (typed.find(',') != std::string::npos || lower(typed) == "all")
       throw usage_error("--peak, --bandwidth, --sms, --clock and --l2 change one GPU; --gpu lists several");
-    chosen_gpu base{gpu_spec{}, "", true};
+    chosen_gpu base{gpu_spec{}, "", true, nullptr};
     base.spec.key = "custom";
     base.spec.name = "custom GPU";
     base.spec.source = "the command line";
@@ -128,7 +143,11 @@ inline std::vector<chosen_gpu> choose_gpus(const std::string& typed, bool gpu_gi
   std::size_t start = 0;
   while (start <= typed.size()) {
     const std::size_t comma = std::min(typed.find(',', start), typed.size());
-    out.push_back(one_gpu(typed.substr(start, comma - start)));
+    const std::string item = typed.substr(start, comma - start);
+    if (names_gpu_file(item))
+      for (const file_gpu& f : read_gpu_file(item)) out.push_back(file_gpu_choice(f));
+    else
+      out.push_back(one_gpu(item));
     start = comma + 1;
   }
   return out;

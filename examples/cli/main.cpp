@@ -2,7 +2,8 @@
 // `napkin`: napkin math for CUDA kernels without a GPU. The commands live in *_cmd.cpp and register
 // themselves (command.hpp); this file builds the CLI11 app from the registry, parses, names what it did
 // not understand, runs the chosen command, renders its answer and maps failures to exit statuses:
-//   0  an answer                           1  the answer is a failure, or the output could not be written
+//   0  an answer                           1  the answer is a failure (a regression: napkin diff), or the
+//                                             output (stdout, or -o FILE) could not be written
 //   2  bad usage or bad input (parse errors, unknown names, values napkin refuses)
 #include <CLI/CLI.hpp>
 
@@ -12,7 +13,9 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -34,12 +37,15 @@ constexpr int exit_usage = 2;
 
 const char* const overview =
     "napkin: napkin math for CUDA kernels. FLOPs, minimum bytes, arithmetic intensity, ridge point,\n"
-    "regime and roofline time bounds from datasheet peaks (no GPU needed); occupancy of a launch.";
+    "regime and roofline time bounds from datasheet peaks (no GPU needed); occupancy of a launch;\n"
+    "reports kept as JSON: compared (diff), charted (roofline), made into a page (report).";
 
 const char* const root_footer =
-    "Every command takes -h/--help (`napkin help COMMAND` prints the same) and --format.\n"
+    "Every command takes -h/--help (`napkin help COMMAND` prints the same) and\n"
+    "--format text|json|csv (json: a document of docs/schema/napkin.schema.json).\n"
     "Exit status: 0 an answer; 1 the answer is a failure (a launch that does not fit on\n"
-    "an SM) or the output could not be written; 2 bad usage or input.\n"
+    "an SM, a regression in `napkin diff`) or the output could not be written; 2 bad\n"
+    "usage or input.\n"
     "Sizes: K M G T are binary (1G = 2^30); bytes print as decimal GB with GiB beside.\n"
     "Reference: docs/cli.md.";
 
@@ -72,6 +78,19 @@ int finish(int status, const std::string& who) {
   if (stdout_ok()) return status;
   const int e = errno;
   std::cerr << who << ": cannot write to standard output" << (e ? ": " : "") << (e ? std::strerror(e) : "") << "\n";
+  return exit_failure;
+}
+
+// -o FILE: the answer goes to the file; a file that cannot be written is exit status 1.
+int write_file(const std::string& file, const std::string& text, int status, const std::string& who) {
+  errno = 0;
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  if (out) out << text;
+  if (out) out.close();
+  if (out) return status;
+  const int e = errno;
+  std::cerr << who << ": cannot write " << file << (e ? ": " : "") << (e ? std::strerror(e) : "")
+            << "\n";
   return exit_failure;
 }
 
@@ -201,8 +220,15 @@ int main(int argc, char** argv) {
     for (const auto& r : runners)
       if (r.first == sub) {
         const answer a = r.second();
-        render(std::cout, a, output);
-        return finish(answer_status(a), who());
+        for (const std::string& note : answer_notes(a)) std::cerr << who() << ": note: " << note << "\n";
+        const std::string file = output_file(a);
+        if (file.empty()) {
+          render(std::cout, a, output);
+          return finish(answer_status(a), who());
+        }
+        std::ostringstream text;  // all of it first: a failed render leaves no half-written file
+        render(text, a, output);
+        return write_file(file, text.str(), answer_status(a), who());
       }
     return exit_failure;  // every subcommand but help has a runner
   } catch (const usage_error& e) {

@@ -35,7 +35,7 @@ runner setup_norm(CLI::App& sub) {
   };
 }
 
-const registrar layernorm{{"layernorm", "layer norm over each row, gamma and beta per column", setup_norm<false>}};
-const registrar rmsnorm{{"rmsnorm", "RMS norm over each row, gamma per column", setup_norm<true>}};
+const registrar layernorm{{"layernorm", "layer norm over each row, gamma and beta per column", setup_norm<false>, workload_command}};
+const registrar rmsnorm{{"rmsnorm", "RMS norm over each row, gamma per column", setup_norm<true>, workload_command}};
 
 }  // namespace

@@ -2,7 +2,7 @@
 // The option groups the `napkin` commands share, and solve(): the one path from a workload command's
 // arguments to its answer.
 //
-//   add_output_options(sub, o)     every command (main adds it): --format; issue 15 adds json and csv here
+//   add_output_options(sub, o)     every command (main adds it): --format text|json|csv
 //   add_size(sub, arg, what)       a size argument: one size or a sweep (sweep.hpp)
 //   add_workload_options(sub, o)   the workload commands: GPU(s), pipe, types, counting, --time
 //   solve(...)                     sizes × GPUs → workload_answer
@@ -34,15 +34,18 @@ struct output_options {
 };
 
 inline void add_output_options(CLI::App& sub, output_options& o) {
-  sub.add_option("--format", o.format, "output format: text only for now (json and csv come with\nthe report serializers)")
+  sub.add_option("--format", o.format,
+                 "text (for people), json (a document of docs/schema/\nnapkin.schema.json) or csv (a header row, one row per\nentity)")
       ->type_name("FORMAT")
       ->capture_default_str()
       ->group("Output");
 }
 
 inline void check_output_options(const output_options& o) {
-  if (lower(o.format) != "text")
-    throw usage_error("--format '" + quote_input(o.format) + "': this napkin writes text only (json and csv: not yet)");
+  const std::string f = lower(o.format);
+  if (f != "text" && f != "json" && f != "csv")
+    throw usage_error("--format '" + quote_input(o.format) + "': give text, json or csv" +
+                      did_you_mean(f, {"text", "json", "csv"}));
 }
 
 // ---- Sizes -----------------------------------------------------------------------------------------

@@ -34,6 +34,6 @@ runner setup_reduction(CLI::App& sub) {
   };
 }
 
-const registrar reduction{{"reduction", "sum of N elements (or N elements into --outputs row sums)", setup_reduction}};
+const registrar reduction{{"reduction", "sum of N elements (or N elements into --outputs row sums)", setup_reduction, workload_command}};
 
 }  // namespace

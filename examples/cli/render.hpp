@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Renders an answer (answer.hpp) for people: render() picks the renderer of the --format (text only
-// today; issue 15's JSON and CSV serializers become two more branches here) and the answer's type.
+// Renders an answer (answer.hpp): render() picks the --format (text here; json and csv hand the answer
+// to the report library's serializers, answer_documents.hpp) and, for text, the answer's type.
 // Numbers become text through napkin/detail/number_text.hpp; what is here is layout. Every line fits in
 // 100 columns (tests/cli checks it).
 #pragma once
@@ -12,6 +12,7 @@
 #include <variant>
 
 #include "answer.hpp"
+#include "answer_documents.hpp"
 #include "names.hpp"
 #include "napkin/detail/number_text.hpp"
 #include "napkin/math.hpp"
@@ -332,14 +333,13 @@ inline void render_text(std::ostream& out, const dtypes_answer&) {
   t.column("matrix pipe", text_table::align::left);
   t.column("other pipe", text_table::align::left);
   t.column("also", text_table::align::left);
-  for (dtype d : all_dtypes) {
-    const dtype acc = default_accumulate(d);
-    std::string matrix = "needs --pipe", other = "needs --pipe";
-    if (d == dtype::fp32) matrix = "fp32";
-    else if (d != dtype::int32) matrix = std::string(to_string(tensor_pipe(d, acc)));
-    if (acc != dtype::int32) other = std::string(to_string(vector_pipe(acc)));
-    t.row({std::string(to_string(d)), std::to_string(bytes_per_element(d)), std::string(to_string(acc)), matrix, other,
-           std::string(dtype_spellings(d))});
+  const auto pipe_text = [](const std::optional<pipe>& p) {
+    return p ? std::string(to_string(*p)) : std::string("needs --pipe");
+  };
+  for (dtype d : dtype_catalog{}.types) {
+    const dtype_facts f = facts_of(d);  // the same facts --format json writes
+    t.row({std::string(to_string(d)), std::to_string(f.bytes), std::string(to_string(f.accumulate)),
+           pipe_text(f.matrix_pipe), pipe_text(f.vector_pipe), std::string(dtype_spellings(d))});
   }
   t.print(out);
 }
@@ -420,15 +420,59 @@ inline void render_text(std::ostream& out, const occupancy_answer& a) {
   }
 }
 
-inline void render_text(std::ostream& out, const text_answer& a) { out << a.text; }
+// ---- diff, roofline, report ------------------------------------------------------------------------
+
+// The changes beyond the threshold, grouped by entity (names can be long: they get a line each).
+inline void render_text(std::ostream& out, const diff_answer& a) {
+  const report_diff& d = a.d;
+  out << wrap("napkin diff: " + std::string(to_string(d.outcome)) + " (" + d.kind + ", " + d.old_source + " -> " +
+                  d.new_source + ", threshold " + fixed(d.threshold_pct, 1) + "%)",
+              max_columns, 2)
+      << "\n";
+  std::size_t same = 0;
+  std::string entity;
+  text_table t;
+  const auto flush = [&]() {
+    if (entity.empty()) return;
+    out << wrap(entity, max_columns, 2) << "\n";
+    t.print(out);
+  };
+  for (const field_change& c : d.changes) {
+    if (c.status == change_status::same) {
+      ++same;
+      continue;
+    }
+    if (c.entity != entity) {
+      flush();
+      entity = c.entity;
+      t = text_table{};
+      for (const char* h : {"  field", "old", "new", "change"}) t.column(h, *h == ' ' ? text_table::align::left
+                                                                                      : text_table::align::right);
+      t.column("status", text_table::align::left);
+    }
+    t.row({"  " + c.field, napkin::detail::diff_number(c.old_value), napkin::detail::diff_number(c.new_value),
+           napkin::detail::diff_percent(c), std::string(to_string(c.status)) + (c.regression ? " (regression)" : "")});
+  }
+  flush();
+  out << same << " of " << d.changes.size() << " numbers within " << fixed(d.threshold_pct, 1) << "%\n";
+  for (const verdict_change& v : d.verdict_changes)
+    out << wrap("verdict " + v.field + " of " + v.entity + ": " + v.old_text + " -> " + v.new_text, max_columns, 2)
+        << "\n";
+  for (const std::string& n : d.added) out << wrap("added: " + n, max_columns, 2) << "\n";
+  for (const std::string& n : d.removed) out << wrap("removed: " + n, max_columns, 2) << "\n";
+}
+inline void render_text(std::ostream& out, const roofline_answer& a) { out << to_svg(a.chart); }
+inline void render_text(std::ostream& out, const report_answer& a) { out << to_html(a.page); }
 
 // ---- The one entry point ---------------------------------------------------------------------------
 
-// The answer in the --format asked for. Issue 15 adds `json` and `csv` here: one branch each, calling
-// its serializers on the same answer values.
+// The answer in the --format asked for: text, or the report library's JSON or CSV of the same values.
 inline void render(std::ostream& out, const answer& a, const output_options& o) {
   check_output_options(o);
-  std::visit([&](const auto& value) { render_text(out, value); }, a);
+  const std::string format = lower(o.format);
+  if (format == "json") out << json_text(a);
+  else if (format == "csv") out << csv_text(a);
+  else std::visit([&](const auto& value) { render_text(out, value); }, a);
 }
 
 }  // namespace napkin::cli

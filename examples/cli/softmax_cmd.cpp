@@ -49,6 +49,6 @@ runner setup_softmax(CLI::App& sub) {
   };
 }
 
-const registrar softmax{{"softmax", "row-wise softmax: bytes of the fused, online and three-pass algorithms", setup_softmax}};
+const registrar softmax{{"softmax", "row-wise softmax: bytes of the fused, online and three-pass algorithms", setup_softmax, workload_command}};
 
 }  // namespace

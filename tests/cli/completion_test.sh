@@ -23,7 +23,8 @@ expect() {  # expect "<completions>" word...
   fi
 }
 expect "gemm" napkin ge
-expect "reduction rmsnorm" napkin r
+expect "reduction report rmsnorm roofline" napkin r
+expect "json" napkin gemm 1 1 1 --format j
 expect "--version" napkin --ver
 expect "softmax" napkin help so
 expect "--dtype" napkin gemm 4096 --dt

@@ -27,6 +27,19 @@ case $case_name in
     rows=$(printf '%s\n' "$out" | grep -cE '^[a-z0-9-]+ +([0-9.]+|-) +[0-9]+ ')
     none=$(printf '%s\n' "$out" | grep -c 'no bf16-tc peak')
     echo "$rows rows, $none without bf16-tc" ;;
+  make_documents)  # the documents the diff and --gpu FILE tests read, written by napkin itself, into $1
+    d=$1
+    mkdir -p "$d" || exit 1
+    "$napkin" gemm 4096 4096 4096 --gpu h100 --format json > "$d/a.json" &&
+      "$napkin" gemm 8192 4096 4096 --gpu h100 --format json > "$d/b.json" &&
+      "$napkin" gemm 4096 4096 4096 --gpu a100 --format json > "$d/c.json" &&
+      "$napkin" gemm 1K,2K 1K 1K --gpu h100,a100 --format json > "$d/sweep.json" &&
+      "$napkin" pipes --format json > "$d/pipes.json" &&
+      "$napkin" gpus --format json > "$d/gpus.json" || exit 1
+    sed 's/"schema_version": 1/"schema_version": 2/' "$d/a.json" > "$d/version2.json"
+    # one entry edited: h100-sxm becomes my-h100 with 2 TB/s of DRAM (3350000000000 is its bandwidth alone)
+    sed -e 's/"key": "h100-sxm"/"key": "my-h100"/' -e 's/3350000000000/2000000000000/' "$d/gpus.json" > "$d/edited.json"
+    grep -c '"my-h100"' "$d/edited.json" ;;
   *)
     echo "shell_cases.sh: unknown case $case_name" >&2
     exit 64 ;;

@@ -13,12 +13,15 @@
 
 #include "napkin/config.hpp"
 
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "napkin/detail/number_text.hpp"
+#include "napkin/error.hpp"
 #include "napkin/math/gpu_spec.hpp"
 #include "napkin/math/pipes.hpp"
 #include "napkin/math/roofline.hpp"
@@ -39,12 +42,15 @@ struct estimate_report {
   pipe on = pipe::fp32;
   sparsity sparse = sparsity::dense;
   roofline_estimate result;
+  // A measured duration of the work, in seconds (`napkin gemm ... --time 1.2ms`): the document reads it
+  // against the estimate ("measured"). Must be finite and > 0.
+  std::optional<double> measured_s;
 };
 
 // napkin::estimate(w, g, p, s), kept with its inputs (the same errors as estimate for bad input).
 inline estimate_report make_estimate_report(std::string name, const workload& w, const gpu_spec& g, pipe p,
                                             sparsity s = sparsity::dense) {
-  return {std::move(name), w, g, p, s, estimate(w, g, p, s)};
+  return {std::move(name), w, g, p, s, estimate(w, g, p, s), std::nullopt};
 }
 
 namespace detail {
@@ -82,6 +88,25 @@ inline std::vector<std::pair<const char*, std::optional<double>>> estimate_numbe
                                                        : std::nullopt}};
 }
 
+// A measured time against the estimate: the fraction of the roofline bound it reaches (1 = on the
+// roofline, above 1 = faster than the bound allows) and the achieved rates against the peaks.
+inline std::vector<std::pair<const char*, std::optional<double>>> measured_numbers(const estimate_report& e) {
+  const double t = *e.measured_s;
+  if (!(t > 0) || !std::isfinite(t))
+    raise_input_error<std::invalid_argument>("napkin: estimate_report::measured_s must be a finite time > 0, got " +
+                                             general(t));
+  const roofline_estimate& r = e.result;
+  const auto peak = peak_if_known(e.gpu, e.on, e.sparse);
+  const auto bandwidth = bandwidth_if_known(e.gpu);
+  const double flops = r.flops / t, bytes = r.bytes / t;
+  return {{"time_s", t},
+          {"of_bound", r.lower_bound_seconds() / t},
+          {"achieved_flop_per_s", flops},
+          {"flops_of_peak", peak ? std::optional<double>(flops / *peak) : std::nullopt},
+          {"achieved_bytes_per_s", bytes},
+          {"bandwidth_of_peak", bandwidth ? std::optional<double>(bytes / *bandwidth) : std::nullopt}};
+}
+
 inline json_value estimate_value(const estimate_report& e) {
   json_value v = json_value::object();
   v.set("name", json_value::string(e.name));
@@ -103,6 +128,11 @@ inline json_value estimate_value(const estimate_report& e) {
   types.set("accumulate", json_value::string(std::string(to_string(e.work.types.accumulate))));
   v.set("workload_types", std::move(types));
   for (const auto& [name, value] : estimate_numbers(e)) v.set(name, optional_number(value));
+  if (e.measured_s) {
+    json_value m = json_value::object();
+    for (const auto& [name, value] : measured_numbers(e)) m.set(name, optional_number(value));
+    v.set("measured", std::move(m));
+  }
   json_value bound = json_value::object();
   const std::string regime_name(to_string(e.result.bound));
   bound.set("kind", json_value::string(regime_name));
@@ -328,21 +358,33 @@ inline report_document to_document(const occupancy_result& r, const document_opt
   return flatten(document_value(r, o), "<memory>");
 }
 
-// Columns: name, gpu, pipe, sparsity, flop, bytes, then the numbers of the JSON entity, then bound.
-inline std::string to_csv(const estimate_report& e) {
+namespace detail {
+// One row per estimate; the measured_<number> columns only when the first estimate has a measured time.
+inline csv_table estimate_table(const std::vector<estimate_report>& estimates) {
   csv_table t{{"name", "gpu", "pipe", "sparsity", "flop", "bytes"}, {}};
-  std::vector<std::string> row{e.name, std::string(e.gpu.key), std::string(to_string(e.on)),
-                               std::string(to_string(e.sparse)), detail::csv_cell(e.work.flops),
-                               detail::csv_cell(e.work.bytes())};
-  for (const auto& [name, value] : detail::estimate_numbers(e)) {
-    t.columns.emplace_back(name);
-    row.push_back(detail::csv_cell(value));
-  }
+  for (const auto& [name, value] : estimate_numbers(estimate_report{})) t.columns.emplace_back(name);
   t.columns.emplace_back("bound");
-  row.emplace_back(to_string(e.result.bound));
-  t.rows.push_back(std::move(row));
-  return write_csv(t);
+  const bool measured = !estimates.empty() && estimates.front().measured_s.has_value();
+  if (measured)
+    for (const auto& [name, value] : measured_numbers(estimates.front())) t.columns.push_back("measured_" + std::string(name));
+  for (const estimate_report& e : estimates) {
+    std::vector<std::string> row{e.name, std::string(e.gpu.key), std::string(to_string(e.on)),
+                                 std::string(to_string(e.sparse)), csv_cell(e.work.flops), csv_cell(e.work.bytes())};
+    for (const auto& [name, value] : estimate_numbers(e)) row.push_back(csv_cell(value));
+    row.emplace_back(to_string(e.result.bound));
+    if (measured && e.measured_s)
+      for (const auto& [name, value] : measured_numbers(e)) row.push_back(csv_cell(value));
+    else if (measured)
+      row.resize(t.columns.size());
+    t.rows.push_back(std::move(row));
+  }
+  return t;
 }
+}  // namespace detail
+
+// Columns: name, gpu, pipe, sparsity, flop, bytes, then the numbers of the JSON entity, then bound; with a
+// measured time, measured_time_s, measured_of_bound, ... (the members of "measured").
+inline std::string to_csv(const estimate_report& e) { return write_csv(detail::estimate_table({e})); }
 
 // Columns: key, name, compute_capability, sm_count, boost_clock_mhz, memory_bandwidth_bytes_per_s, l2_bytes,
 // peak_<pipe>_flop_per_s for every pipe (fp64, fp32, ..., int8_tc; '-' written '_'), source.

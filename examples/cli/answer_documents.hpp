@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: Apache-2.0
+// --format json and csv: each answer (answer.hpp) as the report library's value, serialized by its
+// to_json / to_csv (include/napkin/report/; the JSON validates against docs/schema/napkin.schema.json).
+//   a workload, one case          napkin.estimate   (with "measured" for --time)
+//   a sweep or a GPU comparison   napkin.estimates  (rows = cases; GPUs without the pipe: "unavailable")
+//   gpus (every view)             napkin.gpu-specs  (the whole table: peaks, ridges, sources)
+//   pipes, dtypes                 napkin.pipes, napkin.dtypes
+//   occupancy                     napkin.occupancy  (with next_step for a launch that fits)
+//   diff                          napkin.diff
+//   roofline                      napkin.roofline   (the chart's numbers; text is the SVG)
+//   report                        napkin.kernel-reports of the run (text is the HTML page)
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "answer.hpp"
+#include "napkin/math.hpp"
+#include "napkin/report/cli_documents.hpp"
+#include "napkin/report/math_documents.hpp"
+#include "napkin/report/profiler_documents.hpp"
+
+namespace napkin::cli {
+
+inline estimate_report estimate_of(const workload_case& c, const std::string& name) {
+  estimate_report e{name, c.w, c.gpu.spec, *c.p, c.s, *c.e, std::nullopt};
+  if (c.measured) e.measured_s = c.measured->seconds;
+  return e;
+}
+
+inline estimate_set estimates_of(const workload_answer& a) {
+  estimate_set s;
+  for (const workload_case& c : a.cases) {
+    const std::string name = c.title + (a.comparison ? " on " + std::string(c.gpu.spec.key) : std::string());
+    if (c.e)
+      s.estimates.push_back(estimate_of(c, name));
+    else
+      s.unavailable.push_back({name, std::string(c.gpu.spec.key), *c.p, c.unavailable});
+  }
+  return s;
+}
+
+inline std::vector<gpu_spec> table_specs() { return {gpu_table.begin(), gpu_table.end()}; }
+
+// The document of an answer, as JSON (json) or CSV.
+template <class Write>
+std::string document_text(const answer& a, Write write) {
+  if (const auto* w = std::get_if<workload_answer>(&a)) {
+    if (w->cases.size() == 1 && !w->sweep && !w->comparison) return write(estimate_of(w->cases.front(), w->cases.front().title));
+    return write(estimates_of(*w));
+  }
+  if (std::get_if<gpus_answer>(&a)) return write(table_specs());
+  if (std::get_if<pipes_answer>(&a)) return write(pipe_catalog{table_specs()});
+  if (std::get_if<dtypes_answer>(&a)) return write(dtype_catalog{});
+  if (const auto* o = std::get_if<occupancy_answer>(&a)) {
+    if (o->r.valid() && o->r.blocks_per_sm > 0) return write(next_step(o->limits, o->threads, o->k, o->dynamic_smem));
+    return write(o->r);
+  }
+  if (const auto* d = std::get_if<diff_answer>(&a)) return write(d->d);
+  if (const auto* r = std::get_if<roofline_answer>(&a)) return write(r->chart);
+  return write(std::get<report_answer>(a).run);
+}
+
+inline std::string json_text(const answer& a) {
+  return document_text(a, [](const auto& value) { return to_json(value); });
+}
+inline std::string csv_text(const answer& a) {
+  return document_text(a, [](const auto& value) { return to_csv(value); });
+}
+
+}  // namespace napkin::cli

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: Apache-2.0
+// A measured run read back from its JSON document, as the sol_report values that wrote it: what `napkin
+// report` (the HTML page) and `napkin roofline RUN.json` (measured points) draw. The documents of kinds
+// sol-report, kernel-reports, phase-reports and comparison hold sol_reports; each is rebuilt from its
+// collected metrics ("values"), so every number of the page is derived the way the library derives it.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "errors.hpp"
+#include "napkin/profiler/sol_report.hpp"
+#include "napkin/report/document.hpp"
+#include "napkin/report/json_read.hpp"
+
+namespace napkin::cli {
+
+struct measured_run {
+  std::string file;
+  std::string kind;  // the document's kind
+  gpu_identity gpu;  // as the document names it
+  kernel_reports run;
+};
+
+namespace detail {
+
+[[noreturn]] inline void bad_run(const std::string& where, const std::string& what) {
+  throw usage_error(where + ": " + what);
+}
+
+inline const json_value& member(const json_value& o, const char* field, const std::string& where) {
+  const json_value* v = o.find(field);
+  if (v == nullptr) bad_run(where, std::string("no \"") + field + "\"");
+  return *v;
+}
+
+inline std::string text_member(const json_value& o, const char* field, const std::string& where) {
+  const json_value& v = member(o, field, where);
+  if (!v.is_string()) bad_run(where + "." + field, "expected a string");
+  return v.as_string();
+}
+
+inline double number_of(const json_value& v, const std::string& where) {
+  if (!v.is_number()) bad_run(where, "expected a number");
+  return v.as_number();
+}
+
+inline measured_by measured_by_of(const std::string& text, const std::string& where) {
+  for (measured_by m : {measured_by::user_range, measured_by::kernel_replay, measured_by::application_replay,
+                        measured_by::scope, measured_by::phase})
+    if (to_string(m) == text) return m;
+  bad_run(where, "unknown measured_by '" + quote_input(text) + "'");
+}
+
+inline sol_report rebuild_report(const json_value& e, const std::string& where) {
+  if (!e.is_object()) bad_run(where, "expected an object");
+  sol_report r;
+  r.name = text_member(e, "name", where);
+  r.chip = text_member(e, "chip", where);
+  r.metric_set = text_member(e, "metric_set", where);
+  const double passes = number_of(member(e, "passes", where), where + ".passes");
+  if (!(passes >= 0) || passes != std::floor(passes) || passes > 1e6) bad_run(where + ".passes", "expected a count");
+  r.passes = static_cast<std::size_t>(passes);
+  r.how = measured_by_of(text_member(e, "measured_by", where), where + ".measured_by");
+  const json_value& cost = member(e, "cost", where);
+  const std::pair<const char*, double*> parts[] = {
+      {"enable_s", &r.cost.enable_s}, {"setup_s", &r.cost.setup_s}, {"passes_s", &r.cost.passes_s},
+      {"flush_s", &r.cost.flush_s},   {"cupti_s", &r.cost.cupti_s}, {"work_s", &r.cost.work_s},
+      {"decode_s", &r.cost.decode_s}};
+  for (const auto& [field, target] : parts) *target = number_of(member(cost, field, where + ".cost"), where + ".cost." + field);
+  const json_value& values = member(e, "values", where);
+  if (!values.is_object()) bad_run(where + ".values", "expected an object of metric values");
+  for (std::size_t i = 0; i < values.keys().size(); ++i) {
+    const json_value& v = values.items()[i];
+    if (v.is_null()) continue;  // a metric the set asked for and the GPU did not give
+    r.values[values.keys()[i]] = number_of(v, where + ".values." + values.keys()[i]);
+  }
+  const json_value& derivations = member(e, "derivations", where);
+  if (!derivations.is_object()) bad_run(where + ".derivations", "expected an object");
+  for (std::size_t i = 0; i < derivations.keys().size(); ++i) {
+    if (!derivations.items()[i].is_string()) bad_run(where + ".derivations." + derivations.keys()[i], "expected a string");
+    r.derivations[derivations.keys()[i]] = derivations.items()[i].as_string();
+  }
+  const json_value& samples = member(e, "pass_samples", where);
+  if (!samples.is_array()) bad_run(where + ".pass_samples", "expected an array");
+  for (const json_value& s : samples.items()) {
+    if (!s.is_object()) bad_run(where + ".pass_samples", "expected objects");
+    pass_sample p;
+    p.duration_ns = number_of(member(s, "duration_ns", where + ".pass_samples"), where + ".pass_samples.duration_ns");
+    const json_value* launches = s.find("launches");
+    if (launches != nullptr && launches->is_number() && launches->as_number() >= 0 && launches->as_number() < 1e15) p.launches = static_cast<std::size_t>(launches->as_number());
+    r.pass_samples.push_back(p);
+  }
+  const json_value& disagree = member(e, "passes_disagree", where);
+  if (disagree.is_string()) r.passes_disagree = disagree.as_string();
+  return r;
+}
+
+}  // namespace detail
+
+// The run in `file`; bad input (a file that cannot be read, another kind, a wrong member) is a usage_error.
+inline measured_run read_run(const std::string& file) {
+  const json_read_result r = read_json_file(file);
+  if (!r.ok()) throw usage_error(r.problem);
+  const report_document header = flatten(r.value, file);  // the header and the entities' shape
+  if (!header.ok()) throw usage_error(header.problem);
+  measured_run out{file, header.kind, header.gpu, {}};
+  std::vector<const json_value*> entities;
+  std::string member;
+  if (header.kind == report_kind::kernel_reports || header.kind == report_kind::phase_reports) {
+    member = header.kind == report_kind::kernel_reports ? "kernels" : "phases";
+    for (const json_value& e : r.value.find(member)->items()) entities.push_back(&e);
+  } else if (header.kind == report_kind::sol_report || header.kind == report_kind::comparison) {
+    member = header.kind == report_kind::sol_report ? "report" : "comparison";
+    entities.push_back(r.value.find(member));
+  } else {
+    throw usage_error(file + ": a document of kind '" + header.kind + "'; this reads measured kernels: kinds "
+                      "kernel-reports, phase-reports, sol-report and comparison");
+  }
+  for (std::size_t i = 0; i < entities.size(); ++i)
+    out.run.kernels.push_back(detail::rebuild_report(*entities[i], file + ": " + member +
+                                                                          (entities.size() > 1 || member == "kernels" ||
+                                                                                   member == "phases"
+                                                                               ? "[" + std::to_string(i) + "]"
+                                                                               : "")));
+  if (header.kind == report_kind::kernel_reports) {
+    const json_value* dropped = r.value.find("dropped");
+    if (dropped != nullptr && dropped->is_number() && dropped->as_number() >= 0 && dropped->as_number() < 1e15) out.run.dropped = static_cast<std::size_t>(dropped->as_number());
+  }
+  return out;
+}
+
+}  // namespace napkin::cli

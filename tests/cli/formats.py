@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Every napkin command answers in the three formats: --format json validates against the checked-in
+schema (docs/schema/napkin.schema.json, jsonschema), --format csv parses with Python's csv module (a header
+row, then rows as long as it), and text stays the default (no --format = --format text). A command
+without arguments here fails the test, so a new command gets some.
+    formats.py SCHEMA NAPKIN DOCS RUNS
+DOCS: what `shell_cases.sh make_documents` wrote; RUNS: what make_runs wrote. Run with Debian's
+/usr/bin/python3 (python3-jsonschema); exit 77 (skipped) without jsonschema."""
+import csv
+import io
+import json
+import re
+import subprocess
+import sys
+
+try:
+    import jsonschema
+except ImportError:
+    print("SKIPPED: jsonschema is not installed for this python3 (Debian: python3-jsonschema)")
+    sys.exit(77)
+
+schema_file, napkin, docs, runs = sys.argv[1:5]
+
+# Per command, argument lists; every list is run in the three formats.
+CASES = {
+    "attention": [["1", "32", "4K", "128", "--causal"], ["1", "32", "1K,2K", "128", "--gpu", "h100,a100"]],
+    "conv2d": [["1", "64", "56", "56", "64", "3", "3", "--padding", "1", "--dtype", "fp16"]],
+    "diff": [[f"{docs}/a.json", f"{docs}/b.json"], [f"{docs}/sweep.json", f"{docs}/sweep.json"],
+             [f"{docs}/a.json", f"{docs}/c.json", "--allow-different-gpu"]],
+    "dtypes": [[]],
+    "elementwise": [["1M", "--dtype", "fp16"]],
+    "gemm": [["4096", "4096", "4096", "--dtype", "fp16", "--time", "200us"],
+             ["1K..4K*2", "1K", "1K", "--dtype", "bf16", "--gpu", "all"],
+             ["4096", "4096", "4096", "--gpu", f"my-h100@{docs}/edited.json"]],
+    "gpus": [[], ["--ridge"], ["--keys"]],
+    "layernorm": [["1024", "1024"]],
+    "occupancy": [["--cc", "9.0", "--threads", "256", "--regs", "32"],
+                  ["--cc", "9.0", "--threads", "1024", "--regs", "255"]],
+    "pipes": [[]],
+    "reduction": [["256M"], ["1K..1M*4"]],
+    "report": [[f"{runs}/run.json", "--baseline", f"{runs}/baseline.json"]],
+    "rmsnorm": [["1024", "1024", "--dtype", "bf16"]],
+    "roofline": [["--workload", "gemm 4096 4096 4096 --dtype fp16", "--workload", "softmax 32000 16384"],
+                 [f"{runs}/run.json", f"{runs}/baseline.json"]],
+    "softmax": [["32000", "16384", "--time", "3ms"]],
+}
+
+
+def run(args):
+    p = subprocess.run([napkin] + args, capture_output=True)
+    return p.returncode, p.stdout.decode("utf-8"), p.stderr.decode("utf-8")
+
+
+def main():
+    validator = jsonschema.Draft202012Validator(json.load(open(schema_file, encoding="utf-8")))
+    failures, checked, kinds = [], 0, set()
+    _, top, _ = run(["--help"])
+    commands = [c for c in re.findall(r"^  ([a-z0-9]+) ", top.split("Subcommands:")[1], re.M) if c != "help"]
+    for c in commands:
+        if c not in CASES:
+            failures.append(f"no arguments for `napkin {c}` here: add some to CASES")
+    for c in commands:
+        for args in CASES.get(c, []):
+            cmd = [c] + args
+            what = "napkin " + " ".join(cmd)
+            status, text, err = run(cmd)
+            if status not in (0, 1):
+                failures.append(f"`{what}` exited with {status}: {err}")
+                continue
+            status_t, text_t, _ = run(cmd + ["--format", "text"])
+            if (status_t, text_t) != (status, text):
+                failures.append(f"`{what}`: --format text differs from the default")
+            if text.lstrip().startswith("{"):
+                failures.append(f"`{what}`: the default output looks like JSON")
+            status_j, out, err = run(cmd + ["--format", "json"])
+            if status_j != status:
+                failures.append(f"`{what} --format json` exited with {status_j}, text with {status}: {err}")
+            try:
+                doc = json.loads(out)
+                errors = list(validator.iter_errors(doc))
+                for e in errors[:3]:
+                    failures.append(f"`{what} --format json`: /{'/'.join(map(str, e.absolute_path))}: {e.message}")
+                kinds.add(doc.get("kind"))
+            except json.JSONDecodeError as e:
+                failures.append(f"`{what} --format json` is not JSON: {e}")
+            status_c, out, err = run(cmd + ["--format", "csv"])
+            if status_c != status:
+                failures.append(f"`{what} --format csv` exited with {status_c}, text with {status}: {err}")
+            rows = list(csv.reader(io.StringIO(out, newline="")))
+            if len(rows) < 2:
+                failures.append(f"`{what} --format csv`: {len(rows)} rows, expected a header and at least one row")
+            elif any(len(r) != len(rows[0]) for r in rows) or len(set(rows[0])) != len(rows[0]):
+                failures.append(f"`{what} --format csv`: rows of different lengths, or a repeated column name")
+            elif any(not h or not re.fullmatch(r"[a-z0-9_]+", h) for h in rows[0]):
+                failures.append(f"`{what} --format csv`: the header row is not column names: {rows[0]}")
+            checked += 1
+    print(f"{checked} answers checked in 3 formats; kinds: {', '.join(sorted(k for k in kinds if k))}")
+    for f in failures:
+        print("FAIL:", f)
+    return 1 if failures else 0
+
+
+sys.exit(main())
