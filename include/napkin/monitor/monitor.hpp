@@ -183,8 +183,9 @@ class monitor final : private process_state::pausable_sampler {
     // the image is re-initialized per step, so a bigger one costs more per step).
     const double fill_ns = static_cast<double>(s.hardware_buffer_bytes) / buffer_bytes_per_sample *
                            static_cast<double>(s.interval_ns);
-    drain_period = std::chrono::nanoseconds(
-        static_cast<std::int64_t>(std::clamp(fill_ns / 4, 10e6, 1e9)));
+    // A quarter of the fill time, at most 100 ms: longer drains (320 ms at 5 ms samples) overflowed the
+    // buffer on an H200 (docs/monitor.md), so the per-sample size above is a lower bound.
+    drain_period = std::chrono::nanoseconds(static_cast<std::int64_t>(std::clamp(fill_ns / 4, 10e6, 100e6)));
     const std::uint64_t per_drain = static_cast<std::uint64_t>(drain_period.count()) / s.interval_ns + 1;
     samples_per_decode = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(per_drain * 3 / 2, 8, 256));
 #if NAPKIN_HAS_EXCEPTIONS
@@ -429,11 +430,10 @@ class monitor final : private process_state::pausable_sampler {
   bool stopped_ = false;
   std::size_t restarts_ = 0;
 
-  // How often the decode thread empties the hardware buffer: when it is about a quarter full. A sample of
-  // this set takes ~128 KB of the buffer on an H200 (512 MiB held ~4,300 samples, docs/monitor.md), and
-  // each decode call has a fixed cost, so draining less often is cheaper: 10 ms to 1 s.
+  // How often the decode thread empties the hardware buffer: when it is about a quarter full, 10-100 ms. A
+  // sample of this set takes at least ~128 KB of the buffer on an H200 (docs/monitor.md).
   static constexpr std::uint64_t buffer_bytes_per_sample = 128u << 10;
-  std::chrono::nanoseconds drain_period{std::chrono::milliseconds(100)};  // set from the settings in start()
+  std::chrono::nanoseconds drain_period{std::chrono::milliseconds(100)};
   static constexpr std::size_t steps_per_drain = 16;  // a drain decodes at most this many images
   std::uint32_t samples_per_decode = 32;  // set from the interval in start()
   static constexpr std::uint64_t settle_lag_ns = 2'000'000'000;  // windows older than 2 s are attributed

@@ -26,19 +26,33 @@
 #include "napkin/profiler/host.hpp"
 #include "napkin/profiler/metrics.hpp"
 
+// How many napkin objects hold CUPTI's profiler API initialized (profilers, monitors): the first initializes
+// it, the last de-initializes it, so a profiler destroyed while a monitor samples leaves the monitor's CUPTI
+// state alone. Process-wide because CUPTI's initialization is.
+NAPKIN_BEGIN_PROCESS_STATE
+inline std::mutex cupti_profiler_users_mutex;
+inline unsigned cupti_profiler_users = 0;
+NAPKIN_END_PROCESS_STATE
+
 NAPKIN_BEGIN_NAMESPACE
 namespace detail {
 
-// cuptiProfilerInitialize/DeInitialize, held by each profiler.
+// cuptiProfilerInitialize/DeInitialize, held by each profiler and monitor (counted: see above).
 class cupti_initialization {
  public:
   cupti_initialization() {
-    auto p = NAPKIN_CUPTI_PARAMS(CUpti_Profiler_Initialize_Params);
-    NAPKIN_DETAIL_PROFILER_CHECK(cuptiProfilerInitialize(&p));
+    const std::lock_guard<std::mutex> lock(process_state::cupti_profiler_users_mutex);
+    if (process_state::cupti_profiler_users == 0) {
+      auto p = NAPKIN_CUPTI_PARAMS(CUpti_Profiler_Initialize_Params);
+      NAPKIN_DETAIL_PROFILER_CHECK(cuptiProfilerInitialize(&p));
+    }
+    ++process_state::cupti_profiler_users;
   }
   cupti_initialization(const cupti_initialization&) = delete;
   cupti_initialization& operator=(const cupti_initialization&) = delete;
   ~cupti_initialization() {
+    const std::lock_guard<std::mutex> lock(process_state::cupti_profiler_users_mutex);
+    if (--process_state::cupti_profiler_users > 0) return;
     auto p = NAPKIN_CUPTI_PARAMS(CUpti_Profiler_DeInitialize_Params);
     (void)cuptiProfilerDeInitialize(&p);  // nothing useful to do with a failure in a destructor
   }
