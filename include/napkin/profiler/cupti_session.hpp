@@ -17,6 +17,7 @@
 #include <cupti_range_profiler.h>
 
 #include <cstdint>
+#include <mutex>
 #include <cstdlib>
 #include <optional>
 #include <string>
