@@ -48,20 +48,8 @@ class pm_sampling_config {
       raise_profiler_error(s, "napkin: PM sampling on " + chip + " refuses these metrics (" +
                                   describe_cupti_failure("cuptiProfilerHostConfigAddMetrics", s) + "):" + names);
     }
-    auto size = NAPKIN_CUPTI_PARAMS(CUpti_Profiler_Host_GetConfigImageSize_Params);
-    size.pHostObject = host_->get();
-    NAPKIN_DETAIL_PROFILER_CHECK(cuptiProfilerHostGetConfigImageSize(&size));
-    image_.resize(size.configImageSize);
-    auto get = NAPKIN_CUPTI_PARAMS(CUpti_Profiler_Host_GetConfigImage_Params);
-    get.pHostObject = host_->get();
-    get.configImageSize = image_.size();
-    get.pConfigImage = image_.data();
-    NAPKIN_DETAIL_PROFILER_CHECK(cuptiProfilerHostGetConfigImage(&get));
-    auto passes = NAPKIN_CUPTI_PARAMS(CUpti_Profiler_Host_GetNumOfPasses_Params);
-    passes.configImageSize = image_.size();
-    passes.pConfigImage = image_.data();
-    NAPKIN_DETAIL_PROFILER_CHECK(cuptiProfilerHostGetNumOfPasses(&passes));
-    passes_ = passes.numOfPasses;
+    image_ = config_image(*host_);
+    passes_ = config_passes(image_);
   }
 
   // PM sampling takes one pass only: more means the set cannot be sampled on this chip.

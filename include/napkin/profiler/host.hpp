@@ -293,6 +293,30 @@ inline std::size_t max_metrics_per_pass(const std::string& chip) {
   return p.maxMetricsPerPass;
 }
 
+namespace detail {
+// The configuration image of a host object's metrics (what the GPU side is given).
+inline std::vector<std::uint8_t> config_image(const host_object& host) {
+  auto size = NAPKIN_CUPTI_PARAMS(CUpti_Profiler_Host_GetConfigImageSize_Params);
+  size.pHostObject = host.get();
+  NAPKIN_DETAIL_PROFILER_CHECK(cuptiProfilerHostGetConfigImageSize(&size));
+  std::vector<std::uint8_t> image(size.configImageSize);
+  auto get = NAPKIN_CUPTI_PARAMS(CUpti_Profiler_Host_GetConfigImage_Params);
+  get.pHostObject = host.get();
+  get.configImageSize = image.size();
+  get.pConfigImage = image.data();
+  NAPKIN_DETAIL_PROFILER_CHECK(cuptiProfilerHostGetConfigImage(&get));
+  return image;
+}
+// The passes a configuration image needs.
+inline std::size_t config_passes(const std::vector<std::uint8_t>& image) {
+  auto passes = NAPKIN_CUPTI_PARAMS(CUpti_Profiler_Host_GetNumOfPasses_Params);
+  passes.configImageSize = image.size();
+  passes.pConfigImage = const_cast<std::uint8_t*>(image.data());  // CUPTI only reads it
+  NAPKIN_DETAIL_PROFILER_CHECK(cuptiProfilerHostGetNumOfPasses(&passes));
+  return passes.numOfPasses;
+}
+}  // namespace detail
+
 // A metric set compiled for one chip: the config image the GPU side needs, how many replay passes it
 // costs, and the evaluation of collected counter data back into metric values.
 class metric_config {
@@ -319,20 +343,8 @@ class metric_config {
                                           describe_cupti_failure("cuptiProfilerHostConfigAddMetrics", s) +
                                           "):" + names);
     }
-    auto size = NAPKIN_CUPTI_PARAMS(CUpti_Profiler_Host_GetConfigImageSize_Params);
-    size.pHostObject = host_->get();
-    NAPKIN_DETAIL_PROFILER_CHECK(cuptiProfilerHostGetConfigImageSize(&size));
-    image_.resize(size.configImageSize);
-    auto get = NAPKIN_CUPTI_PARAMS(CUpti_Profiler_Host_GetConfigImage_Params);
-    get.pHostObject = host_->get();
-    get.configImageSize = image_.size();
-    get.pConfigImage = image_.data();
-    NAPKIN_DETAIL_PROFILER_CHECK(cuptiProfilerHostGetConfigImage(&get));
-    auto num_passes = NAPKIN_CUPTI_PARAMS(CUpti_Profiler_Host_GetNumOfPasses_Params);
-    num_passes.configImageSize = image_.size();
-    num_passes.pConfigImage = image_.data();
-    NAPKIN_DETAIL_PROFILER_CHECK(cuptiProfilerHostGetNumOfPasses(&num_passes));
-    passes_ = num_passes.numOfPasses;
+    image_ = detail::config_image(*host_);
+    passes_ = detail::config_passes(image_);
   }
 
   const std::string& chip() const noexcept { return chip_; }
