@@ -227,7 +227,10 @@ inline std::string html_sol_bar(const char* key, const char* name, std::optional
   return s + "</div>\n";
 }
 
+// per_kernel() records its cost once for the call (kernel_reports::cost), not per kernel: a kernel's cost of 0
+// means "not recorded here", never "free".
 inline std::string html_cost_text(const measurement_cost& c) {
+  if (c.total_s() <= 0) return "not recorded per kernel (per_kernel() records it for the whole call)";
   return duration(c.total_s()) + " (enable " + duration(c.enable_s) + ", setup " + duration(c.setup_s) +
          ", passes " + duration(c.passes_s) + ", decode " + duration(c.decode_s) + ")";
 }
@@ -287,7 +290,8 @@ inline std::string to_html(const report_page& page) {
                   "</title>\n<style>" + detail::html_page_style() + "</style></head>\n<body>\n";
   s += "<h1>" + xml_escape(title) + "</h1>\n<p class=\"sub\">" + (gpu.empty() ? "" : xml_escape(gpu) + " &middot; ") +
        std::to_string(page.kernels.size()) + " kernel" + (page.kernels.size() == 1 ? "" : "s") + ", " +
-       detail::duration(total_ns * 1e-9) + " measured in all; measuring took " + detail::duration(cost_s) + "</p>\n";
+       detail::duration(total_ns * 1e-9) + " measured in all" +
+       (cost_s > 0 ? "; measuring took " + detail::duration(cost_s) : std::string()) + "</p>\n";
 
   // The kernels table. data-time-ns keeps the exact number the Time column sorts by.
   s += "<h2>Kernels</h2>\n<table id=\"kernels\" class=\"sortable\"><thead><tr>"
