@@ -5,7 +5,6 @@
 
 #include <cmath>
 #include <limits>
-#include <regex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -36,9 +35,13 @@ double attribute(const std::string& svg, const std::string& marker, const std::s
   REQUIRE(at != std::string::npos);
   const std::size_t start = svg.rfind('<', at);
   const std::string element = svg.substr(start, svg.find('>', at) - start);
-  std::smatch m;
-  REQUIRE(std::regex_search(element, m, std::regex(" " + name + "=\"([^\"]*)\"")));
-  return std::stod(m[1].str());
+  const std::string key = " " + name + "=\"";
+  const std::size_t value = element.find(key);
+  REQUIRE(value != std::string::npos);
+  const std::size_t begin = value + key.size();
+  const std::size_t end = element.find('"', begin);
+  REQUIRE(end != std::string::npos);
+  return std::stod(element.substr(begin, end - begin));
 }
 
 }  // namespace
