@@ -1,6 +1,6 @@
 // napkin::monitor on a multi-phase workload: what docs/monitor.md measures on the GPU machine.
 //
-//   monitor_workload run [--seconds S] [--monitor on|off] [--interval-us I]
+//   monitor_workload run [--seconds S] [--monitor on|off] [--interval-us I] [--buffer-mib B] [--drain-ms D]
 //       "prefill" (two SGEMMs), "decode" (16 copies and 4 softmaxes), "sample" (4 small kernels and host
 //       waits that leave the GPU idle): 26 kernels per iteration, for S seconds (default 3). Prints
 //       WORKLOAD_WALL_S and, with the monitor on, its report and MONITOR_CPU_S.
@@ -134,11 +134,13 @@ int main(int argc, char** argv) try {
   const std::string mode = argc > 1 ? argv[1] : "run";
   double seconds = 3;
   bool monitor_on = true;
-  long interval_us = 0;
+  long interval_us = 0, buffer_mib = 0, drain_ms = 0;
   for (int i = 2; i < argc; ++i) {
     if (std::strcmp(argv[i], "--seconds") == 0 && i + 1 < argc) seconds = std::atof(argv[++i]);
     else if (std::strcmp(argv[i], "--monitor") == 0 && i + 1 < argc) monitor_on = std::strcmp(argv[++i], "on") == 0;
     else if (std::strcmp(argv[i], "--interval-us") == 0 && i + 1 < argc) interval_us = std::atol(argv[++i]);
+    else if (std::strcmp(argv[i], "--buffer-mib") == 0 && i + 1 < argc) buffer_mib = std::atol(argv[++i]);
+    else if (std::strcmp(argv[i], "--drain-ms") == 0 && i + 1 < argc) drain_ms = std::atol(argv[++i]);
   }
   buffers s;
   iteration(s);  // warm-up: cuBLAS's first call, module loading
@@ -149,7 +151,10 @@ int main(int argc, char** argv) try {
       std::printf("WORKLOAD_WALL_S monitor=off wall_s=%.4f\n", run_for(s, seconds));
       return 0;
     }
-    napkin::monitor mon(settings_with(interval_us));
+    napkin::monitor_settings with = settings_with(interval_us);
+    if (buffer_mib > 0) with.hardware_buffer_bytes = static_cast<std::uint64_t>(buffer_mib) << 20;
+    if (drain_ms > 0) with.drain_period_ns = static_cast<std::uint64_t>(drain_ms) * 1000000;
+    napkin::monitor mon(with);
     std::fprintf(stderr, "monitor: %s\n", mon.status().c_str());
     const double wall = run_for(s, seconds);
     const napkin::monitor_report r = mon.report();

@@ -186,6 +186,7 @@ class monitor final : private process_state::pausable_sampler {
     // A quarter of the fill time, at most 100 ms: longer drains (320 ms at 5 ms samples) overflowed the
     // buffer on an H200 (docs/monitor.md), so the per-sample size above is a lower bound.
     drain_period = std::chrono::nanoseconds(static_cast<std::int64_t>(std::clamp(fill_ns / 4, 10e6, 100e6)));
+    if (s.drain_period_ns > 0) drain_period = std::chrono::nanoseconds(static_cast<std::int64_t>(s.drain_period_ns));
     const std::uint64_t per_drain = static_cast<std::uint64_t>(drain_period.count()) / s.interval_ns + 1;
     samples_per_decode = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(per_drain * 3 / 2, 8, 256));
 #if NAPKIN_HAS_EXCEPTIONS

@@ -42,13 +42,16 @@ struct monitor_settings {
   // keeps the monitor's thread at 2.6-4 % of one core, under 5 % even at the worst measured cost (1 ms
   // would be 13-20 %, 2 ms 6.5-10 %). Shorter intervals separate short kernels better; see docs/monitor.md.
   std::uint64_t interval_ns = 5'000'000;
-  // ~10 KB of raw record per sample (the same probe): 32 MiB holds ~3,300 samples, 16 s at 5 ms, so a
-  // drain that is late by seconds still does not overflow (an overflow loses samples).
+  // The hardware buffer of raw records. The probe read ~10 KB per sample; on an H200 a 512 MiB buffer
+  // held ~4,350 samples at 25 us (~120 KB each), so 32 MiB holds a few hundred: drain often (docs/monitor.md).
   std::uint64_t hardware_buffer_bytes = 32u << 20;
   // Decoded samples held before attribution folds them into totals (a pm_sample is ~120 bytes): 20 s at 5 ms.
   std::size_t max_samples = 4096;
   bool report_at_exit = false;
   std::uint64_t report_every_ns = 0;  // 0: no periodic report
+  // How often the decode thread empties the hardware buffer; 0: a quarter of the buffer's fill time, 10-100 ms
+  // (docs/monitor.md has the measurements behind it).
+  std::uint64_t drain_period_ns = 0;
 };
 
 // Why settings cannot be used; "" when they can.
