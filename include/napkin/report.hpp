@@ -22,6 +22,7 @@
 
 #include "napkin/config.hpp"
 
+#include "napkin/report/communication.hpp"
 #include "napkin/report/compare.hpp"
 #include "napkin/report/csv.hpp"
 #include "napkin/report/document.hpp"

@@ -55,13 +55,21 @@ struct gpu_identity {
   std::string compute_capability;  // "9.0"
 };
 
-// Where a document was made. Every field is optional; a later version fills them from the run.
+// Where a document was made: the process (host, rank of a parallel job) and the device. Every field is
+// optional and left out of the JSON when unknown.
 struct report_context {
   std::optional<std::string> host;
+  std::optional<std::int64_t> rank;        // in the job (MPI's, or the launcher's environment)
+  std::optional<std::int64_t> world_size;  // ranks in the job
+  std::optional<std::int64_t> local_rank;  // on this host
   std::optional<std::int64_t> device_index;
   std::optional<std::string> device_name;
-  std::optional<std::int64_t> rank;
-  bool empty() const { return !host && !device_index && !device_name && !rank; }
+  std::optional<std::string> device_pci_bus_id;  // "0000:19:00.0"
+  std::optional<std::string> device_uuid;        // "GPU-8c0b...", as nvidia-smi -L prints it
+  bool empty() const {
+    return !host && !rank && !world_size && !local_rank && !device_index && !device_name && !device_pci_bus_id &&
+           !device_uuid;
+  }
 };
 
 // What a caller adds to a document: GPU facts the report does not know (a measurement knows only its
@@ -147,10 +155,20 @@ inline json_value document_header(std::string_view kind, gpu_identity gpu, const
   const report_context& c = options.context;
   if (!c.empty()) {
     json_value ctx = json_value::object();
-    if (c.host) ctx.set("host", json_value::string(*c.host));
-    if (c.device_index) ctx.set("device_index", json_value::number(static_cast<double>(*c.device_index)));
-    if (c.device_name) ctx.set("device_name", json_value::string(*c.device_name));
-    if (c.rank) ctx.set("rank", json_value::number(static_cast<double>(*c.rank)));
+    const auto integer = [&ctx](const char* field, const std::optional<std::int64_t>& v) {
+      if (v) ctx.set(field, json_value::number(static_cast<double>(*v)));
+    };
+    const auto text = [&ctx](const char* field, const std::optional<std::string>& v) {
+      if (v) ctx.set(field, json_value::string(*v));
+    };
+    text("host", c.host);
+    integer("rank", c.rank);
+    integer("world_size", c.world_size);
+    integer("local_rank", c.local_rank);
+    integer("device_index", c.device_index);
+    text("device_name", c.device_name);
+    text("device_pci_bus_id", c.device_pci_bus_id);
+    text("device_uuid", c.device_uuid);
     doc.set("context", std::move(ctx));
   }
   return doc;
