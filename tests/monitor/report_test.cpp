@@ -163,7 +163,8 @@ TEST_CASE("to_text flags incomplete kernels and readings above peak") {
   const monitor_report r = make_monitor_report(k, attribute({sample(0, 1000, 5, 50)}, k, {}, keep_first()));
   const std::string text = to_text(r);
   CHECK(text.find("A reading above 100%") != std::string::npos);
-  CHECK(text.find("1 of 1 incomplete (500 ns not sampled)") != std::string::npos);
+  CHECK(text.find("* partial: 0 of 1 launches fully sampled (500 ns not sampled)") != std::string::npos);
+  CHECK(text.find("compare DRAM bytes per fully sampled launch instead") != std::string::npos);
 }
 
 TEST_CASE("to_key_values: a device line and one line per row") {
@@ -174,9 +175,10 @@ TEST_CASE("to_key_values: a device line and one line per row") {
                  "idle_fraction=0.125",
                  0) == 0);
   CHECK(kv.find("\nNAPKIN_MONITOR_ROW by=phase name=attention count=2 gpu_ns=2000 mean_ns=1000 sampled_ns=2000 "
-                "concurrent_ns=0 incomplete=0 sm_pct=20 dram_pct=85 l1tex_pct=30 l2_slices_pct=40 memory_pct=85 "
-                "dram_read_bytes=2400 dram_write_bytes=1200 dram_bytes=3600 dram_bytes_per_s=1800000000 "
-                "verdict=memory-bound-dram") != std::string::npos);
+                "concurrent_ns=0 incomplete=0 complete=2 partial=0 sm_pct=20 dram_pct=85 l1tex_pct=30 "
+                "l2_slices_pct=40 memory_pct=85 dram_read_bytes=2400 dram_write_bytes=1200 dram_bytes=3600 "
+                "dram_bytes_per_s=1800000000 dram_bytes_per_complete_launch=1800 l2=slices "
+                "communication_fraction=0 activity=compute verdict=memory-bound-dram") != std::string::npos);
   CHECK(kv.find("by=path name=decode/mlp") != std::string::npos);
   CHECK(kv.find("by=kernel name=shuffle") != std::string::npos);
   std::size_t rows = 0;

@@ -98,13 +98,39 @@ TEST_CASE("every error names the variable and the bad part") {
   CHECK(error("report=sometimes").find("report: \"sometimes\" is not exit or off") != std::string::npos);
   CHECK(error("intervall=2ms") ==
         "napkin: NAPKIN_MONITOR=\"intervall=2ms\": unknown option \"intervall\" (known: device, interval, buffer, "
-        "samples, report, every)");
+        "samples, report, every, format, file)");
   CHECK(error("interval=2ms,interval=3ms").find("option \"interval\" is given twice") != std::string::npos);
   CHECK(error("interval=2ms,,device=1").find("an empty option") != std::string::npos);
   CHECK(error("interval=2ms,").find("an empty option") != std::string::npos);
   CHECK(error(",interval=2ms").find("an empty option") != std::string::npos);
   CHECK(error("on,interval=2ms").find("\"on\" is not key=value (on/off must be the whole value") != std::string::npos);
   CHECK(error("maybe").find("\"maybe\" is not key=value") != std::string::npos);
+}
+
+TEST_CASE("the exit report's form and file") {
+  const monitor_settings d = ok("on");
+  CHECK(d.report_format == monitor_report_format::text);
+  CHECK(d.report_file.empty());
+  const monitor_settings json = ok("format=json");
+  CHECK(json.report_at_exit);  // format= implies a report at exit
+  CHECK(json.report_format == monitor_report_format::json);
+  CHECK(json.report_file.empty());  // stderr
+  CHECK(ok("format=CSV").report_format == monitor_report_format::csv);
+  CHECK(ok("format=kv").report_format == monitor_report_format::key_values);
+  CHECK(ok("format=text,report=exit").report_format == monitor_report_format::text);
+  const monitor_settings file = ok("file=/tmp/run 1/monitor.json,interval=1ms");
+  CHECK(file.report_at_exit);
+  CHECK(file.report_file == "/tmp/run 1/monitor.json");
+  CHECK(file.report_format == monitor_report_format::json);  // from the extension
+  CHECK(file.interval_ns == 1'000'000);
+  CHECK(ok("file=out.CSV").report_format == monitor_report_format::csv);
+  CHECK(ok("file=out.txt").report_format == monitor_report_format::text);
+  CHECK(ok("file=out.json,format=text").report_format == monitor_report_format::text);  // format= wins
+  CHECK(ok("format=kv,file=m.json").report_format == monitor_report_format::key_values);
+  CHECK(error("format=xml").find("format: \"xml\" is not text, json, csv or kv") != std::string::npos);
+  CHECK(error("file=").find("file: an empty path") != std::string::npos);
+  CHECK(error("file=a.json,report=off").find("report=off contradicts format= or file=") != std::string::npos);
+  CHECK(error("format=json,format=csv").find("option \"format\" is given twice") != std::string::npos);
 }
 
 TEST_CASE("validation of settings made in code") {

@@ -21,7 +21,7 @@ def entity(doc):
     for member in ("report", "comparison", "estimate", "occupancy"):
         if member in doc:
             return doc[member]
-    for member in ("kernels", "phases", "gpus"):
+    for member in ("kernels", "phases", "gpus", "rows"):
         if doc.get(member):
             return doc[member][0]
     return None

@@ -10,7 +10,9 @@
 #include "napkin/gpus.hpp"
 #include "napkin/occupancy.hpp"
 #include "napkin/report.hpp"
+#include "napkin/report/monitor_documents.hpp"
 #include "napkin/workloads.hpp"
+#include "monitor/helpers.hpp"
 #include "samples.hpp"
 
 using namespace napkin;
@@ -79,4 +81,27 @@ TEST_CASE("write every document kind") {
   write("gpu_spec.json", to_json(gpus::h100_sxm));
   write("gpu_spec_round.json", to_json(samples::round_gpu));
   write("gpu_specs_table.json", to_json(std::vector<gpu_spec>(gpu_table.begin(), gpu_table.end())));
+
+  // The monitor: phases, a kernel outside any range, an NCCL phase, a launch never sampled (partial), a
+  // window without readings (nulls); and an empty report.
+  using monitor_test::kernel;
+  using monitor_test::sample;
+  pm_sample bare = sample(3000, 4000, 0, 0);
+  bare.sm_pct.reset();
+  bare.dram_pct.reset();
+  bare.l1tex_pct.reset();
+  bare.l2_slices_pct.reset();
+  bare.dram_read_bytes.reset();
+  bare.dram_write_bytes.reset();
+  const std::vector<pm_sample> windows = {sample(0, 1000, 20, 85, 30, 40, 800, 400),
+                                          sample(1000, 2000, 75, 10, 20, 15, 100, 0),
+                                          sample(2000, 3000, 10, 5, 45, 15, 200, 200), bare};
+  const std::vector<kernel_record> launches = {
+      kernel("load", 0, 1000, {"decode", "attention"}), kernel("gemm", 1000, 2000, {"decode", "mlp"}),
+      kernel("ncclDevKernel_AllReduce_Sum_f32_RING_LL", 2000, 2500, {"allreduce"}), kernel("tail", 2500, 3000),
+      kernel("ghost", 3000, 4000), kernel("load", 5000, 6000, {"decode", "attention"})};
+  const monitor_report monitored = make_monitor_report(launches, attribute(windows, launches), 0);
+  write("monitor_report.json", to_json(monitored));
+  write("monitor_report_context.json", to_json(monitored, everything));
+  write("monitor_report_empty.json", to_json(monitor_report{}));
 }

@@ -103,6 +103,10 @@ struct monitor_totals {
   std::uint64_t dropped_ns = 0;     // of gpu_ns, inside dropped windows
   std::uint64_t concurrent_ns = 0;  // of sampled + dropped, while another kernel ran too
   reading_sums readings;
+  // Complete executions whose every sampled moment read DRAM bytes, and those bytes (read + write): the
+  // per-launch figure stays comparable when most launches were not sampled (the hardware buffer's bound).
+  std::uint64_t complete_with_bytes = 0;
+  double complete_dram_bytes = 0;
 
   // Time outside every window (before the first, after the last, in gaps).
   std::uint64_t unsampled_ns() const { return gpu_ns - sampled_ns - dropped_ns; }
@@ -115,6 +119,8 @@ struct monitor_totals {
     dropped_ns += o.dropped_ns;
     concurrent_ns += o.concurrent_ns;
     readings += o.readings;
+    complete_with_bytes += o.complete_with_bytes;
+    complete_dram_bytes += o.complete_dram_bytes;
     return *this;
   }
 };
@@ -288,6 +294,12 @@ inline void finish_kernel(tracked_kernel& k, std::uint64_t gap_tolerance_ns) {
   t.count = 1;
   t.gpu_ns = k.end_ns - k.start_ns;
   t.incomplete = (t.dropped_ns > 0 || t.unsampled_ns() > gap_tolerance_ns) ? 1 : 0;
+  const reading_sums& r = t.readings;
+  if (t.incomplete == 0 && t.sampled_ns > 0 && r.dram_read_bytes.ns == t.sampled_ns &&
+      r.dram_write_bytes.ns == t.sampled_ns) {
+    t.complete_with_bytes = 1;
+    t.complete_dram_bytes = r.dram_read_bytes.weighted + r.dram_write_bytes.weighted;
+  }
 }
 
 }  // namespace detail

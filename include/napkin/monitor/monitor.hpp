@@ -22,7 +22,6 @@
 #include <cupti_activity.h>
 #include <cupti_profiler_target.h>
 #include <cupti_target.h>
-#include <time.h>
 
 #include <algorithm>
 #include <atomic>
@@ -39,38 +38,21 @@
 #include <vector>
 
 #include "napkin/monitor/attribution.hpp"
+#include "napkin/monitor/exit_report.hpp"
 #include "napkin/monitor/kernel_activity.hpp"
 #include "napkin/monitor/monitor_report.hpp"
 #include "napkin/monitor/pause.hpp"
 #include "napkin/monitor/pm_sampler.hpp"
 #include "napkin/monitor/sample.hpp"
 #include "napkin/monitor/settings.hpp"
+#include "napkin/monitor/start_failure.hpp"
+#include "napkin/monitor/start_failure_cuda.hpp"
 #include "napkin/nvtx/listener.hpp"
 #include "napkin/profiler/cupti_session.hpp"
 #include "napkin/profiler/device.hpp"
 #include "napkin/profiler/errors.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
-
-namespace detail {
-// The one-pass PM-sampling set, in pm_sample's order. One pass on GH100 and GB100 (CUPTI's host planner);
-// checked against ncu on an H200 (docs/monitor.md).
-inline const std::vector<std::string>& monitor_metrics() {
-  static const std::vector<std::string> m = {
-      "TriageCompute.sm__throughput.avg.pct_of_peak_sustained_elapsed",
-      "SM_A.TriageCompute.l1tex__throughput.avg.pct_of_peak_sustained_elapsed",
-      "LTS.TriageCompute.lts__throughput.avg.pct_of_peak_sustained_elapsed",
-      "dram__throughput.avg.pct_of_peak_sustained_elapsed",
-      "dram__bytes_read.sum",
-      "dram__bytes_write.sum"};
-  return m;
-}
-inline double thread_cpu_seconds() noexcept {
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
-}
-}  // namespace detail
 
 class monitor final : private process_state::pausable_sampler {
  public:
@@ -102,7 +84,7 @@ class monitor final : private process_state::pausable_sampler {
     const std::lock_guard<std::mutex> lock(data_mutex_);
     monitor_accumulator all = accumulator_;  // a copy: windows still waiting for late kernels stay open
     all.finish();
-    return make_monitor_report(all, device_);
+    return with_context(make_monitor_report(all, device_));
   }
 
   // Stops sampling and the decode thread, and decodes what is left; report() still answers afterwards (the
@@ -150,6 +132,9 @@ class monitor final : private process_state::pausable_sampler {
   }
   double cpu_seconds() const { return cpu().total_s(); }
 
+  // Sessions restarted after a failure (a hardware-buffer overflow that killed the session).
+  std::size_t restarts() const noexcept { return restarts_.load(); }
+
   // Wall time inside the sampler's decode steps, by CUPTI call group (seconds), for docs/monitor.md.
   struct decode_wall {
     double decode_s = 0, evaluate_s = 0, initialize_s = 0;
@@ -165,7 +150,7 @@ class monitor final : private process_state::pausable_sampler {
     return "kernel records " + std::to_string(cpu_.kernels) + ", launches inside napkin ranges " +
            std::to_string(detail::activity_collector::instance().external_records()) + ", kernel records lost " +
            std::to_string(detail::activity_collector::instance().dropped()) + ", session restarts " +
-           std::to_string(restarts_) + ", refused data " + std::to_string(rejected_) +
+           std::to_string(restarts_.load()) + ", refused data " + std::to_string(rejected_) +
            (last_error_.empty() ? std::string() : " (last: " + last_error_ + ")");
   }
 
@@ -189,11 +174,15 @@ class monitor final : private process_state::pausable_sampler {
     if (s.drain_period_ns > 0) drain_period = std::chrono::nanoseconds(static_cast<std::int64_t>(s.drain_period_ns));
     const std::uint64_t per_drain = static_cast<std::uint64_t>(drain_period.count()) / s.interval_ns + 1;
     samples_per_decode = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(per_drain * 3 / 2, 8, 256));
+    device_ = s.device;
+    if (std::optional<std::string> why = monitor_device_precheck(s.device)) {
+      status_ = std::move(*why);
+      return;
+    }
 #if NAPKIN_HAS_EXCEPTIONS
     try {
 #endif
       const int device = s.device;
-      device_ = device;
       int current = 0;  // a context on the monitored device (CUPTI needs one), the caller's device kept
       NAPKIN_DETAIL_PROFILER_CHECK(cudaGetDevice(&current));
       NAPKIN_DETAIL_PROFILER_CHECK(cudaSetDevice(device));
@@ -213,8 +202,12 @@ class monitor final : private process_state::pausable_sampler {
       if (!detail::register_monitor(this))
         detail::raise_profiler_error("napkin: more monitors than napkin can pause for the profiler");
 #if NAPKIN_HAS_EXCEPTIONS
+    } catch (const profiler_error& e) {
+      status_ = monitor_start_message(monitor_start_failure_of(e.status()), s.device, -1, e.what());
+      release_cupti();
+      return;
     } catch (const std::exception& e) {
-      status_ = std::string("off: ") + e.what();
+      status_ = monitor_start_message(monitor_start_failure::other, s.device, -1, e.what());
       release_cupti();
       return;
     }
@@ -392,8 +385,8 @@ class monitor final : private process_state::pausable_sampler {
       try {
 #endif
         if (settings_.report_at_exit) {
-          const monitor_report r = report_of_stopped();
-          std::fputs(to_text(r).c_str(), stderr);
+          const std::string why = write_monitor_report(report_of_stopped(), settings_);
+          if (!why.empty()) std::fprintf(stderr, "%s\n", why.c_str());
         }
 #if NAPKIN_HAS_EXCEPTIONS
       } catch (...) {
@@ -407,7 +400,14 @@ class monitor final : private process_state::pausable_sampler {
     const std::lock_guard<std::mutex> lock(data_mutex_);
     monitor_accumulator all = accumulator_;
     all.finish();
-    return make_monitor_report(all, device_);
+    return with_context(make_monitor_report(all, device_));
+  }
+
+  // THE place where a report learns where it was made: device_index now; the device's name, PCI bus id and
+  // UUID and the process's rank/host go here too (e.g. from device_context(device_)) when they are wired.
+  monitor_report with_context(monitor_report r) const {
+    r.context.device_index = device_;
+    return r;
   }
 
   void release_cupti() noexcept {
@@ -429,7 +429,7 @@ class monitor final : private process_state::pausable_sampler {
   bool activity_held_ = false;
   bool paused_ = false;
   bool stopped_ = false;
-  std::size_t restarts_ = 0;
+  std::atomic<std::size_t> restarts_{0};  // sessions restarted after a failure (an overflow)
 
   // How often the decode thread empties the hardware buffer: when it is about a quarter full, 10-100 ms. A
   // sample of this set takes at least ~128 KB of the buffer on an H200 (docs/monitor.md).

@@ -8,7 +8,11 @@
 // The verdict is napkin's SOL table (classify_by_sol_table, napkin/profiler/verdicts.hpp) fed with SM %,
 // Memory % = max(DRAM %, L1 %, L2-slices %) and DRAM %. That Memory % is the monitor's reading, not ncu's
 // (ncu's takes the max over more units, and its GH100 L2 is the fabric, which PM sampling cannot read).
-// Arithmetic and rules: docs/monitor.md.
+// DRAM bytes: a row's totals cover only the sampled part of its launches; when some launches were not
+// fully sampled (the hardware buffer holds a bounded number of samples) the row is `partial` and the
+// comparable figure is DRAM bytes per complete launch (a launch fully inside kept samples). Nothing is
+// extrapolated. Communication: the share of a row's GPU time in NCCL/NVSHMEM kernels (report/communication.hpp);
+// a row mostly in them is reported as communication. Arithmetic and rules: docs/monitor.md.
 #pragma once
 
 #include "napkin/config.hpp"
@@ -27,6 +31,8 @@
 #include "napkin/monitor/accumulator.hpp"
 #include "napkin/monitor/attribution.hpp"
 #include "napkin/profiler/verdicts.hpp"
+#include "napkin/report/communication.hpp"
+#include "napkin/report/document.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 
@@ -40,11 +46,23 @@ struct monitor_row {
   std::optional<double> dram_read_bytes, dram_write_bytes;
   std::optional<double> dram_bytes;        // read + write, when both were read over the same time
   std::optional<double> dram_bytes_per_s;  // dram_bytes over the GPU time they were read in
+  std::uint64_t complete = 0;              // launches fully inside kept samples (count - incomplete)
+  bool partial = false;                    // some launches were not fully sampled: totals cover part of them
+  std::optional<double> dram_bytes_per_complete_launch;  // mean over complete launches that read bytes
+  time_split split;                                      // GPU time in NCCL/NVSHMEM kernels and in compute
   sol_verdict verdict;
+
+  bool communication() const { return split.mostly_communication(); }
 };
+
+// Which L2 the monitor's L2 % is, for every rendering: the slices, which PM sampling reads.
+inline constexpr const char* monitor_l2_figure = "slices";
+inline constexpr const char* monitor_l2_explained =
+    "L2 slices (lts__throughput), not ncu's GH100 L2 fabric (lts__ltcfabric2ltc, which PM sampling cannot read)";
 
 struct monitor_report {
   int device = 0;
+  report_context context;  // device_index set from `device`; name, UUID, rank where the caller knows them
   idle_model idle = idle_model::no_work_when_idle;
   device_totals totals;
   std::optional<double> idle_fraction;                                // totals.idle_ns / totals.sampled_ns
@@ -71,6 +89,11 @@ inline monitor_row make_monitor_row(std::string name, const monitor_totals& t) {
     r.dram_bytes = *r.dram_read_bytes + *r.dram_write_bytes;
     r.dram_bytes_per_s = *r.dram_bytes / (static_cast<double>(s.dram_read_bytes.ns) * 1e-9);
   }
+  r.complete = t.count - t.incomplete;
+  r.partial = t.incomplete > 0;
+  if (t.complete_with_bytes > 0)
+    r.dram_bytes_per_complete_launch = t.complete_dram_bytes / static_cast<double>(t.complete_with_bytes);
+  r.split.add(r.name, static_cast<double>(t.gpu_ns));  // a kernel row; make_monitor_report sets phases'
   if (r.sm_pct && r.memory_pct)
     r.verdict = classify_by_sol_table(*r.sm_pct, *r.memory_pct, r.dram_pct);
   else
@@ -79,10 +102,15 @@ inline monitor_row make_monitor_row(std::string name, const monitor_totals& t) {
 }
 
 namespace detail {
-inline std::vector<monitor_row> monitor_rows(const std::map<std::string, monitor_totals>& by_key) {
+// `splits`: the communication split of each key, for phase and path rows (kernel rows split by their name).
+inline std::vector<monitor_row> monitor_rows(const std::map<std::string, monitor_totals>& by_key,
+                                             const std::map<std::string, time_split>* splits = nullptr) {
   std::vector<monitor_row> rows;
   rows.reserve(by_key.size());
-  for (const auto& [name, totals] : by_key) rows.push_back(make_monitor_row(name, totals));
+  for (const auto& [name, totals] : by_key) {
+    rows.push_back(make_monitor_row(name, totals));
+    if (splits != nullptr) rows.back().split = splits->at(name);
+  }
   std::stable_sort(rows.begin(), rows.end(), [](const monitor_row& a, const monitor_row& b) {
     return a.totals.gpu_ns > b.totals.gpu_ns;  // ties keep the map's (name) order
   });
@@ -95,6 +123,7 @@ inline monitor_report make_monitor_report(const std::vector<kernel_group>& group
                                           int device_index = 0, idle_model model = idle_model::no_work_when_idle) {
   monitor_report r;
   r.device = device_index;
+  r.context.device_index = device_index;
   r.idle = model;
   r.totals = device;
   if (device.sampled_ns > 0)
@@ -104,14 +133,17 @@ inline monitor_report make_monitor_report(const std::vector<kernel_group>& group
   if (device.idle.dram_read_bytes.ns && device.idle.dram_write_bytes.ns)
     r.idle_dram_bytes = device.idle.dram_read_bytes.weighted + device.idle.dram_write_bytes.weighted;
   std::map<std::string, monitor_totals> by_kernel, by_phase, by_path;
+  std::map<std::string, time_split> phase_split, path_split;
   for (const kernel_group& g : groups) {
     by_kernel[g.name] += g.totals;
     by_phase[innermost_phase(g.phase)] += g.totals;
     by_path[phase_path(g.phase)] += g.totals;
+    phase_split[innermost_phase(g.phase)].add(g.name, static_cast<double>(g.totals.gpu_ns));
+    path_split[phase_path(g.phase)].add(g.name, static_cast<double>(g.totals.gpu_ns));
   }
   r.kernels = detail::monitor_rows(by_kernel);
-  r.phases = detail::monitor_rows(by_phase);
-  r.paths = detail::monitor_rows(by_path);
+  r.phases = detail::monitor_rows(by_phase, &phase_split);
+  r.paths = detail::monitor_rows(by_path, &path_split);
   return r;
 }
 
@@ -154,15 +186,27 @@ inline void monitor_table(std::string& out, const char* title, const std::vector
            monitor_pad(monitor_ns(static_cast<double>(r.totals.gpu_ns)), 11, true) +
            monitor_pad(monitor_pct(r.sm_pct), 7, true) + monitor_pad(monitor_pct(r.dram_pct), 7, true) +
            monitor_pad(monitor_pct(r.l1tex_pct), 7, true) + monitor_pad(monitor_pct(r.l2_slices_pct), 7, true) +
-           monitor_pad(r.dram_bytes ? si(*r.dram_bytes, "B") : "n/a", 12, true) +
+           monitor_pad(r.dram_bytes ? si(*r.dram_bytes, "B") + (r.partial ? "*" : "") : "n/a", 12, true) +
            monitor_pad(r.dram_bytes_per_s ? si(*r.dram_bytes_per_s, "B/s") : "n/a", 13, true) + "\n";
-    std::vector<std::string> notes = {std::string(describe(r.verdict.kind)), "mean " + monitor_ns(r.mean_ns)};
+    std::vector<std::string> notes;
+    if (r.communication())
+      notes.push_back("communication: " + percent_of(r.split.communication_fraction()) +
+                      " of GPU time in NCCL/NVSHMEM kernels (SOL: " + std::string(describe(r.verdict.kind)) + ")");
+    else
+      notes.emplace_back(describe(r.verdict.kind));
+    notes.push_back("mean " + monitor_ns(r.mean_ns));
+    if (!r.communication() && r.split.communication_ns > 0)
+      notes.push_back("communication " + percent_of(r.split.communication_fraction()) + " of GPU time");
     if (r.totals.concurrent_ns > 0)
       notes.push_back("concurrent with other kernels " + monitor_ns(static_cast<double>(r.totals.concurrent_ns)) +
                       " (shared device-wide readings)");
-    if (r.totals.incomplete > 0)
-      notes.push_back(std::to_string(r.totals.incomplete) + " of " + std::to_string(r.totals.count) + " incomplete (" +
-                      monitor_ns(static_cast<double>(r.totals.unsampled_ns() + r.totals.dropped_ns)) + " not sampled)");
+    if (r.partial)
+      notes.push_back("* partial: " + std::to_string(r.complete) + " of " + std::to_string(r.totals.count) +
+                      " launches fully sampled (" +
+                      monitor_ns(static_cast<double>(r.totals.unsampled_ns() + r.totals.dropped_ns)) +
+                      " not sampled); totals cover part of the launches");
+    if (r.dram_bytes_per_complete_launch)
+      notes.push_back("DRAM bytes per fully sampled launch " + si(*r.dram_bytes_per_complete_launch, "B"));
     std::string line = "      ";
     for (std::size_t i = 0; i < notes.size(); ++i) {
       const std::string piece = (i ? "; " : "") + notes[i];
@@ -205,6 +249,12 @@ inline std::string to_text(const monitor_report& r) {
   detail::monitor_table(out, "By phase", r.phases, true);
   detail::monitor_table(out, "By phase path", r.paths, true);
   detail::monitor_table(out, "By kernel", r.kernels, false);
+  bool partial = false;
+  for (const monitor_row& row : r.kernels) partial = partial || row.partial;
+  if (partial)
+    out +=
+        "\n  * partial: not every launch of the row was sampled (lost or missing samples), so its totals and\n"
+        "  DRAM bytes cover only the sampled part; compare DRAM bytes per fully sampled launch instead.\n";
   if (detail::monitor_over_peak(r.kernels) && r.idle == idle_model::no_work_when_idle)
     out +=
         "\n  A reading above 100%: the device worked outside the recorded kernels in those windows\n"
@@ -244,7 +294,8 @@ inline std::string to_key_values(const monitor_report& r) {
       const monitor_totals& t = row.totals;
       os << "\nNAPKIN_MONITOR_ROW by=" << by << " name=" << detail::monitor_key_name(row.name) << " count=" << t.count
          << " gpu_ns=" << t.gpu_ns << " mean_ns=" << row.mean_ns << " sampled_ns=" << t.sampled_ns
-         << " concurrent_ns=" << t.concurrent_ns << " incomplete=" << t.incomplete;
+         << " concurrent_ns=" << t.concurrent_ns << " incomplete=" << t.incomplete << " complete=" << row.complete
+         << " partial=" << (row.partial ? 1 : 0);
       detail::monitor_key_value(os, "sm_pct", row.sm_pct);
       detail::monitor_key_value(os, "dram_pct", row.dram_pct);
       detail::monitor_key_value(os, "l1tex_pct", row.l1tex_pct);
@@ -254,7 +305,10 @@ inline std::string to_key_values(const monitor_report& r) {
       detail::monitor_key_value(os, "dram_write_bytes", row.dram_write_bytes);
       detail::monitor_key_value(os, "dram_bytes", row.dram_bytes);
       detail::monitor_key_value(os, "dram_bytes_per_s", row.dram_bytes_per_s);
-      os << " verdict=" << to_string(row.verdict.kind);
+      detail::monitor_key_value(os, "dram_bytes_per_complete_launch", row.dram_bytes_per_complete_launch);
+      os << " l2=" << monitor_l2_figure << " communication_fraction=" << row.split.communication_fraction()
+         << " activity=" << (row.communication() ? "communication" : "compute")
+         << " verdict=" << to_string(row.verdict.kind);
     }
   return os.str();
 }

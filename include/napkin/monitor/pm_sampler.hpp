@@ -19,6 +19,7 @@
 #include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>
 #include <cupti_target.h>
+#include <time.h>
 
 #include <chrono>
 #include <cstddef>
@@ -33,6 +34,26 @@
 #include "napkin/profiler/host.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
+
+namespace detail {
+// The one-pass PM-sampling set, in pm_sample's order. One pass on GH100 and GB100 (CUPTI's host planner);
+// checked against ncu on an H200 (docs/monitor.md).
+inline const std::vector<std::string>& monitor_metrics() {
+  static const std::vector<std::string> m = {
+      "TriageCompute.sm__throughput.avg.pct_of_peak_sustained_elapsed",
+      "SM_A.TriageCompute.l1tex__throughput.avg.pct_of_peak_sustained_elapsed",
+      "LTS.TriageCompute.lts__throughput.avg.pct_of_peak_sustained_elapsed",
+      "dram__throughput.avg.pct_of_peak_sustained_elapsed",
+      "dram__bytes_read.sum",
+      "dram__bytes_write.sum"};
+  return m;
+}
+inline double thread_cpu_seconds() noexcept {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
+}  // namespace detail
 namespace detail {
 
 // A one-pass PM-sampling configuration for a chip (no GPU needed: CUPTI's host API).

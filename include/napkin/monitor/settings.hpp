@@ -10,6 +10,10 @@
 //     buffer=<bytes>                      the hardware buffer: 32MiB, 64MB, 1048576 (B, KiB, MiB, GiB, kB, MB, GB)
 //     samples=<count>                     decoded samples held before attribution (bounds memory)
 //     report=exit|off                     print the report when the program exits, or not
+//     format=text|json|csv|kv             the exit report's form (implies report=exit; default text, or
+//                                         what file='s extension says: .json, .csv)
+//     file=<path>                         write the exit report there instead of stderr (implies report=exit;
+//                                         the path cannot hold a comma)
 //     every=<duration>                    also call the periodic report callback this often
 //   e.g. NAPKIN_MONITOR=interval=2ms,device=1,report=exit
 //
@@ -35,6 +39,10 @@
 
 NAPKIN_BEGIN_NAMESPACE
 
+// The form of the report written at exit: to_text, the JSON document (kind "monitor-report"), its CSV, or
+// to_key_values' lines.
+enum class monitor_report_format { text, json, csv, key_values };
+
 struct monitor_settings {
   bool enabled = false;
   int device = 0;
@@ -48,6 +56,8 @@ struct monitor_settings {
   // Decoded samples held before attribution folds them into totals (a pm_sample is ~120 bytes): 20 s at 5 ms.
   std::size_t max_samples = 4096;
   bool report_at_exit = false;
+  monitor_report_format report_format = monitor_report_format::text;
+  std::string report_file;  // "": stderr
   std::uint64_t report_every_ns = 0;  // 0: no periodic report
   // How often the decode thread empties the hardware buffer; 0: a quarter of the buffer's fill time, 10-100 ms
   // (docs/monitor.md has the measurements behind it).
@@ -135,8 +145,9 @@ inline monitor_settings_result parse_monitor_settings(const char* value) {
   if (v.empty() || detail::monitor_word_is(v, {"0", "off", "false", "no"})) return r;
   r.settings.enabled = true;
   if (detail::monitor_word_is(v, {"1", "on", "true", "yes"})) return r;
-  constexpr std::string_view keys = "device, interval, buffer, samples, report, every";
+  constexpr std::string_view keys = "device, interval, buffer, samples, report, every, format, file";
   unsigned seen = 0;
+  bool report_off = false;
   std::size_t pos = 0;
   while (pos <= v.size()) {
     const std::size_t comma = std::min(v.find(',', pos), v.size());
@@ -149,9 +160,9 @@ inline monitor_settings_result parse_monitor_settings(const char* value) {
                   "\" is not key=value (on/off must be the whole value; keys: " + std::string(keys) + ")");
     const std::string_view key = item.substr(0, eq), val = item.substr(eq + 1);
     const std::string quoted = "\"" + std::string(val) + "\"";
-    const std::string_view names[] = {"device", "interval", "buffer", "samples", "report", "every"};
+    const std::string_view names[] = {"device", "interval", "buffer", "samples", "report", "every", "format", "file"};
     unsigned bit = 0;
-    for (unsigned i = 0; i < 6; ++i)
+    for (unsigned i = 0; i < 8; ++i)
       if (key == names[i]) bit = 1u << i;
     if (bit == 0) return fail("unknown option \"" + std::string(key) + "\" (known: " + std::string(keys) + ")");
     if (seen & bit) return fail("option \"" + std::string(key) + "\" is given twice");
@@ -179,12 +190,40 @@ inline monitor_settings_result parse_monitor_settings(const char* value) {
           n > (std::uint64_t{1} << 32))
         return fail("samples: " + quoted + " is not a sample count (a whole number >= 1)");
       r.settings.max_samples = static_cast<std::size_t>(n);
+    } else if (key == "format") {
+      if (detail::monitor_word_is(val, {"text"}))
+        r.settings.report_format = monitor_report_format::text;
+      else if (detail::monitor_word_is(val, {"json"}))
+        r.settings.report_format = monitor_report_format::json;
+      else if (detail::monitor_word_is(val, {"csv"}))
+        r.settings.report_format = monitor_report_format::csv;
+      else if (detail::monitor_word_is(val, {"kv"}))
+        r.settings.report_format = monitor_report_format::key_values;
+      else
+        return fail("format: " + quoted + " is not text, json, csv or kv");
+      r.settings.report_at_exit = true;
+    } else if (key == "file") {
+      if (val.empty()) return fail("file: an empty path");
+      r.settings.report_file = std::string(val);
+      r.settings.report_at_exit = true;
     } else {  // report
       if (detail::monitor_word_is(val, {"exit"}))
         r.settings.report_at_exit = true;
-      else if (!detail::monitor_word_is(val, {"off", "none"}))
+      else if (detail::monitor_word_is(val, {"off", "none"}))
+        report_off = true;
+      else
         return fail("report: " + quoted + " is not exit or off (a periodic report is every=<duration>)");
     }
+  }
+  if (report_off && (seen & ((1u << 6) | (1u << 7))))
+    return fail("report=off contradicts format= or file= (which write the report at exit)");
+  if (!(seen & (1u << 6)) && !r.settings.report_file.empty()) {  // no format=: the file's extension says
+    const auto ends_with = [&](std::string_view tail) {
+      const std::string& f = r.settings.report_file;
+      return f.size() >= tail.size() && detail::monitor_word_is(std::string_view(f).substr(f.size() - tail.size()), {tail});
+    };
+    if (ends_with(".json")) r.settings.report_format = monitor_report_format::json;
+    if (ends_with(".csv")) r.settings.report_format = monitor_report_format::csv;
   }
   return r;
 }

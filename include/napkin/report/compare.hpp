@@ -54,9 +54,10 @@ inline better better_direction(std::string_view field) {
       "duration_ns",     "elapsed_cycles",  "dram_bytes",     "passes",         "cost.enable_s",
       "cost.setup_s",    "cost.passes_s",   "cost.flush_s",   "cost.cupti_s",   "cost.work_s",
       "cost.decode_s",   "cost.total_s",    "napkin.time_over_bound", "napkin.traffic_overhead",
-      "compute_s",       "memory_s",        "lower_bound_s",  "no_overlap_s",   "workload.bytes"};
+      "compute_s",       "memory_s",        "lower_bound_s",  "no_overlap_s",   "workload.bytes",
+      "mean_ns",         "dram_bytes_per_complete_launch"};
   static constexpr std::string_view higher[] = {
-      "sm_pct",       "memory_pct",           "dram_pct",      "l1tex_pct",      "l2_pct",
+      "sm_pct",       "memory_pct",           "dram_pct",      "l1tex_pct",      "l2_pct",       "l2_slices_pct",
       "dram_bytes_per_s", "flop_per_s",       "napkin.bandwidth_of_peak", "napkin.flops_of_peak",
       "attainable_flop_per_s", "occupancy_pct", "active_warps",  "active_threads", "blocks_per_sm"};
   for (std::string_view f : lower)

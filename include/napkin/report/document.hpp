@@ -37,6 +37,7 @@ inline constexpr std::string_view comparison = "comparison";          // a measu
 inline constexpr std::string_view estimate = "estimate";              // napkin::estimate of a workload
 inline constexpr std::string_view occupancy = "occupancy";            // an occupancy result and its next step
 inline constexpr std::string_view gpu_specs = "gpu-specs";            // GPU specs (one or a table)
+inline constexpr std::string_view monitor_report = "monitor-report";  // napkin::monitor: phases and kernels
 // The `napkin` tool's other answers (napkin/report/cli_documents.hpp).
 inline constexpr std::string_view estimates = "estimates";            // several estimates: a sweep, GPUs
 inline constexpr std::string_view pipes = "pipes";                    // the math pipes
@@ -44,7 +45,8 @@ inline constexpr std::string_view dtypes = "dtypes";                  // the ele
 inline constexpr std::string_view roofline = "roofline";              // a roofline chart's numbers
 inline constexpr std::string_view diff = "diff";                      // two documents compared
 inline constexpr std::string_view all[] = {sol_report, kernel_reports, phase_reports, comparison, estimate, occupancy,
-                                           gpu_specs,  estimates,      pipes,         dtypes,     roofline, diff};
+                                           gpu_specs,  estimates,      pipes,         dtypes,     roofline, diff,
+                                           monitor_report};
 }  // namespace report_kind
 
 // What is known of the GPU a document is about; empty strings are unknown (and left out of the JSON).
@@ -187,6 +189,7 @@ inline entity_location entities_of(std::string_view kind) {
   if (kind == report_kind::pipes) return {"pipes", true};
   if (kind == report_kind::dtypes) return {"dtypes", true};
   if (kind == report_kind::roofline) return {"points", true};
+  if (kind == report_kind::monitor_report) return {"rows", true};
   if (kind == report_kind::diff) return {"diff", false};
   if (kind == report_kind::comparison) return {"comparison", false};
   if (kind == report_kind::estimate) return {"estimate", false};

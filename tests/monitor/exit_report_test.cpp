@@ -1,0 +1,57 @@
+// The report napkin::monitor writes at exit (napkin/monitor/exit_report.hpp): the form NAPKIN_MONITOR asks
+// for, to a file or stderr, and a clear message (never a crash) when the file cannot be written.
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "monitor/helpers.hpp"
+#include "napkin/monitor/exit_report.hpp"
+
+using namespace napkin;
+using monitor_test::keep_first;
+using monitor_test::kernel;
+using monitor_test::sample;
+
+namespace {
+monitor_report one_kernel() {
+  const std::vector<kernel_record> k = {kernel("copy", 0, 1000, {"step"})};
+  return make_monitor_report(k, attribute({sample(0, 1000, 20, 80, 30, 40, 600, 400)}, k, {}, keep_first()));
+}
+std::string read(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+}  // namespace
+
+TEST_CASE("each form") {
+  const monitor_report r = one_kernel();
+  CHECK(render_monitor_report(r, monitor_report_format::text) == to_text(r));
+  CHECK(render_monitor_report(r, monitor_report_format::json) == to_json(r) + "\n");
+  CHECK(render_monitor_report(r, monitor_report_format::csv) == to_csv(r));
+  CHECK(render_monitor_report(r, monitor_report_format::key_values) == to_key_values(r) + "\n");
+}
+
+TEST_CASE("NAPKIN_MONITOR=file=PATH.json writes the JSON document there") {
+  const std::string path = std::string(NAPKIN_MONITOR_TEST_OUT) + "/exit_report.json";
+  std::remove(path.c_str());
+  const monitor_settings_result s = parse_monitor_settings(("file=" + path).c_str());
+  REQUIRE(s.ok());
+  CHECK(write_monitor_report(one_kernel(), s.settings).empty());
+  const std::string written = read(path);
+  CHECK(written.rfind("{\n  \"schema\": \"napkin.monitor-report\"", 0) == 0);
+  CHECK(written.find("\"name\": \"kernel: copy\"") != std::string::npos);
+}
+
+TEST_CASE("a file that cannot be written: a message, no crash") {
+  monitor_settings s;
+  s.report_file = std::string(NAPKIN_MONITOR_TEST_OUT) + "/no such folder/report.json";
+  const std::string why = write_monitor_report(one_kernel(), s);
+  CHECK(why.find("napkin: monitor: cannot write the report to \"") == 0);
+  CHECK(why.find("no such folder/report.json\": No such file or directory") != std::string::npos);
+}

@@ -1,0 +1,137 @@
+// napkin::monitor on a GPU: when sampling cannot start the program runs on and status() says why in one
+// message; an overflowing hardware buffer costs samples (counted) and a restart (counted), never the
+// monitor; NAPKIN_MONITOR switches it. Skips (exit 77) without a device.
+#include <doctest/doctest.h>
+
+#include <cuda_runtime.h>
+#include <stdlib.h>
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+
+#include "napkin/monitor.hpp"
+#include "napkin/profiler.hpp"
+
+namespace {
+
+__global__ void spin_kernel(float* out, int iterations) {
+  float x = static_cast<float>(threadIdx.x);
+  for (int i = 0; i < iterations; ++i) x = x * 0.999f + 0.5f;
+  out[blockIdx.x * blockDim.x + threadIdx.x] = x;
+}
+
+struct device_buffer {
+  float* p = nullptr;
+  device_buffer() { REQUIRE(cudaMalloc(&p, 1024 * 256 * sizeof(float)) == cudaSuccess); }
+  ~device_buffer() { cudaFree(p); }
+  void spin(int iterations = 20000) const { spin_kernel<<<1024, 256>>>(p, iterations); }
+};
+
+// Launches kernels for `seconds` of wall time.
+void keep_busy(const device_buffer& b, double seconds) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (std::chrono::steady_clock::now() < end) {
+    for (int i = 0; i < 20; ++i) b.spin();
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  }
+}
+
+napkin::monitor_settings on() {
+  napkin::monitor_settings s;
+  s.enabled = true;
+  return s;
+}
+
+bool has(const std::string& s, const char* part) { return s.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("busy: a monitor started while napkin::profiler holds the counters says so; the program runs on") {
+  device_buffer b;
+  std::string status_inside;
+  bool running_inside = true;
+  {
+    napkin::profiler prof;
+    bool first = true;
+    const napkin::sol_report r = prof.measure("spin", [&] {
+      b.spin();
+      if (!first) return;
+      first = false;
+      napkin::monitor inside(on());  // the range profiler holds the performance monitors now
+      status_inside = inside.status();
+      running_inside = inside.running();
+    });
+    CHECK(r.duration_ns().has_value());
+    std::printf("monitor started inside measure(): %s\n", status_inside.c_str());
+    CHECK_FALSE(running_inside);
+    CHECK(has(status_inside, "off: the GPU's performance monitors on device 0 are held by another profiling client"));
+    CHECK(has(status_inside, "The program runs on without the monitor."));
+  }
+  b.spin();
+  CHECK(cudaDeviceSynchronize() == cudaSuccess);  // CUDA still works
+  napkin::monitor after(on());  // the profiler is gone: a new monitor samples
+  INFO(after.status());
+  CHECK(after.running());
+  keep_busy(b, 0.3);
+  after.stop();
+  CHECK(after.report().totals.samples_kept > 0);
+}
+
+TEST_CASE("overflow: a tiny hardware buffer drained late loses samples (counted) and restarts, never dies") {
+  device_buffer b;
+  napkin::monitor_settings s = on();
+  s.interval_ns = 25'000;               // 25 us: ~100 KB of records per sample on an H200
+  s.hardware_buffer_bytes = 4u << 20;   // 4 MiB: a few dozen samples
+  s.drain_period_ns = 500'000'000;      // drained every 500 ms: far too late
+  napkin::monitor mon(s);
+  REQUIRE_MESSAGE(mon.running(), mon.status());
+  keep_busy(b, 2.0);
+  const napkin::monitor_report r = mon.report();
+  std::printf("overflow: %s; samples kept %llu, lost %llu, restarts %zu\n", mon.diagnostics().c_str(),
+              static_cast<unsigned long long>(r.totals.samples_kept),
+              static_cast<unsigned long long>(r.totals.samples_dropped), mon.restarts());
+  CHECK(mon.running());
+  CHECK(r.totals.samples_dropped + mon.restarts() > 0);
+  keep_busy(b, 0.5);  // still sampling after the overflow
+  mon.stop();
+  CHECK(mon.report().totals.samples_kept > r.totals.samples_kept);
+}
+
+TEST_CASE("a bad device index: a clear status, the program runs on") {
+  int count = 0;
+  REQUIRE(cudaGetDeviceCount(&count) == cudaSuccess);
+  napkin::monitor_settings s = on();
+  s.device = count;
+  napkin::monitor mon(s);
+  CHECK_FALSE(mon.running());
+  CHECK(mon.status() == napkin::monitor_start_message(napkin::monitor_start_failure::bad_device, count, count));
+  CHECK(cudaGetLastError() == cudaSuccess);  // no sticky error left for the application
+  CHECK(mon.report().kernels.empty());
+}
+
+TEST_CASE("NAPKIN_MONITOR: off by default, on through the environment, off with a clear status on a typo") {
+  unsetenv("NAPKIN_MONITOR");
+  {
+    napkin::monitor off;
+    CHECK_FALSE(off.running());
+    CHECK(off.status() == "off (NAPKIN_MONITOR is not set to on)");
+  }
+  setenv("NAPKIN_MONITOR", "interval=1xs", 1);
+  {
+    napkin::monitor typo;
+    CHECK_FALSE(typo.running());
+    CHECK(has(typo.status(), "interval: \"1xs\" is not a duration"));
+  }
+  setenv("NAPKIN_MONITOR", "on", 1);
+  {
+    device_buffer b;
+    napkin::monitor mon;
+    INFO(mon.status());
+    CHECK(mon.running());
+    keep_busy(b, 0.2);
+    mon.stop();
+    CHECK(mon.report().totals.samples_kept > 0);
+  }
+  unsetenv("NAPKIN_MONITOR");
+}
