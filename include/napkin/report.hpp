@@ -28,6 +28,7 @@
 #include "napkin/report/document.hpp"
 #include "napkin/report/json_writer.hpp"
 #include "napkin/report/math_documents.hpp"
+#include "napkin/report/monitor_documents.hpp"
 #include "napkin/report/profiler_documents.hpp"
 #include "napkin/report/roofline_chart.hpp"
 #include "napkin/report/roofline_svg.hpp"

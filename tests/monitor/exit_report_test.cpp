@@ -55,3 +55,18 @@ TEST_CASE("a file that cannot be written: a message, no crash") {
   CHECK(why.find("napkin: monitor: cannot write the report to \"") == 0);
   CHECK(why.find("no such folder/report.json\": No such file or directory") != std::string::npos);
 }
+
+TEST_CASE("report_schedule: every period from the start; missed periods are skipped, not fired in a burst") {
+  report_schedule s(100, 1000);  // due at 1100, 1200, ...
+  CHECK_FALSE(s.due(1099));
+  CHECK(s.due(1100));
+  CHECK_FALSE(s.due(1150));  // once per period
+  CHECK(s.due(1250));
+  CHECK(s.next_ns() == 1300);
+  CHECK(s.due(1730));  // 1300..1700 missed: one report, the next at 1800
+  CHECK(s.next_ns() == 1800);
+  CHECK_FALSE(s.due(1799));
+  report_schedule never(0, 1000);  // every= unset
+  CHECK_FALSE(never.due(1000));
+  CHECK_FALSE(never.due(~std::uint64_t{0}));
+}

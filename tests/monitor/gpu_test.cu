@@ -6,6 +6,7 @@
 #include <cuda_runtime.h>
 #include <stdlib.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -134,4 +135,24 @@ TEST_CASE("NAPKIN_MONITOR: off by default, on through the environment, off with 
     CHECK(mon.report().totals.samples_kept > 0);
   }
   unsetenv("NAPKIN_MONITOR");
+}
+
+TEST_CASE("the periodic report: on_report's callback is called every report_every_ns from the monitor's thread") {
+  device_buffer b;
+  napkin::monitor_settings s = on();
+  s.report_every_ns = 100'000'000;  // every 100 ms
+  napkin::monitor mon(s);
+  REQUIRE_MESSAGE(mon.running(), mon.status());
+  std::atomic<int> calls{0};
+  std::atomic<unsigned long long> last_kept{0};
+  mon.on_report([&](const napkin::monitor_report& r) {
+    ++calls;
+    last_kept = r.totals.samples_kept;
+  });
+  keep_busy(b, 1.0);  // ~10 periods (drains every 10-100 ms, so a period may be late, never doubled)
+  mon.stop();
+  std::printf("periodic: %d reports in 1 s, the last with %llu samples\n", calls.load(), last_kept.load());
+  CHECK(calls.load() >= 4);
+  CHECK(calls.load() <= 11);
+  CHECK(last_kept.load() > 0);
 }

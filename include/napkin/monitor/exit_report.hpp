@@ -8,6 +8,7 @@
 #include "napkin/config.hpp"
 
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -46,5 +47,25 @@ inline std::string write_monitor_report(const monitor_report& r, const monitor_s
   if (!written || !closed) return "napkin: monitor: writing the report to \"" + s.report_file + "\" failed";
   return {};
 }
+
+// When the next periodic report is due (NAPKIN_MONITOR's every=, monitor::on_report): every `period_ns`
+// from the start, skipping the periods a slow drain missed instead of firing them in a burst. Times are any
+// monotonic nanosecond count; period 0 never fires.
+class report_schedule {
+ public:
+  report_schedule() = default;
+  report_schedule(std::uint64_t period_ns, std::uint64_t start_ns) : period_(period_ns), next_(start_ns + period_ns) {}
+
+  // True (once) when `now_ns` has reached the next due time; the one after is the first still ahead.
+  bool due(std::uint64_t now_ns) noexcept {
+    if (period_ == 0 || now_ns < next_) return false;
+    next_ += ((now_ns - next_) / period_ + 1) * period_;
+    return true;
+  }
+  std::uint64_t next_ns() const noexcept { return next_; }
+
+ private:
+  std::uint64_t period_ = 0, next_ = 0;
+};
 
 NAPKIN_END_NAMESPACE

@@ -29,6 +29,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -40,6 +41,7 @@
 #include "napkin/monitor/attribution.hpp"
 #include "napkin/monitor/exit_report.hpp"
 #include "napkin/monitor/kernel_activity.hpp"
+#include "napkin/monitor/monitor_costs.hpp"
 #include "napkin/monitor/monitor_report.hpp"
 #include "napkin/monitor/pause.hpp"
 #include "napkin/monitor/pm_sampler.hpp"
@@ -87,6 +89,16 @@ class monitor final : private process_state::pausable_sampler {
     return with_context(make_monitor_report(all, device_));
   }
 
+  // The periodic report (settings.report_every_ns, NAPKIN_MONITOR's every=): the monitor's thread calls
+  // `callback` with a fresh report that often. Without one, it writes the report as the exit report would
+  // (format=, file=: the file then always holds the latest report). The callback must not throw (what it
+  // throws is counted in diagnostics() and otherwise ignored) and must not destroy the monitor.
+  using report_callback = std::function<void(const monitor_report&)>;
+  void on_report(report_callback callback) {
+    const std::lock_guard<std::mutex> lock(callback_mutex_);
+    callback_ = std::move(callback);
+  }
+
   // Stops sampling and the decode thread, and decodes what is left; report() still answers afterwards (the
   // destructor does this too). For a measurement with a defined end: stop(), then report().
   void stop() noexcept {
@@ -119,13 +131,7 @@ class monitor final : private process_state::pausable_sampler {
   }
 
   // What the monitor cost so far in CPU time (whichever thread drained: mostly its own), by part.
-  struct cpu_use {
-    double decode_s = 0;     // CUPTI's decode and evaluation of the samples
-    double activity_s = 0;   // flushing and reading CUPTI's kernel records
-    double attribute_s = 0;  // attributing samples to kernels and phases
-    std::size_t decoded_samples = 0, kernels = 0;
-    double total_s() const { return decode_s + activity_s + attribute_s; }
-  };
+  using cpu_use = monitor_cpu_use;
   cpu_use cpu() const {
     const std::lock_guard<std::mutex> lock(data_mutex_);
     return cpu_;
@@ -135,10 +141,8 @@ class monitor final : private process_state::pausable_sampler {
   // Sessions restarted after a failure (a hardware-buffer overflow that killed the session).
   std::size_t restarts() const noexcept { return restarts_.load(); }
 
-  // Wall time inside the sampler's decode steps, by CUPTI call group (seconds), for docs/monitor.md.
-  struct decode_wall {
-    double decode_s = 0, evaluate_s = 0, initialize_s = 0;
-  };
+  // Wall time inside the sampler's decode steps, by CUPTI call group, for docs/monitor.md.
+  using decode_wall = monitor_decode_wall;
   decode_wall decode_time() const {
     const std::lock_guard<std::mutex> lock(data_mutex_);
     return wall_;
@@ -219,13 +223,44 @@ class monitor final : private process_state::pausable_sampler {
   }
 
   void loop() {
+    const auto now_ns = [] {
+      return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                            std::chrono::steady_clock::now().time_since_epoch())
+                                            .count());
+    };
+    report_schedule periodic(settings_.report_every_ns, now_ns());
     std::unique_lock<std::mutex> lock(wake_mutex_);
     while (!stopping_) {
       wake_.wait_for(lock, drain_period, [this] { return stopping_; });
       lock.unlock();
       drain(steps_per_drain);
+      if (periodic.due(now_ns())) periodic_report();
       lock.lock();
     }
+  }
+
+  void periodic_report() noexcept {
+#if NAPKIN_HAS_EXCEPTIONS
+    try {
+#endif
+      const monitor_report r = report_so_far();  // what is decoded so far; the drain just ran
+      const std::lock_guard<std::mutex> lock(callback_mutex_);
+      if (callback_) {
+        callback_(r);
+      } else if (const std::string why = write_monitor_report(r, settings_); !why.empty()) {
+        std::fprintf(stderr, "%s\n", why.c_str());
+      }
+#if NAPKIN_HAS_EXCEPTIONS
+    } catch (const std::exception& e) {
+      const std::lock_guard<std::mutex> lock(data_mutex_);
+      ++rejected_;
+      last_error_ = std::string("the periodic report callback threw: ") + e.what();
+    } catch (...) {
+      const std::lock_guard<std::mutex> lock(data_mutex_);
+      ++rejected_;
+      last_error_ = "the periodic report callback threw";
+    }
+#endif
   }
 
   // Moves decoded samples and finished kernels into the bounded stores (any thread; one at a time).
@@ -385,7 +420,7 @@ class monitor final : private process_state::pausable_sampler {
       try {
 #endif
         if (settings_.report_at_exit) {
-          const std::string why = write_monitor_report(report_of_stopped(), settings_);
+          const std::string why = write_monitor_report(report_so_far(), settings_);
           if (!why.empty()) std::fprintf(stderr, "%s\n", why.c_str());
         }
 #if NAPKIN_HAS_EXCEPTIONS
@@ -396,7 +431,7 @@ class monitor final : private process_state::pausable_sampler {
     release_cupti();
   }
 
-  monitor_report report_of_stopped() {
+  monitor_report report_so_far() {
     const std::lock_guard<std::mutex> lock(data_mutex_);
     monitor_accumulator all = accumulator_;
     all.finish();
@@ -448,6 +483,9 @@ class monitor final : private process_state::pausable_sampler {
   std::string last_error_;
   cpu_use cpu_;
   decode_wall wall_;
+
+  std::mutex callback_mutex_;
+  report_callback callback_;  // the periodic report's receiver; empty: write it like the exit report
 
   std::mutex wake_mutex_;
   std::condition_variable wake_;

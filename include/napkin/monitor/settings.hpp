@@ -14,7 +14,8 @@
 //                                         what file='s extension says: .json, .csv)
 //     file=<path>                         write the exit report there instead of stderr (implies report=exit;
 //                                         the path cannot hold a comma)
-//     every=<duration>                    also call the periodic report callback this often
+//     every=<duration>                    a report this often too: to monitor::on_report's callback, or written
+//                                         like the exit report (format=, file=: the latest one)
 //   e.g. NAPKIN_MONITOR=interval=2ms,device=1,report=exit
 //
 // A malformed value is an error naming the variable and the bad part. monitor_settings_from_env() raises it
