@@ -74,15 +74,15 @@ for line in open(os.path.join(out, "accuracy.txt")):
         kv = dict(t.split("=", 1) for t in line.split()[1:] if "=" in t)
         c = case_of(kv.get("name", ""))
         if c: mon[c] = kv
-print("### Accuracy: monitor (per kernel, 10 launches each, 25 us samples) vs `ncu --section SpeedOfLight --metrics dram__bytes.sum`\n")
-print("| kernel | ncu duration (us) | monitor mean (us) | ncu SM % | monitor SM % | ncu DRAM % | monitor DRAM % | ncu DRAM bytes (MB) | monitor bytes per launch (MB) | bytes diff |")
-print("|---|---|---|---|---|---|---|---|---|---|")
+print("### Accuracy: monitor (per kernel, 3 launches each with idle gaps, 50 us samples) vs `ncu --section SpeedOfLight --metrics dram__bytes.sum`\n")
+print("| kernel | ncu duration (us) | monitor mean (us) | ncu SM % | monitor SM % | ncu DRAM % | monitor DRAM % | ncu DRAM bytes (MB) | monitor bytes per fully sampled launch (MB) | fully sampled | bytes diff |")
+print("|---|---|---|---|---|---|---|---|---|---|---|")
 for c in ("copy", "softmax", "fma", "sgemm", "smem_reduce", "strided"):
     n, m = ncu.get(c), mon.get(c)
-    if not n or not m: print(f"| {c} | missing | | | | | | | | |"); continue
-    per = float(m.get("dram_bytes", "nan")) / float(m["count"])
+    if not n or not m: print(f"| {c} | missing | | | | | | | | | |"); continue
+    per = float(m.get("dram_bytes_per_complete_launch", "nan"))
     diff = (per / n["bytes"] - 1) * 100 if n.get("bytes") else float("nan")
     print(f"| {c} | {n['dur']/1e3:.1f} | {float(m['mean_ns'])/1e3:.1f} | {n['sm']:.2f} | {float(m.get('sm_pct','nan')):.2f} | "
-          f"{n['dram']:.2f} | {float(m.get('dram_pct','nan')):.2f} | {n['bytes']/1e6:.1f} | {per/1e6:.1f} | {diff:+.1f} % |")
+          f"{n['dram']:.2f} | {float(m.get('dram_pct','nan')):.2f} | {n['bytes']/1e6:.1f} | {per/1e6:.1f} | {m.get('complete', '?')} of {m['count']} | {diff:+.1f} % |")
 PY
 echo "tables: $out/tables.md"

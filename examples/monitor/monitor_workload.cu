@@ -26,6 +26,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <string>
 #include <thread>
@@ -175,25 +176,43 @@ int main(int argc, char** argv) try {
     return 0;
   }
   if (mode == "accuracy") {
-    // Per-kernel readings need windows much shorter than the kernels (>= 200 us here): 25 us by default,
-    // with a hardware buffer and a window store large enough for the whole run.
-    // The host decodes a sample in ~180 us, slower than 25 us samples arrive: the 1 GiB buffer (~8,000
-    // samples, ~200 ms) holds the whole run, which is kept short (10 launches each, one sync at the end).
-    napkin::monitor_settings fine = settings_with(interval_us > 0 ? interval_us : 25);
-    fine.hardware_buffer_bytes = std::uint64_t(1) << 30;
+    // Per-kernel readings need windows much shorter than the kernels (>= 200 us here): 50 us by default.
+    // CUPTI decodes a 25-50 us sample in ~140-200 us of CPU, slower than they arrive, and the hardware buffer
+    // holds ~4,000 samples (docs/monitor.md): so the sampled stretch is kept short (3 launches of each kernel),
+    // stop() ends it, and the buffer is decoded afterwards. Each launch is followed by an idle gap of several
+    // windows, so that no window holds two kernels: a kernel's DRAM bytes are then exactly its windows' bytes.
+    napkin::monitor_settings fine = settings_with(interval_us > 0 ? interval_us : 50);
+    fine.hardware_buffer_bytes = std::uint64_t(512) << 20;
     fine.max_samples = std::size_t(1) << 20;
     napkin::monitor mon(fine);
     std::fprintf(stderr, "monitor: %s\n", mon.status().c_str());
-    accuracy_kernels(s, 10, false);
-    NAPKIN_CUDA_CHECK(cudaDeviceSynchronize());
-    mon.stop();  // a defined end: the sampler stops, the rest is decoded
+    const auto gap = std::chrono::microseconds(8 * (interval_us > 0 ? interval_us : 50));
+    const unsigned grid = static_cast<unsigned>(s.sms) * 8;
+    const std::pair<const char*, std::function<void()>> kernels[] = {
+        {"copy", [&] { NAPKIN_CUDA_CHECK(k::copy(s.a, s.b, big_n)); }},
+        {"softmax", [&] { NAPKIN_CUDA_CHECK(k::softmax_smem_naive(s.a, s.b, 8192, 16384)); }},
+        {"fma", [&] { NAPKIN_CUDA_CHECK(k::fma_loop(s.b, static_cast<unsigned>(s.sms) * 16, 256, 8192)); }},
+        {"sgemm", [&] { NAPKIN_CUDA_CHECK(k::sgemm(s.blas, 4096, 4096, 4096, s.a, s.a + 4096 * 4096, s.b)); }},
+        {"smem_reduce", [&] { NAPKIN_CUDA_CHECK(k::smem_tree_reduce(s.a, std::size_t(1) << 24, 16, s.b)); }},
+        {"strided", [&] { NAPKIN_CUDA_CHECK(k::strided_read(s.a, big_n, 32, s.b, grid)); }},
+    };
+    for (const auto& [phase, launch] : kernels)
+      for (int i = 0; i < 3; ++i) {
+        {
+          napkin::range r{phase};
+          launch();
+        }
+        NAPKIN_CUDA_CHECK(cudaDeviceSynchronize());
+        std::this_thread::sleep_for(gap);
+      }
+    mon.stop();  // a defined end: the sampler stops, the buffer is decoded
     const napkin::monitor_report r = mon.report();
     const napkin::monitor::decode_wall w = mon.decode_time();
     std::printf("MONITOR_DECODE_WALL decode_s=%.4f evaluate_s=%.4f initialize_s=%.4f\n", w.decode_s, w.evaluate_s,
                 w.initialize_s);
     std::cout << napkin::to_text(r) << napkin::to_key_values(r) << "\n";
     std::printf("MONITOR_DIAGNOSTICS %s\n", mon.diagnostics().c_str());
-    return mon.running() ? 0 : 1;
+    return mon.status().rfind("sampling", 0) == 0 ? 0 : 1;
   }
   if (mode == "soak") {
     napkin::monitor mon(settings_with(interval_us > 0 ? interval_us : 100));
