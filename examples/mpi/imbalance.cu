@@ -3,7 +3,8 @@
 // deliberate imbalance (the last rank computes twice as long). Every rank runs napkin::monitor and, once,
 // napkin::profiler's per_kernel(); napkin::mpi gathers both to rank 0, which prints the cross-rank tables
 // (min/median/max per kernel and phase, the slowest rank, time in NCCL vs compute) and writes one JSON
-// document per job. Each rank also writes its own per-kernel JSON, which `napkin merge DIR` reads back.
+// document per job. Each rank also writes its own JSON (OUT/monitor/rankN.json, OUT/kernels/rankN.json),
+// which `napkin merge OUT/monitor` puts side by side without MPI.
 //
 //   NCCL_NVLS_ENABLE=0 mpirun -np 2 ./mpi_imbalance [--iterations N] [--out DIR]
 //
@@ -15,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -62,7 +64,11 @@ std::string arg(int argc, char** argv, const char* name, const char* fallback) {
   return fallback;
 }
 
-void write_file(const std::string& path, const std::string& text) {
+// Writes DIR/NAME, making DIR if needed (`napkin merge DIR` reads one kind per folder).
+void write_file(const std::string& dir, const std::string& name, const std::string& text) {
+  std::error_code ignored;
+  std::filesystem::create_directories(dir, ignored);
+  const std::string path = dir + "/" + name;
   std::ofstream f(path, std::ios::binary);
   f << text;
   if (!f) std::fprintf(stderr, "cannot write %s\n", path.c_str());
@@ -112,7 +118,7 @@ int main(int argc, char** argv) {
       const napkin::monitor_report r = mon.report();
       napkin::document_options o;
       o.context = where;
-      write_file(out + "/monitor_rank" + std::to_string(j.rank) + ".json", napkin::to_json(r, o));
+      write_file(out + "/monitor", "rank" + std::to_string(j.rank) + ".json", napkin::to_json(r, o));
       const auto table = napkin::mpi::gather(napkin::summary_of(r, where));
       if (table) {
         std::printf("== napkin::monitor, %d iterations, gathered from %d ranks\n", iterations, j.size);
@@ -130,7 +136,7 @@ int main(int argc, char** argv) {
       const napkin::kernel_reports kr = prof.per_kernel([&] { iteration(j); }, napkin::replay::application);
       napkin::document_options o;
       o.context = where;
-      write_file(out + "/kernels_rank" + std::to_string(j.rank) + ".json", napkin::to_json(kr, o));
+      write_file(out + "/kernels", "rank" + std::to_string(j.rank) + ".json", napkin::to_json(kr, o));
       const auto table = napkin::mpi::gather(napkin::summary_of(kr, where));
       if (table) {
         std::printf("\n== napkin::profiler per_kernel (one iteration, application replay), %d ranks\n", j.size);
