@@ -50,6 +50,8 @@ command -v python3 >/dev/null || missing+=(python3)
 /usr/bin/python3 -c "import selenium" 2>/dev/null || missing+=(python3-selenium)
 command -v chromium >/dev/null || missing+=(chromium)
 command -v chromedriver >/dev/null || missing+=(chromium-driver)
+# The MPI layer's test (tests/mpi: napkin::mpi run by `mpiexec -n 4`): Debian's Open MPI.
+command -v mpiexec >/dev/null && command -v mpicxx >/dev/null || missing+=(libopenmpi-dev openmpi-bin)
 optional=()
 clang_runtimes_present || optional+=(libclang-rt-dev)
 if [ $((${#missing[@]} + ${#optional[@]})) -gt 0 ] && [ -z "${NAPKIN_NO_INSTALL:-}" ]; then

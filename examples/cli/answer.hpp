@@ -15,6 +15,7 @@
 #include "napkin/occupancy.hpp"
 #include "napkin/report/compare.hpp"
 #include "napkin/report/html_page.hpp"
+#include "napkin/report/job_documents.hpp"
 #include "napkin/report/roofline_chart.hpp"
 #include "sweep.hpp"
 
@@ -94,8 +95,15 @@ struct report_answer {
   std::vector<std::string> notes;
 };
 
+// `napkin merge`: the cross-rank table of a folder of per-rank reports; to `output` (-o) or stdout.
+struct merge_answer {
+  cross_rank_table table;
+  std::string output;
+  std::vector<std::string> notes;  // for stderr: files skipped, and why
+};
+
 using answer = std::variant<workload_answer, gpus_answer, pipes_answer, dtypes_answer, occupancy_answer, diff_answer,
-                            roofline_answer, report_answer>;
+                            roofline_answer, report_answer, merge_answer>;
 
 // 0: an answer; 1: the answer is a failure (the launch does not fit on an SM at all; a regression).
 inline int answer_status(const answer& a) {
@@ -108,6 +116,7 @@ inline int answer_status(const answer& a) {
 inline std::vector<std::string> answer_notes(const answer& a) {
   if (const auto* r = std::get_if<roofline_answer>(&a)) return r->notes;
   if (const auto* r = std::get_if<report_answer>(&a)) return r->notes;
+  if (const auto* m = std::get_if<merge_answer>(&a)) return m->notes;
   return {};
 }
 
@@ -115,6 +124,7 @@ inline std::vector<std::string> answer_notes(const answer& a) {
 inline std::string output_file(const answer& a) {
   if (const auto* r = std::get_if<roofline_answer>(&a)) return r->output;
   if (const auto* r = std::get_if<report_answer>(&a)) return r->output;
+  if (const auto* m = std::get_if<merge_answer>(&a)) return m->output;
   return {};
 }
 

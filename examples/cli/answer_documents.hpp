@@ -9,6 +9,7 @@
 //   diff                          napkin.diff
 //   roofline                      napkin.roofline   (the chart's numbers; text is the SVG)
 //   report                        napkin.kernel-reports of the run (text is the HTML page)
+//   merge                         napkin.job (the ranks and the cross-rank table)
 #pragma once
 
 #include <string>
@@ -17,6 +18,7 @@
 #include "answer.hpp"
 #include "napkin/math.hpp"
 #include "napkin/report/cli_documents.hpp"
+#include "napkin/report/job_documents.hpp"
 #include "napkin/report/math_documents.hpp"
 #include "napkin/report/profiler_documents.hpp"
 
@@ -58,6 +60,7 @@ std::string document_text(const answer& a, Write write) {
   }
   if (const auto* d = std::get_if<diff_answer>(&a)) return write(d->d);
   if (const auto* r = std::get_if<roofline_answer>(&a)) return write(r->chart);
+  if (const auto* m = std::get_if<merge_answer>(&a)) return write(m->table);
   return write(std::get<report_answer>(a).run);
 }
 

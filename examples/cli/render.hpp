@@ -463,6 +463,7 @@ inline void render_text(std::ostream& out, const diff_answer& a) {
 }
 inline void render_text(std::ostream& out, const roofline_answer& a) { out << to_svg(a.chart); }
 inline void render_text(std::ostream& out, const report_answer& a) { out << to_html(a.page); }
+inline void render_text(std::ostream& out, const merge_answer& a) { out << to_text(a.table); }
 
 // ---- The one entry point ---------------------------------------------------------------------------
 

@@ -10,9 +10,12 @@ For each compiler (g++, clang++) and standard (C++17, C++20):
     from header-only definitions), which then runs; and again with the second unit built with
     -fno-exceptions (napkin keeps the two kinds of unit apart with inline namespaces, napkin/config.hpp).
 With nvcc, each CUDA-facing header is compiled as CUDA C++ (-Werror all-warnings).
+Headers that include MPI's <mpi.h> (napkin/mpi.hpp) are compiled alone with --mpi-include's folders, or
+skipped (said so) without them, and are left out of the two-TU program (tests/mpi links them with MPI).
 At the end, the failures are listed by header, so that a header failing only without exceptions shows.
 
 Usage: header_check.py --include DIR --cuda-include DIR [--cuda-lib DIR] [--cxx g++ --cxx clang++] [--nvcc PATH]
+                       [--mpi-include DIR]
 """
 import argparse
 import concurrent.futures
@@ -24,6 +27,7 @@ import sys
 import tempfile
 
 CUDA_INCLUDE = re.compile(r'#\s*include\s*<(cuda|cu[a-z]+|nvtx3|nvrtc|nvJitLink|nvperf|nccl|cudnn|cupti)[^>]*>')
+MPI_INCLUDE = re.compile(r'#\s*include\s*<mpi\.h>')
 NAPKIN_INCLUDE = re.compile(r'#\s*include\s*[<"](napkin/[^>"]+)[>"]')
 WARNINGS = ["-Wall", "-Wextra", "-Wpedantic", "-Werror"]
 
@@ -57,9 +61,15 @@ def main():
     ap.add_argument("--cxx", action="append", default=[])
     ap.add_argument("--nvcc", default="")
     ap.add_argument("--link-lib", action="append", default=[])
+    ap.add_argument("--mpi-include", action="append", default=[])
     args = ap.parse_args()
     include_dir = pathlib.Path(args.include).resolve()
     headers = classify(include_dir)
+    mpi_headers = {h for h in headers if MPI_INCLUDE.search((include_dir / h).read_text())}
+    mpi_flags = [f for d in args.mpi_include for f in ("-isystem", d)]
+    if mpi_headers and not args.mpi_include:
+        print(f"SKIPPED (no --mpi-include): {' '.join(sorted(mpi_headers))}")
+        headers = {h: c for h, c in headers.items() if h not in mpi_headers}
     cuda_flags = [f for d in args.cuda_include for f in ("-isystem", d)]
     work = pathlib.Path(tempfile.mkdtemp(prefix="napkin_headers_"))
     jobs, failures = [], []
@@ -72,6 +82,7 @@ def main():
                 for exceptions in ([], ["-fno-exceptions"]):
                     cmd = [cxx, f"-std={std}", *WARNINGS, *exceptions, "-fsyntax-only", "-I", str(include_dir)]
                     cmd += cuda_flags if cuda else []
+                    cmd += mpi_flags if h in mpi_headers else []
                     name = f"{os.path.basename(cxx)} -std={std}{''.join(' ' + e for e in exceptions)} {h}"
                     jobs.append((name + ("" if cuda else " (no CUDA on the path)"), cmd + [str(tu)], h, exceptions))
         if cuda and args.nvcc:
@@ -82,7 +93,7 @@ def main():
                                        "-c", str(cu), "-o", str(cu.with_suffix(".o"))], h, []))
 
     # Two TUs including everything, linked together.
-    all_includes = "".join(f"#include <{h}>\n" for h in headers)
+    all_includes = "".join(f"#include <{h}>\n" for h in headers if h not in mpi_headers)
     (work / "tu_a.cpp").write_text(all_includes + "int napkin_tu_a() { return 1; }\n")
     (work / "tu_b.cpp").write_text(all_includes + "int napkin_tu_b() { return 2; }\n")
     (work / "main.cpp").write_text("int napkin_tu_a();\nint napkin_tu_b();\n"

@@ -10,6 +10,7 @@ DOCS: what `shell_cases.sh make_documents` wrote; RUNS: what make_runs wrote. Ru
 import csv
 import io
 import json
+import os
 import re
 import subprocess
 import sys
@@ -37,6 +38,7 @@ CASES = {
     "layernorm": [["1024", "1024"]],
     "occupancy": [["--cc", "9.0", "--threads", "256", "--regs", "32"],
                   ["--cc", "9.0", "--threads", "1024", "--regs", "255"]],
+    "merge": [[os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "merge", d)] for d in ("ranks", "monitor")],
     "pipes": [[]],
     "reduction": [["256M"], ["1K..1M*4"]],
     "report": [[f"{runs}/run.json", "--baseline", f"{runs}/baseline.json"]],

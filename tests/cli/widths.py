@@ -34,6 +34,7 @@ ANSWERS = {
     "occupancy": [["--cc", "9.0", "--threads", "256", "--regs", "32", "--graphs"],
                   ["--gpu", "h100", "--threads", "1024", "--regs", "255"],
                   ["--cc", "8.6", "--threads", "96", "--regs", "40", "--smem", "40K", "--graphs"]],
+    "merge": [[os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "merge", d)] for d in ("ranks", "monitor")],
     "pipes": [[]],
     "reduction": [["256M"], ["1K..1G*2", "--gpu", "all"]],
     "report": [[f"{runs}/run.json", "--baseline", f"{runs}/baseline.json", "-o", f"{out}/report.html"]],

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: Apache-2.0
+// napkin merge DIR: the per-rank JSON reports of a parallel job, one file per rank in DIR, as one
+// cross-rank table (napkin/report/cross_rank.hpp): per kernel or phase, min / median / max GPU time across
+// ranks, the slowest rank, the imbalance (max / median), the ranks that lack it, and each rank's
+// communication / compute split. --format json writes the job document (kind "job"), csv the table.
+//
+// Every *.json in DIR (not its subfolders) is read. Documents of kind kernel-reports, phase-reports or
+// monitor-report are ranks; a job document (an earlier merge's output) is skipped with a note; any other
+// kind, mixed kinds, an unreadable file, two files of one rank, or an empty DIR is bad input (exit status 2).
+// The rank is the document's context.rank; a document without one takes it from a file name that ends in
+// rank<N>.json (rank3.json, step.rank12.json), and is refused otherwise: a guessed rank would be a wrong
+// row of the table. A context.rank that disagrees with the file name is refused too.
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include "command.hpp"
+#include "napkin/report/rank_summaries.hpp"
+#include "runs.hpp"
+
+namespace {
+
+using namespace napkin::cli;
+namespace fs = std::filesystem;
+
+struct merge_args {
+  std::string dir, output;
+};
+
+// N from a file name ending in "rank<N>.json"; nullopt otherwise.
+std::optional<std::int64_t> rank_from_file_name(const std::string& file_name) {
+  const std::string suffix = ".json";
+  if (file_name.size() <= suffix.size()) return std::nullopt;
+  const std::string stem = file_name.substr(0, file_name.size() - suffix.size());
+  std::size_t digits = stem.size();
+  while (digits > 0 && std::isdigit(static_cast<unsigned char>(stem[digits - 1]))) --digits;
+  if (digits == stem.size() || stem.size() - digits > 9 || digits < 4 || stem.compare(digits - 4, 4, "rank") != 0)
+    return std::nullopt;
+  return std::stoll(stem.substr(digits));
+}
+
+std::optional<std::int64_t> integer_member(const napkin::json_value& o, const char* field, const std::string& where) {
+  const napkin::json_value* v = o.find(field);
+  if (v == nullptr || v->is_null()) return std::nullopt;
+  const double d = v->is_number() ? v->as_number() : -1;
+  if (!(d >= 0 && d < 1e15) || d != std::floor(d))
+    throw usage_error(where + ": context." + field + " must be an integer >= 0");
+  return static_cast<std::int64_t>(d);
+}
+
+std::optional<std::string> text_member(const napkin::json_value& o, const char* field) {
+  const napkin::json_value* v = o.find(field);
+  if (v == nullptr || !v->is_string()) return std::nullopt;
+  return v->as_string();
+}
+
+napkin::report_context context_of(const napkin::json_value& doc, const std::string& file) {
+  napkin::report_context c;
+  const napkin::json_value* ctx = doc.find("context");
+  if (ctx == nullptr) return c;
+  if (!ctx->is_object()) throw usage_error(file + ": \"context\" must be an object");
+  c.host = text_member(*ctx, "host");
+  c.rank = integer_member(*ctx, "rank", file);
+  c.world_size = integer_member(*ctx, "world_size", file);
+  c.local_rank = integer_member(*ctx, "local_rank", file);
+  c.device_index = integer_member(*ctx, "device_index", file);
+  c.device_name = text_member(*ctx, "device_name");
+  c.device_pci_bus_id = text_member(*ctx, "device_pci_bus_id");
+  c.device_uuid = text_member(*ctx, "device_uuid");
+  return c;
+}
+
+double number_at(const napkin::json_value& o, const char* field, const std::string& where) {
+  const napkin::json_value* v = o.find(field);
+  if (v == nullptr || !v->is_number()) throw usage_error(where + "." + field + ": expected a number");
+  return v->as_number();
+}
+
+// A monitor-report document's kernel and phase rows ("path" rows repeat the phases' time): the label, the
+// count, totals.gpu_ns and, for phases, totals.communication_ns (napkin/report/monitor_documents.hpp).
+std::vector<napkin::rank_row> monitor_rows(const napkin::json_value& doc, const std::string& file) {
+  const napkin::json_value* rows = doc.find("rows");
+  if (rows == nullptr || !rows->is_array()) throw usage_error(file + ": a monitor-report without a \"rows\" array");
+  std::vector<napkin::rank_row> out;
+  for (std::size_t i = 0; i < rows->items().size(); ++i) {
+    const napkin::json_value& r = rows->items()[i];
+    const std::string where = file + ": rows[" + std::to_string(i) + "]";
+    const std::optional<std::string> by = text_member(r, "by");
+    if (!by) throw usage_error(where + ".by: expected a string");
+    if (*by != "kernel" && *by != "phase") continue;
+    const std::optional<std::string> label = text_member(r, "label");
+    if (!label) throw usage_error(where + ".label: expected a string");
+    const napkin::json_value* totals = r.find("totals");
+    if (totals == nullptr || !totals->is_object()) throw usage_error(where + ".totals: expected an object");
+    const double count = number_at(r, "count", where), gpu_ns = number_at(*totals, "gpu_ns", where + ".totals");
+    if (!(count >= 0 && count < 1e18) || !(gpu_ns >= 0)) throw usage_error(where + ": a negative count or GPU time");
+    napkin::rank_row row{*label, *by == "kernel" ? napkin::row_kind::kernel : napkin::row_kind::phase,
+                         static_cast<std::uint64_t>(count), gpu_ns, std::nullopt};
+    if (row.by == napkin::row_kind::phase && totals->find("communication_ns") != nullptr)
+      row.communication_ns = number_at(*totals, "communication_ns", where + ".totals");
+    out.push_back(std::move(row));
+  }
+  return out;
+}
+
+merge_answer merge(const std::string& dir) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) throw usage_error(dir + ": not a folder" + (ec ? ": " + ec.message() : std::string()));
+  std::vector<std::string> files;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    if (it->path().extension() == ".json" && !it->is_directory()) files.push_back(it->path().string());
+  if (ec) throw usage_error(dir + ": cannot list: " + ec.message());
+  std::sort(files.begin(), files.end());
+  merge_answer a;
+  std::string kind;  // of the first rank's document
+  std::vector<std::pair<std::int64_t, std::string>> seen;  // rank, file
+  std::vector<napkin::rank_summary> summaries;
+  for (const std::string& file : files) {
+    const napkin::json_read_result r = napkin::read_json_file(file);
+    if (!r.ok()) throw usage_error(r.problem);
+    const napkin::json_value* k = r.value.find("kind");
+    const std::string this_kind = k != nullptr && k->is_string() ? k->as_string() : "";
+    if (this_kind == napkin::report_kind::job) {
+      a.notes.push_back(file + ": a job document (an earlier merge), skipped");
+      continue;
+    }
+    if (this_kind != napkin::report_kind::kernel_reports && this_kind != napkin::report_kind::phase_reports &&
+        this_kind != "monitor-report")
+      throw usage_error(file + ": " + (this_kind.empty() ? std::string("not a napkin report document") : "a document of kind '" + this_kind + "'") +
+                        "; merge reads one rank per file: kernel-reports, phase-reports or monitor-report");
+    if (!kind.empty() && this_kind != kind)
+      throw usage_error(file + ": a " + this_kind + " document among " + kind + " documents: merge one kind at a time");
+    kind = this_kind;
+    napkin::rank_summary s;
+    s.context = context_of(r.value, file);
+    const std::optional<std::int64_t> named = rank_from_file_name(fs::path(file).filename().string());
+    if (s.context.rank && named && *s.context.rank != *named)
+      throw usage_error(file + ": context.rank is " + std::to_string(*s.context.rank) + " but the file is named for rank " +
+                        std::to_string(*named));
+    if (!s.context.rank) s.context.rank = named;
+    if (!s.context.rank)
+      throw usage_error(file + ": no context.rank and no rank in the file name (name it rank<N>.json, or write the "
+                        "report with napkin::process_context())");
+    for (const auto& [rank, other] : seen)
+      if (rank == *s.context.rank)
+        throw usage_error(file + ": rank " + std::to_string(rank) + " again (also in " + other + ")");
+    seen.emplace_back(*s.context.rank, file);
+    if (kind == "monitor-report") {
+      s.rows = monitor_rows(r.value, file);
+    } else {
+      const measured_run run = read_run(file);
+      s.rows = napkin::summary_of(run.run, s.context).rows;
+    }
+    summaries.push_back(std::move(s));
+  }
+  if (summaries.empty()) throw usage_error(dir + ": no per-rank report (*.json of kind kernel-reports, phase-reports or monitor-report)");
+  const std::string problem = napkin::validate_summaries(summaries);
+  if (!problem.empty()) throw usage_error(problem);
+  a.table = napkin::make_cross_rank_table(std::move(summaries));
+  return a;
+}
+
+runner setup_merge(CLI::App& sub) {
+  auto a = std::make_shared<merge_args>();
+  sub.add_option("DIR", a->dir, "a folder of per-rank JSON reports, one file per rank")->type_name("DIR");
+  sub.add_option("-o,--output", a->output, "write to FILE instead of standard output")->type_name("FILE");
+  sub.footer("Reads DIR/*.json: kernel-reports, phase-reports or monitor-report documents, one\n"
+             "kind, one file per rank. The rank is context.rank, else the file name's\n"
+             "rank<N>.json. Per kernel or phase: min/median/max GPU time across ranks (median of\n"
+             "an even count: the mean of the middle two), the slowest rank, max/median, the\n"
+             "ranks without it; per rank: communication (NCCL/NVSHMEM) vs compute. --format json\n"
+             "writes a job document. Exit status 2: an empty or unreadable folder or file,\n"
+             "mixed kinds, a rank twice or none. docs/multi-gpu.md.");
+  return [a]() -> answer {
+    if (a->dir.empty()) throw usage_error("merge expects a folder (DIR)");
+    merge_answer m = merge(a->dir);
+    m.output = a->output;
+    return m;
+  };
+}
+
+const registrar merge_command{{"merge", "per-rank JSON reports of a parallel job as one cross-rank table", setup_merge}};
+
+}  // namespace

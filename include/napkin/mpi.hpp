@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: Apache-2.0
+// napkin/mpi.hpp — napkin in an MPI job: every rank's summary (napkin/report/cross_rank.hpp) gathered to
+// one rank, which builds the cross-rank table, prints it and writes the job's JSON document.
+//
+//   napkin::kernel_reports k = prof.per_kernel([&] { step(); });
+//   auto table = napkin::mpi::gather(napkin::summary_of(k, napkin::mpi::context()));  // collective
+//   if (table) napkin::mpi::report(*table, "job.json");  // rank 0: the table on stdout, the JSON file
+//
+// OPTIONAL: needs MPI's <mpi.h> (link CMake's napkin::mpi, which links MPI::MPI_CXX); nothing else in
+// napkin includes this header. The rank and world size come from MPI_Comm_rank / MPI_Comm_size of the
+// communicator, overriding what the launcher's environment says (napkin/report/rank.hpp).
+//
+// On the wire each summary is napkin's own compact byte format (summary_bytes below): a magic "NPKS",
+// a version byte, then the context and the rows, integers as 8 little-endian bytes, doubles as their
+// IEEE-754 bits in the same order. Root reads it back with every length checked, so a truncated or
+// foreign buffer is an error, never a read past its end. MPI_Gather of the sizes, then MPI_Gatherv.
+// MPI failures go through napkin's failure path (with MPI's default MPI_ERRORS_ARE_FATAL handler MPI
+// aborts first).
+#pragma once
+
+#include "napkin/config.hpp"
+
+#include <mpi.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "napkin/error.hpp"
+#include "napkin/report/cross_rank.hpp"
+#include "napkin/report/job_documents.hpp"
+#include "napkin/report/rank.hpp"
+
+NAPKIN_BEGIN_NAMESPACE
+namespace mpi {
+
+// ---------------------------------------------------------------------------------------------------
+// The byte format.
+
+namespace detail {
+
+inline constexpr char summary_magic[4] = {'N', 'P', 'K', 'S'};
+inline constexpr unsigned char summary_version = 1;
+
+class byte_writer {
+ public:
+  std::string bytes;
+  void u64(std::uint64_t v) {
+    for (int i = 0; i < 8; ++i) bytes.push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
+  }
+  void f64(double d) {
+    std::uint64_t v = 0;
+    std::memcpy(&v, &d, sizeof v);
+    u64(v);
+  }
+  void text(const std::string& s) {
+    u64(s.size());
+    bytes += s;
+  }
+  void optional_i64(const std::optional<std::int64_t>& v) {
+    bytes.push_back(v ? 1 : 0);
+    if (v) u64(static_cast<std::uint64_t>(*v));
+  }
+  void optional_text(const std::optional<std::string>& v) {
+    bytes.push_back(v ? 1 : 0);
+    if (v) text(*v);
+  }
+};
+
+class byte_reader {
+ public:
+  byte_reader(const char* data, std::size_t size) : data_(data), size_(size) {}
+  std::string problem;  // the first thing that did not fit
+  bool ok() const { return problem.empty(); }
+  bool at_end() const { return at_ == size_; }
+
+  bool take(std::size_t n, const char* what) {
+    if (!ok()) return false;
+    if (n > size_ - at_) {
+      problem = std::string("truncated at byte ") + std::to_string(at_) + " (" + what + ")";
+      return false;
+    }
+    return true;
+  }
+  unsigned char u8(const char* what) {
+    if (!take(1, what)) return 0;
+    return static_cast<unsigned char>(data_[at_++]);
+  }
+  std::uint64_t u64(const char* what) {
+    if (!take(8, what)) return 0;
+    std::uint64_t v = 0;
+    for (int i = 0; i < 8; ++i) v |= static_cast<std::uint64_t>(static_cast<unsigned char>(data_[at_ + i])) << (8 * i);
+    at_ += 8;
+    return v;
+  }
+  double f64(const char* what) {
+    const std::uint64_t v = u64(what);
+    double d = 0;
+    std::memcpy(&d, &v, sizeof d);
+    return d;
+  }
+  std::string text(const char* what) {
+    const std::uint64_t n = u64(what);
+    if (!take(n, what)) return {};
+    std::string s(data_ + at_, static_cast<std::size_t>(n));
+    at_ += static_cast<std::size_t>(n);
+    return s;
+  }
+  std::optional<std::int64_t> optional_i64(const char* what) {
+    if (u8(what) == 0) return std::nullopt;
+    return static_cast<std::int64_t>(u64(what));
+  }
+  std::optional<std::string> optional_text(const char* what) {
+    if (u8(what) == 0) return std::nullopt;
+    return text(what);
+  }
+
+ private:
+  const char* data_;
+  std::size_t size_;
+  std::size_t at_ = 0;
+};
+
+}  // namespace detail
+
+// A summary as bytes.
+inline std::string summary_bytes(const rank_summary& s) {
+  detail::byte_writer w;
+  w.bytes.append(detail::summary_magic, 4);
+  w.bytes.push_back(static_cast<char>(detail::summary_version));
+  const report_context& c = s.context;
+  w.optional_text(c.host);
+  w.optional_i64(c.rank);
+  w.optional_i64(c.world_size);
+  w.optional_i64(c.local_rank);
+  w.optional_i64(c.device_index);
+  w.optional_text(c.device_name);
+  w.optional_text(c.device_pci_bus_id);
+  w.optional_text(c.device_uuid);
+  w.u64(s.rows.size());
+  for (const rank_row& r : s.rows) {
+    w.text(r.name);
+    w.bytes.push_back(r.by == row_kind::phase ? 1 : 0);
+    w.u64(r.launches);
+    w.f64(r.gpu_ns);
+    w.bytes.push_back(r.communication_ns ? 1 : 0);
+    if (r.communication_ns) w.f64(*r.communication_ns);
+  }
+  return std::move(w.bytes);
+}
+
+// The summary the bytes hold; `problem` says why they hold none (and the summary is then empty).
+inline rank_summary summary_from_bytes(const char* data, std::size_t size, std::string& problem) {
+  problem.clear();
+  if (size < 5 || std::memcmp(data, detail::summary_magic, 4) != 0) {
+    problem = "not a napkin rank summary (no \"NPKS\" magic)";
+    return {};
+  }
+  if (static_cast<unsigned char>(data[4]) != detail::summary_version) {
+    problem = "rank summary format version " + std::to_string(static_cast<unsigned char>(data[4])) +
+              ", this napkin reads version " + std::to_string(detail::summary_version);
+    return {};
+  }
+  detail::byte_reader r(data + 5, size - 5);
+  rank_summary s;
+  report_context& c = s.context;
+  c.host = r.optional_text("host");
+  c.rank = r.optional_i64("rank");
+  c.world_size = r.optional_i64("world_size");
+  c.local_rank = r.optional_i64("local_rank");
+  c.device_index = r.optional_i64("device_index");
+  c.device_name = r.optional_text("device_name");
+  c.device_pci_bus_id = r.optional_text("device_pci_bus_id");
+  c.device_uuid = r.optional_text("device_uuid");
+  const std::uint64_t rows = r.u64("row count");
+  // Each row takes at least 27 bytes: a bound on the count before anything is reserved.
+  if (r.ok() && rows > size / 27) r.problem = "row count " + std::to_string(rows) + " does not fit in " + std::to_string(size) + " bytes";
+  for (std::uint64_t i = 0; i < rows && r.ok(); ++i) {
+    rank_row row;
+    row.name = r.text("row name");
+    const unsigned char by = r.u8("row kind");
+    if (by > 1 && r.ok()) r.problem = "row " + std::to_string(i) + ": unknown kind " + std::to_string(by);
+    row.by = by == 1 ? row_kind::phase : row_kind::kernel;
+    row.launches = r.u64("launches");
+    row.gpu_ns = r.f64("gpu_ns");
+    if (r.u8("communication flag") != 0) row.communication_ns = r.f64("communication_ns");
+    s.rows.push_back(std::move(row));
+  }
+  if (r.ok() && !r.at_end()) r.problem = "bytes left over after the last row";
+  if (!r.ok()) {
+    problem = "a broken rank summary: " + r.problem;
+    return {};
+  }
+  return s;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The MPI calls.
+
+namespace detail {
+// An MPI call's failure (reached only when the communicator's error handler returns errors).
+inline void check_mpi(int status, const char* call) {
+  if (status == MPI_SUCCESS) return;
+  char text[MPI_MAX_ERROR_STRING] = {};
+  int length = 0;
+  MPI_Error_string(status, text, &length);
+  napkin::error_info info;
+  info.library = "MPI";
+  info.code = status;
+  info.name = call;
+  info.description = text;
+  info.expression = call;
+  napkin::detail::raise_as<std::runtime_error>(std::move(info));
+}
+}  // namespace detail
+
+// This process's context in `comm`: the host, the rank and world size from MPI, and the local rank as the
+// rank among the processes of this host (MPI_Comm_split_type with MPI_COMM_TYPE_SHARED). Collective.
+inline report_context context(MPI_Comm comm = MPI_COMM_WORLD) {
+  report_context c = process_context();
+  int rank = 0, size = 0;
+  detail::check_mpi(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+  detail::check_mpi(MPI_Comm_size(comm, &size), "MPI_Comm_size");
+  c.rank = rank;
+  c.world_size = size;
+  MPI_Comm local = MPI_COMM_NULL;
+  detail::check_mpi(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &local), "MPI_Comm_split_type");
+  int local_rank = 0;
+  detail::check_mpi(MPI_Comm_rank(local, &local_rank), "MPI_Comm_rank");
+  detail::check_mpi(MPI_Comm_free(&local), "MPI_Comm_free");
+  c.local_rank = local_rank;
+  return c;
+}
+
+// Gathers every rank's summary to `root`, which returns the cross-rank table; the other ranks return
+// nullopt. Collective over `comm`. The summary's rank and world size are set from MPI (whatever the
+// summary said); its host from gethostname when it has none.
+inline std::optional<cross_rank_table> gather(rank_summary summary, MPI_Comm comm = MPI_COMM_WORLD, int root = 0) {
+  int rank = 0, size = 0;
+  detail::check_mpi(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+  detail::check_mpi(MPI_Comm_size(comm, &size), "MPI_Comm_size");
+  if (root < 0 || root >= size)
+    napkin::detail::raise_input_error<std::invalid_argument>("napkin::mpi: root " + std::to_string(root) +
+                                                             " is not a rank of a communicator of size " + std::to_string(size));
+  summary.context.rank = rank;
+  summary.context.world_size = size;
+  if (!summary.context.host) summary.context.host = host_name();
+  const std::string bytes = summary_bytes(summary);
+  // A summary past INT_MAX bytes cannot be an MPI count; the size is sent anyway (as -1) so that no rank
+  // is left waiting, and the root refuses.
+  const int my_size = bytes.size() > static_cast<std::size_t>(INT_MAX) ? -1 : static_cast<int>(bytes.size());
+  std::vector<int> sizes(rank == root ? static_cast<std::size_t>(size) : 0);
+  detail::check_mpi(MPI_Gather(&my_size, 1, MPI_INT, sizes.data(), 1, MPI_INT, root, comm), "MPI_Gather");
+  std::vector<int> displacements;
+  std::string all;
+  std::string problem;
+  if (rank == root) {
+    long long total = 0;
+    for (int r = 0; r < size; ++r) {
+      const int n = sizes[static_cast<std::size_t>(r)];
+      displacements.push_back(static_cast<int>(total <= INT_MAX ? total : 0));
+      if (n < 0) problem = "rank " + std::to_string(r) + "'s summary is larger than 2 GiB";
+      total += n < 0 ? 0 : n;
+    }
+    if (total > INT_MAX) problem = "the summaries together are larger than 2 GiB";
+    if (problem.empty()) all.resize(static_cast<std::size_t>(total));
+  }
+  // Root's verdict on the sizes reaches every rank first, so that none waits in MPI_Gatherv for a gather
+  // root has refused.
+  int refused = problem.empty() ? 0 : 1;
+  detail::check_mpi(MPI_Bcast(&refused, 1, MPI_INT, root, comm), "MPI_Bcast");
+  if (refused) {
+    if (rank == root) napkin::detail::raise_input_error<std::length_error>("napkin::mpi::gather: " + problem);
+    return std::nullopt;
+  }
+  const int my_count = my_size;  // >= 0: root refuses a rank that sent -1
+  detail::check_mpi(MPI_Gatherv(bytes.data(), my_count, MPI_CHAR, all.data(), sizes.data(), displacements.data(),
+                                MPI_CHAR, root, comm),
+                    "MPI_Gatherv");
+  if (rank != root) return std::nullopt;
+  std::vector<rank_summary> summaries;
+  for (int r = 0; r < size; ++r) {
+    const std::size_t at = static_cast<std::size_t>(displacements[static_cast<std::size_t>(r)]);
+    rank_summary s = summary_from_bytes(all.data() + at, static_cast<std::size_t>(sizes[static_cast<std::size_t>(r)]), problem);
+    if (!problem.empty())
+      napkin::detail::raise_input_error<std::invalid_argument>("napkin::mpi::gather: rank " + std::to_string(r) + ": " + problem);
+    summaries.push_back(std::move(s));
+  }
+  return make_cross_rank_table(std::move(summaries));
+}
+
+// Writes the job document (job_documents.hpp) to `path`; returns why it could not, or "".
+inline std::string write_job_json(const cross_rank_table& t, const std::string& path, const document_options& o = {}) {
+  const std::string text = to_json(t, o);
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (f == nullptr) return "napkin::mpi: cannot open " + path + " for writing: " + std::strerror(errno);
+  const bool written = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  const bool closed = std::fclose(f) == 0;
+  if (!written || !closed) return "napkin::mpi: cannot write " + path;
+  return {};
+}
+
+// Root's report: the table on `out` (stdout), and the job document in `json_path` when one is given.
+// Returns why the file could not be written, or "".
+inline std::string report(const cross_rank_table& t, const std::string& json_path = {}, std::FILE* out = stdout) {
+  std::fputs(to_text(t).c_str(), out);
+  std::fflush(out);
+  return json_path.empty() ? std::string() : write_job_json(t, json_path);
+}
+
+}  // namespace mpi
+NAPKIN_END_NAMESPACE
