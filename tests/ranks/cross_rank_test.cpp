@@ -257,6 +257,14 @@ TEST_CASE("summaries from napkin's reports") {
   CHECK(ms.rows[0].launches == 3);
   CHECK(ms.rows[0].gpu_ns == 900);
   CHECK(ms.rows[1].by == row_kind::phase);
+  CHECK(ms.rows[1].communication_ns == 0.0);  // gemm is compute: the phase's split is known, 0 ns in NCCL
+
+  // A phase whose kernels were 600 ns of NCCL and 300 ns of compute (the monitor's split, hand-set here).
+  monitor_report comm = mr;
+  comm.phases[0].split = time_split{300, 600};
+  const rank_summary cs = summary_of(comm, c);
+  REQUIRE(cs.rows[1].communication_ns);
+  CHECK(*cs.rows[1].communication_ns == 600.0);
 }
 
 TEST_CASE("the job document") {

@@ -61,15 +61,18 @@ inline rank_summary summary_of(const phase_reports& p, report_context context) {
   return {std::move(context), detail::rows_of(p.phases, row_kind::phase)};
 }
 
-// The monitor's kernel rows and phase rows (innermost NVTX range; "" is kernels outside any range). The
+// The monitor's kernel rows and phase rows (innermost NVTX range; "" is kernels outside any range), phases
+// with their time in communication kernels. The
 // monitor's device is the context's device_index when the context names none.
 inline rank_summary summary_of(const monitor_report& m, report_context context) {
   if (!context.device_index) context.device_index = m.device;
   rank_summary s{std::move(context), {}};
   for (const monitor_row& r : m.kernels)
     s.rows.push_back({r.name, row_kind::kernel, r.totals.count, static_cast<double>(r.totals.gpu_ns), std::nullopt});
+  // A phase's split is known: the monitor saw which of its kernels were NCCL's.
   for (const monitor_row& r : m.phases)
-    s.rows.push_back({r.name, row_kind::phase, r.totals.count, static_cast<double>(r.totals.gpu_ns), std::nullopt});
+    s.rows.push_back({r.name, row_kind::phase, r.totals.count, static_cast<double>(r.totals.gpu_ns),
+                      r.split.communication_ns});
   return s;
 }
 
