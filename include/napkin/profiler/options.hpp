@@ -35,6 +35,11 @@ constexpr std::string_view to_string(replay r) noexcept {
 }
 
 struct profiler_options {
+  // The device to measure: -1, the calling thread's current device (its current context); N, device N's
+  // primary context, whatever device the calling thread has current. napkin makes that context current for
+  // its own calls and for the measured work of measure(), per_kernel() and a scope, and puts back the
+  // caller's afterwards (docs/profiler.md, "Choosing the device").
+  int device = -1;
   // Flush L2 before every replay pass (like ncu's default --cache-control all), so that each pass starts
   // from the same cold, clean cache: measure(), per_kernel(fn, replay::application), scopes and phases.
   // CUPTI's kernel replay (per_kernel's default) does its own thing between passes.

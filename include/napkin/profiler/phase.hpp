@@ -12,6 +12,7 @@
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -133,7 +134,7 @@ class profiler_phase {
 
     state(detail::profiler_core& core, const char* d, std::string n)
         : domain(d), name(std::move(n)), passes_needed(core.config().passes()) {
-      watch.emplace(core, "phase \"" + name + "\"");
+      watch.emplace(core, "phase \"" + name + "\"", /*current=*/false);  // the program keeps its device
       watch->configure(detail::user_range_user_replay, 1, /*own=*/true);  // dropped when the watch ends
     }
 
@@ -144,6 +145,7 @@ class profiler_phase {
 #if NAPKIN_HAS_EXCEPTIONS
       try {
 #endif
+        const detail::context_guard current = watch->core().on_device();
         occurrence.emplace(*watch, name.c_str());
         return true;
 #if NAPKIN_HAS_EXCEPTIONS
@@ -158,6 +160,7 @@ class profiler_phase {
 #if NAPKIN_HAS_EXCEPTIONS
       try {
 #endif
+        const detail::context_guard current = watch->core().on_device();
         const bool all = occurrence->end();
         occurrence.reset();
         passes_done = watch->passes_run();
@@ -188,6 +191,8 @@ class profiler_phase {
     }
     // Ends CUPTI's part (closing an open pass, disabling the phase's session) and frees the profiler.
     void finish_watch() noexcept {
+      if (!watch) return;
+      const detail::context_guard current(watch->core().device().context, std::nothrow);
       occurrence.reset();
       watch.reset();
     }

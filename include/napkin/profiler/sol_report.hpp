@@ -23,6 +23,7 @@
 #include "napkin/error.hpp"
 #include "napkin/profiler/metrics.hpp"
 #include "napkin/profiler/verdicts.hpp"
+#include "napkin/report/document.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 
@@ -142,6 +143,9 @@ struct sol_report {
   std::string metric_set;  // the set's name
   std::size_t passes = 0;  // replay passes the set needed
   measured_by how = measured_by::user_range;
+  // The device measured (index, name, PCI bus id, UUID: report/context_cuda.hpp's device_context); the
+  // profiler fills it, and documents write it as their "context" (report/profiler_documents.hpp).
+  report_context context;
   measurement_cost cost;
   std::map<std::string, double> values;  // every collected metric by name
   // How each Speed-Of-Light number was obtained when it is not one collected metric (the fast SOL set derives
@@ -233,6 +237,7 @@ inline sol_report make_report(std::string name, const metric_set& set, const std
 // per_kernel()'s result: one report per kernel, how many kernels did not fit, and what the call cost.
 struct kernel_reports {
   std::vector<sol_report> kernels;
+  report_context context;  // the device measured, as in each kernel's report (kernels may be none)
   std::size_t dropped = 0;
   measurement_cost cost;
 };
