@@ -42,6 +42,13 @@ inline double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// "device 1 (NVIDIA H200, 0000:19:00.0)": the device in a message.
+inline std::string device_words(const report_context& c) {
+  std::string words = "device " + (c.device_index ? std::to_string(*c.device_index) : std::string("?"));
+  if (c.device_name && c.device_pci_bus_id) words += " (" + *c.device_name + ", " + *c.device_pci_bus_id + ")";
+  return words;
+}
+
 class profiler_core {
  public:
   profiler_core(metric_set set, const profiler_options& options) : options_(options) {
@@ -50,11 +57,12 @@ class profiler_core {
     device_ = find_device(options_.device);
     const context_guard current(device_.context);  // the flush buffer and kernel belong to the device
     identity_ = device_context(device_.index);
+    busy_ = busy_policy{options_.busy_wait, device_words(identity_)};
     const monitors_paused paused;  // the counter availability below is refused while PM sampling runs
     cupti_.emplace();
-    require_range_profiling(device_);
+    require_range_profiling(device_, busy_);
     const std::string chip = chip_name(device_);
-    config_.emplace(chip, set_for_chip(std::move(set), chip), counter_availability(device_));
+    config_.emplace(chip, set_for_chip(std::move(set), chip), counter_availability(device_, busy_));
     if (options_.flush_l2) flusher_.emplace(device_.index);
   }
   profiler_core(const profiler_core&) = delete;
@@ -142,7 +150,7 @@ class profiler_core {
     if (session_ && session_->mode() != mode) session_.reset();
     if (!session_) {
       const auto t0 = std::chrono::steady_clock::now();
-      session_ = std::make_unique<cupti_session>(device_.context, mode);
+      session_ = std::make_unique<cupti_session>(device_.context, mode, busy_);
       enable_s += seconds_since(t0);
     }
     return *session_;
@@ -157,6 +165,7 @@ class profiler_core {
   profiler_options options_;
   profiled_device device_;
   report_context identity_;
+  busy_policy busy_;
   std::optional<cupti_initialization> cupti_;  // made before, destroyed after, everything CUPTI below
   std::optional<metric_config> config_;
   std::unique_ptr<cupti_session> session_;

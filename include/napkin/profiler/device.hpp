@@ -22,6 +22,7 @@
 
 #include "napkin/check/driver.hpp"
 #include "napkin/detail/device_index.hpp"
+#include "napkin/profiler/busy.hpp"
 #include "napkin/profiler/errors.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
@@ -150,15 +151,19 @@ inline std::string why_unsupported(const CUpti_Profiler_DeviceSupported_Params& 
   add(p.confidentialCompute, "confidential computing is enabled");
   add(p.cmp, "CMP (crypto-mining) device");
   add(p.wsl, "WSL without profiling support (driver >= 525 on Windows 11 needed)");
-  return why.empty() ? "reason not reported by CUPTI (MIG or MPS?)" : why;
+  // CUPTI profiles a MIG compute instance only when it fills its GPU instance (an "isolated" one), not one
+  // that shares its GPU instance with others (CUPTI's "Special Configurations: MIG").
+  return why.empty() ? "reason not reported by CUPTI (a shared MIG compute instance, or MPS?)" : why;
 }
 
 // After cuptiProfilerInitialize: refuses a device CUPTI cannot range-profile, saying why.
-inline void require_range_profiling(const profiled_device& d) {
+inline void require_range_profiling(const profiled_device& d, const busy_policy& busy = {}) {
   auto supported = NAPKIN_CUPTI_PARAMS(CUpti_Profiler_DeviceSupported_Params);
   supported.cuDevice = d.device;
   supported.api = CUPTI_PROFILER_RANGE_PROFILING;
-  NAPKIN_DETAIL_PROFILER_CHECK(cuptiProfilerDeviceSupported(&supported));
+  const busy_outcome o = retry_while_busy([&supported] { return cuptiProfilerDeviceSupported(&supported); }, busy.wait);
+  check_as<profiler_error>(o.status, "cuptiProfilerDeviceSupported(&supported)", NAPKIN_DETAIL_SITE_ARGS,
+                           busy_note(o, busy.device, busy.wait).c_str());
   if (supported.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
     raise_profiler_error(CUPTI_ERROR_NOT_SUPPORTED, "napkin: range profiling is not supported on device " +
                                                         std::to_string(d.index) + ": " + why_unsupported(supported));
@@ -173,10 +178,12 @@ inline std::string chip_name(const profiled_device& d) {
 }
 
 // Which counters the context can collect now (another client may hold some).
-inline std::vector<std::uint8_t> counter_availability(const profiled_device& d) {
+inline std::vector<std::uint8_t> counter_availability(const profiled_device& d, const busy_policy& busy = {}) {
   auto p = NAPKIN_CUPTI_PARAMS(CUpti_Profiler_GetCounterAvailability_Params);
   p.ctx = d.context;
-  NAPKIN_DETAIL_PROFILER_CHECK(cuptiProfilerGetCounterAvailability(&p));  // the size
+  const busy_outcome o = retry_while_busy([&p] { return cuptiProfilerGetCounterAvailability(&p); }, busy.wait);
+  check_as<profiler_error>(o.status, "cuptiProfilerGetCounterAvailability(&p)", NAPKIN_DETAIL_SITE_ARGS,
+                           busy_note(o, busy.device, busy.wait).c_str());  // the size
   std::vector<std::uint8_t> image(p.counterAvailabilityImageSize);
   p.pCounterAvailabilityImage = image.data();
   NAPKIN_DETAIL_PROFILER_CHECK(cuptiProfilerGetCounterAvailability(&p));
