@@ -139,7 +139,8 @@ class profiler {
   // Each occurrence must launch the same kernels (like ncu's application replay, different iterations
   // supply different counters). A nested range of the same name belongs to the outer one. Works with NVTX
   // switched off at run time (NAPKIN_NVTX=0), not with ranges compiled out (NAPKIN_NVTX_DISABLE). While a
-  // phase is watched the profiler measures nothing else; one phase per process at a time.
+  // phase is watched the profiler measures nothing else; one phase per thread at a time. The phase's code
+  // must run on the profiler's device: unlike measure(), a watch does not make it current for the program.
   template <class D = default_domain>
   phase watch_phase(std::string name) {
     return phase(core_, detail::domain_name_of<D>(), std::move(name));
