@@ -66,7 +66,8 @@ int main() {
       }
 
     std::printf("Devices (each thread's report context):\n\n| device | name | PCI bus id | UUID |\n|---|---|---|---|\n");
-    for (int d = 0; d < 2; ++d) print_identity(together[d].context);
+    for (int d = 0; d < 2; ++d)
+      if (!together[d].kernels.empty()) print_identity(together[d].kernels.front().context);
     std::printf("\nper_kernel(fn, replay::application), sol_fast set; alone = one device at a time, both = two "
                 "threads at once:\n\n");
     std::printf("| kernel | device | SM %% alone / both | Memory %% alone / both | DRAM %% alone / both | "

@@ -25,8 +25,8 @@ constexpr const char* cupti_advice(CUptiResult status) noexcept {
              "Likely holders: another process profiling this GPU (Nsight Compute ncu, Nsight Systems nsys with "
              "--gpu-metrics-devices, another napkin profiler or napkin::monitor: run one profiling napkin process "
              "per GPU), or DCGM's profiling module (dcgm-exporter's DCP metrics: `dcgmi profile --pause`, then "
-             "`dcgmi profile --resume` after). Let ncu/nsys finish or stop them, then retry; "
-             "profiler_options::busy_wait makes napkin wait for the counters instead of failing.";
+             "`dcgmi profile --resume` after). Let ncu/nsys finish or stop them, then retry "
+             "(napkin::profiler can wait for them: profiler_options::busy_wait)";
     case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
       return "another CUPTI client is attached to this process (Nsight Compute ncu, Nsight Systems nsys, cuda-gdb or "
              "a library using CUPTI). Run without the other tool, or profile with that tool instead.";

@@ -87,8 +87,7 @@ busy_outcome retry_while_busy(Call&& call, std::chrono::milliseconds busy_wait) 
 inline std::string busy_note(const busy_outcome& o, const std::string& device, std::chrono::milliseconds busy_wait) {
   if (o.status != CUPTI_ERROR_HARDWARE_BUSY) return {};
   std::string note = "the counters of " + device + " are held by another client";
-  if (busy_wait.count() <= 0)
-    return note + "; profiler_options::busy_wait makes napkin wait for them (0, the default, fails at once)";
+  if (busy_wait.count() <= 0) return note + "; napkin did not wait (profiler_options::busy_wait = 0)";
   return note + "; napkin waited " + std::to_string(o.waited.count()) + " ms (" + std::to_string(o.retries + 1) +
          " attempts, profiler_options::busy_wait = " + std::to_string(busy_wait.count()) +
          " ms) and they stayed busy";

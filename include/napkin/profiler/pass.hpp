@@ -146,7 +146,6 @@ class measurement {
     const context_guard current = core_.on_device();
     const auto t0 = std::chrono::steady_clock::now();
     kernel_reports out;
-    out.context = core_.identity();
     out.dropped = session_->decode();
     const std::vector<std::uint8_t>& data = session_->data();
     const std::size_t ranges = metric_config::range_count(data);

@@ -143,9 +143,6 @@ struct sol_report {
   std::string metric_set;  // the set's name
   std::size_t passes = 0;  // replay passes the set needed
   measured_by how = measured_by::user_range;
-  // The device measured (index, name, PCI bus id, UUID: report/context_cuda.hpp's device_context); the
-  // profiler fills it, and documents write it as their "context" (report/profiler_documents.hpp).
-  report_context context;
   measurement_cost cost;
   std::map<std::string, double> values;  // every collected metric by name
   // How each Speed-Of-Light number was obtained when it is not one collected metric (the fast SOL set derives
@@ -156,6 +153,10 @@ struct sol_report {
   // disagree (find_pass_disagreement); empty when they agree. When they disagree there is no verdict.
   std::vector<pass_sample> pass_samples;
   std::string passes_disagree;
+  // The device measured (index, name, PCI bus id, UUID: report/context_cuda.hpp's device_context); the
+  // profiler fills it, and documents write it as their "context" (report/profiler_documents.hpp). Last, so
+  // aggregate initializers written before it existed keep their meaning.
+  report_context context;
 
   std::optional<double> get(const std::string& metric) const {
     const auto it = values.find(metric);
@@ -234,10 +235,10 @@ inline sol_report make_report(std::string name, const metric_set& set, const std
   return r;
 }
 
-// per_kernel()'s result: one report per kernel, how many kernels did not fit, and what the call cost.
+// per_kernel()'s result: one report per kernel, how many kernels did not fit, and what the call cost. The
+// device measured is in each kernel's report (sol_report::context).
 struct kernel_reports {
   std::vector<sol_report> kernels;
-  report_context context;  // the device measured, as in each kernel's report (kernels may be none)
   std::size_t dropped = 0;
   measurement_cost cost;
 };

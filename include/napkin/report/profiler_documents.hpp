@@ -227,8 +227,7 @@ inline json_value document_value(const sol_report& r, const document_options& op
 inline json_value document_value(const kernel_reports& k, const document_options& options = {}) {
   json_value doc =
       detail::document_header(report_kind::kernel_reports, detail::chip_only(detail::common_chip(k.kernels)),
-                              detail::with_measured_context(options, k.context.empty() ? detail::common_context(k.kernels)
-                                                                                        : k.context));
+                              detail::with_measured_context(options, detail::common_context(k.kernels)));
   json_value kernels = json_value::array();
   for (const auto& r : k.kernels) kernels.push(detail::sol_report_value(r));
   doc.set("kernels", std::move(kernels));
