@@ -122,7 +122,8 @@ TEST_CASE("the profiler's check: CUPTI and CUDA statuses through napkin's check 
     const std::string what = e.what();
     CHECK(what.find("CUPTI_ERROR_INSUFFICIENT_PRIVILEGES (35): ") != std::string::npos);           // name, code
     CHECK(what.find("[GPU performance counters are restricted") != std::string::npos);             // the advice
-    CHECK(what.find("NVreg_RestrictProfilingToAdminUsers=0 (see") != std::string::npos);
+    CHECK(what.find("NVreg_RestrictProfilingToAdminUsers=0 (a line") != std::string::npos);
+    CHECK(what.find("https://developer.nvidia.com/ERR_NVGPUCTRPERM") != std::string::npos);
     CHECK(what.find("; napkin's note]") != std::string::npos);
     CHECK(what.find(napkin::describe(CUPTI_ERROR_INSUFFICIENT_PRIVILEGES)) != std::string::npos);  // CUPTI's text
   }

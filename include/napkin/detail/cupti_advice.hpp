@@ -14,12 +14,19 @@ namespace detail {
 constexpr const char* cupti_advice(CUptiResult status) noexcept {
   switch (status) {
     case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
-      return "GPU performance counters are restricted to administrators on this machine. Run as root, or "
-             "allow all users: load the nvidia module with NVreg_RestrictProfilingToAdminUsers=0 (see "
-             "https://developer.nvidia.com/ERR_NVGPUCTRPERM); in a container add --cap-add SYS_ADMIN.";
+      return "GPU performance counters are restricted to administrators on this machine "
+             "(NVreg_RestrictProfilingToAdminUsers=1, the driver's default). Run as root (or with CAP_SYS_ADMIN; "
+             "in a container add --cap-add SYS_ADMIN), or let every user profile: load the nvidia module with "
+             "NVreg_RestrictProfilingToAdminUsers=0 (a line `options nvidia NVreg_RestrictProfilingToAdminUsers=0` "
+             "in /etc/modprobe.d/, then reload the module or reboot); see "
+             "https://developer.nvidia.com/ERR_NVGPUCTRPERM. In a parallel job every rank on that host needs it.";
     case CUPTI_ERROR_HARDWARE_BUSY:
-      return "the GPU's performance-monitor hardware is in use by another client (DCGM profiling, ncu, "
-             "nsys, another process profiling this GPU). Stop it (e.g. `dcgmi profile --pause`) and retry.";
+      return "the GPU's performance counters are held by another client; one client at a time can use them. "
+             "Likely holders: another process profiling this GPU (Nsight Compute ncu, Nsight Systems nsys with "
+             "--gpu-metrics-devices, another napkin profiler or napkin::monitor: run one profiling napkin process "
+             "per GPU), or DCGM's profiling module (dcgm-exporter's DCP metrics: `dcgmi profile --pause`, then "
+             "`dcgmi profile --resume` after). Let ncu/nsys finish or stop them, then retry "
+             "(napkin::profiler can wait for them: profiler_options::busy_wait)";
     case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
       return "another CUPTI client is attached to this process (Nsight Compute ncu, Nsight Systems nsys, cuda-gdb or "
              "a library using CUPTI). Run without the other tool, or profile with that tool instead.";
@@ -28,7 +35,9 @@ constexpr const char* cupti_advice(CUptiResult status) noexcept {
       return "another part of this process uses an older CUPTI profiling API; CUPTI cannot mix the "
              "generations in one process.";
     case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
-      return "range profiling is not available on this MIG instance; profile on a full GPU.";
+      return "range profiling is not available on this MIG instance: CUPTI profiles a MIG compute instance only "
+             "when it fills its GPU instance (an isolated one), not one that shares its GPU instance with other "
+             "compute instances. Profile on an isolated compute instance or on a full GPU (MIG disabled).";
     case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
     case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
       return "this virtual GPU does not let this guest profile; the hypervisor administrator must enable "

@@ -20,6 +20,7 @@
 #include <string>
 
 #include "napkin/check.hpp"
+#include "napkin/detail/device_index.hpp"
 #include "napkin/error.hpp"
 #include "napkin/math/derived_spec.hpp"
 #include "napkin/math/gpu_spec.hpp"
@@ -44,11 +45,25 @@ inline void device_query(cudaError_t e, const char* expression, source_site site
 }
 }  // namespace detail
 
-// What the runtime reports for `device`; throws napkin::cuda_error (a std::runtime_error) when it cannot
-// be queried (without exceptions: prints the error and aborts).
+namespace detail {
+// Refuses an index that names no device (std::invalid_argument), before the runtime is asked about it.
+inline void require_existing_device(int device, const char* who, source_site site) {
+  int count = 0;
+  device_query(cudaGetDeviceCount(&count), "cudaGetDeviceCount(&count)", site);
+  if (const std::string problem = device_index_problem(device, count, who); !problem.empty())
+    raise_input_error(problem);
+}
+}  // namespace detail
+
+// What the runtime reports for `device` (0 or more); throws std::invalid_argument for an index that names
+// no device and napkin::cuda_error (a std::runtime_error) when it cannot be queried (without exceptions:
+// prints the error and aborts).
 inline device_facts query_device_facts(int device, std::string* name = nullptr) {
   constexpr const char* fn = "napkin::query_device_facts";
   constexpr const char* file = "napkin/math/gpus_cuda.hpp";
+  if (device == detail::current_device_index)
+    detail::raise_input_error("napkin: query_device_facts's device is -1; name a device (0 or more)");
+  detail::require_existing_device(device, "query_device_facts's device", {file, __LINE__, fn});
   cudaDeviceProp prop{};
   detail::device_query(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties(&prop, device)",
                        {file, __LINE__, fn});
@@ -70,9 +85,12 @@ inline device_facts query_device_facts(int device, std::string* name = nullptr) 
   return f;
 }
 
-// The derived spec of `device` (default: the current device).
+// The derived spec of `device` (default -1: the current device); std::invalid_argument for an index that
+// names no device.
 inline device_gpu device_gpu_spec(int device = -1) {
-  if (device < 0)
+  detail::require_existing_device(device, "device_gpu_spec's device",
+                                  {"napkin/math/gpus_cuda.hpp", __LINE__, "napkin::device_gpu_spec"});
+  if (device == detail::current_device_index)
     detail::device_query(cudaGetDevice(&device), "cudaGetDevice(&device)",
                          {"napkin/math/gpus_cuda.hpp", __LINE__, "napkin::device_gpu_spec"});
   device_gpu d;

@@ -36,6 +36,8 @@
 #include <type_traits>
 
 #include "napkin/check.hpp"
+#include "napkin/detail/device_index.hpp"
+#include "napkin/error.hpp"
 #include "napkin/occupancy.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
@@ -58,8 +60,15 @@ inline sm_limits limits_of(const cudaDeviceProp& prop) {
   return l;
 }
 
-// The limits of `device`, from cudaDeviceGetAttribute (cheaper than cudaGetDeviceProperties).
+// The limits of `device` (0 or more), from cudaDeviceGetAttribute (cheaper than cudaGetDeviceProperties);
+// std::invalid_argument for an index that names no device (current_device_limits() is the current one).
 inline sm_limits device_limits(int device) {
+  int count = 0;
+  NAPKIN_CUDA_CHECK(cudaGetDeviceCount(&count));
+  const std::string problem = device == detail::current_device_index
+                                  ? "napkin: device_limits's device is -1; current_device_limits() measures the current device"
+                                  : detail::device_index_problem(device, count, "device_limits's device");
+  if (!problem.empty()) detail::raise_input_error(problem);
   const auto attribute = [device](cudaDeviceAttr a) {
     int value = 0;
     NAPKIN_CUDA_CHECK(cudaDeviceGetAttribute(&value, a, device));

@@ -21,8 +21,10 @@
 #include <cstdlib>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "napkin/profiler/busy.hpp"
 #include "napkin/profiler/errors.hpp"
 #include "napkin/profiler/host.hpp"
 #include "napkin/profiler/metrics.hpp"
@@ -83,11 +85,14 @@ inline std::string injected_tool_note() {
 // One enabled range profiler (cuptiRangeProfilerEnable ... Disable) in one mode.
 class cupti_session {
  public:
-  cupti_session(CUcontext ctx, range_mode mode) : mode_(mode) {
+  // `busy`: how long Enable and start() wait for counters another client holds (busy.hpp).
+  cupti_session(CUcontext ctx, range_mode mode, busy_policy busy = {}) : mode_(mode), busy_(std::move(busy)) {
     auto p = NAPKIN_CUPTI_PARAMS(CUpti_RangeProfiler_Enable_Params);
     p.ctx = ctx;
-    const std::string tool = injected_tool_note();
-    NAPKIN_DETAIL_PROFILER_CHECK_NOTE(cuptiRangeProfilerEnable(&p), tool.c_str());
+    const busy_outcome o = retry_while_busy([&p] { return cuptiRangeProfilerEnable(&p); }, busy_.wait);
+    std::string note = busy_note(o, busy_.device, busy_.wait);
+    if (const std::string tool = injected_tool_note(); !tool.empty()) note += (note.empty() ? "" : "; ") + tool;
+    check_as<profiler_error>(o.status, "cuptiRangeProfilerEnable(&p)", NAPKIN_DETAIL_SITE_ARGS, note.c_str());
     object_ = p.pRangeProfilerObject;
   }
   cupti_session(const cupti_session&) = delete;
@@ -153,10 +158,13 @@ class cupti_session {
     NAPKIN_DETAIL_PROFILER_CHECK(cuptiRangeProfilerCounterDataImageInitialize(&init));
   }
 
+  // Waits for busy counters as busy_wait says: a monitor or another process may take them between passes.
   void start() {
     auto p = NAPKIN_CUPTI_PARAMS(CUpti_RangeProfiler_Start_Params);
     p.pRangeProfilerObject = object_;
-    NAPKIN_DETAIL_PROFILER_CHECK(cuptiRangeProfilerStart(&p));
+    const busy_outcome o = retry_while_busy([&p] { return cuptiRangeProfilerStart(&p); }, busy_.wait);
+    const std::string note = busy_note(o, busy_.device, busy_.wait);
+    check_as<profiler_error>(o.status, "cuptiRangeProfilerStart(&p)", NAPKIN_DETAIL_SITE_ARGS, note.c_str());
     started_ = true;
   }
   void push(const char* name) {
@@ -214,6 +222,7 @@ class cupti_session {
   };
 
   range_mode mode_;
+  busy_policy busy_;
   CUpti_RangeProfiler_Object* object_ = nullptr;
   bool started_ = false;
   bool pushed_ = false;

@@ -2,16 +2,20 @@
 // Names of the kernels launched while CUPTI's auto-range profiler runs (it names ranges "0", "1", ...).
 //
 // A CUPTI callback subscription records each launch's symbol at API entry, in launch order, which is the
-// order of the auto ranges because kernel replay serializes launches. Only one CUPTI subscriber may exist
-// per process: when another tool holds it, names fall back to "kernel #i" and the reason is kept.
+// order of the auto ranges because kernel replay serializes launches; each recorder keeps the launches made
+// on its profiler's context. Only one CUPTI subscriber may exist per process, so napkin's recorders share
+// one (process-wide, below); when another tool holds it, names fall back to "kernel #i" and the reason,
+// naming the other tool where CUPTI says it, is kept.
 #pragma once
 
 #include "napkin/config.hpp"
 
+#include <cuda.h>  // CUcontext (a type only)
 #include <cupti_callbacks.h>
 #include <cupti_driver_cbid.h>
 #include <cupti_runtime_cbid.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
@@ -91,84 +95,180 @@ struct launch_log {
   }
 };
 
-// Records the symbol of every kernel launched on any thread while it lives (a CUPTI callback subscription).
-// With names = false it only counts launches (no demangling inside the launch path: measure() counts the
-// launches of every pass inside the measured range).
-class kernel_name_recorder {
+// A recorder of one profiler's launches, as the shared subscription (below) sees it.
+class launch_listener {
  public:
-  explicit kernel_name_recorder(bool names = true) : names_(names) {
-    const CUptiResult s = cuptiSubscribe(&subscriber_, &kernel_name_recorder::on_callback, this);
-    if (s != CUPTI_SUCCESS) {
-      subscriber_ = nullptr;
-      unavailable_ = describe_cupti_failure("cuptiSubscribe (kernel names)", s);
+  launch_listener(CUcontext context, bool names) : context_(context), names_(names) {}
+  CUcontext context() const noexcept { return context_; }
+  bool wants_names() const noexcept { return names_; }
+  void add(std::string name) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    launches_.push_back(std::move(name));
+  }
+  std::vector<std::string> launches() const {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    return launches_;
+  }
+  std::size_t count() const {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    return launches_.size();
+  }
+
+ private:
+  CUcontext context_;
+  bool names_;
+  mutable std::mutex mutex_;
+  std::vector<std::string> launches_;
+};
+
+}  // namespace detail
+NAPKIN_END_NAMESPACE
+
+// The one CUPTI callback subscription napkin holds while any profiler records launches, shared by every
+// recorder. Process-wide because CUPTI allows one subscriber per process (CUDA 13.0's cupti_callbacks.h:
+// "Only a single subscriber can be registered at a time"): two profilers on two threads recording at once
+// (per_kernel on two devices) share it, each listener receiving the launches made on its context.
+// `launch_subscription_mutex` serializes subscribing and unsubscribing; `launch_listeners_mutex` guards
+// the list the callback reads. The callback takes only the second, and CUPTI is never called with it held,
+// so a launch on one thread cannot deadlock against a recorder ending on another.
+NAPKIN_BEGIN_PROCESS_STATE
+inline std::mutex launch_subscription_mutex;
+inline CUpti_SubscriberHandle launch_subscriber = nullptr;  // guarded by launch_subscription_mutex
+inline std::mutex launch_listeners_mutex;
+inline std::vector<napkin::detail::launch_listener*> launch_listeners;  // guarded by launch_listeners_mutex
+NAPKIN_END_PROCESS_STATE
+
+NAPKIN_BEGIN_NAMESPACE
+namespace detail {
+
+// The launch callbacks napkin enables: every way to launch a kernel or a graph, runtime and driver.
+inline void enable_launch_callbacks(CUpti_SubscriberHandle subscriber) {
+  for (CUpti_CallbackId id : {CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
+                              CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
+                              CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000,
+                              CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000,
+                              CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060,
+                              CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060,
+                              CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000,
+                              CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000,
+                              CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000,
+                              CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000})
+    (void)cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, id);
+  for (CUpti_CallbackId id : {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+                              CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+                              CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+                              CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz})
+    (void)cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
+}
+
+// Which listeners a launch made on `context` belongs to: those of that context; a launch whose context
+// CUPTI does not know (null: the runtime had not bound one yet) goes to a lone listener only.
+inline bool launch_belongs_to(const launch_listener& l, CUcontext context, std::size_t listeners) noexcept {
+  return context != nullptr ? l.context() == context : listeners == 1;
+}
+
+inline void CUPTIAPI on_launch_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void* data) {
+  const auto* cb = static_cast<const CUpti_CallbackData*>(data);
+  // The runtime calls the driver underneath: count a runtime launch once, not again at the driver level.
+  thread_local int inside_runtime_launch = 0;
+  if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
+    if (cb->callbackSite == CUPTI_API_EXIT) {
+      --inside_runtime_launch;
       return;
     }
-    for (CUpti_CallbackId id : {CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
-                                CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
-                                CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000,
-                                CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000,
-                                CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060,
-                                CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060,
-                                CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000,
-                                CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000,
-                                CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000,
-                                CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000})
-      (void)cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RUNTIME_API, id);
-    for (CUpti_CallbackId id : {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-                                CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
-                                CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
-                                CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
-                                CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz})
-      (void)cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_DRIVER_API, id);
+    ++inside_runtime_launch;
+  } else if (inside_runtime_launch > 0 || cb->callbackSite != CUPTI_API_ENTER) {
+    return;
+  }
+  const bool graph = (domain == CUPTI_CB_DOMAIN_RUNTIME_API && (id == CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000 ||
+                                                                id == CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000)) ||
+                     (domain == CUPTI_CB_DOMAIN_DRIVER_API && (id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch ||
+                                                               id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz));
+  const std::lock_guard<std::mutex> lock(process_state::launch_listeners_mutex);
+  const std::size_t listeners = process_state::launch_listeners.size();
+  std::optional<std::string> name;  // demangled once, only when a listener wants it
+  for (launch_listener* l : process_state::launch_listeners) {
+    if (!launch_belongs_to(*l, cb->context, listeners)) continue;
+    if (graph) {
+      l->add(launch_log::graph_marker);
+    } else if (l->wants_names()) {
+      if (!name) name = readable_kernel_name(cb->symbolName);
+      l->add(*name);
+    } else {
+      l->add(std::string());
+    }
+  }
+}
+
+// Subscribes napkin's callback; returns why not (empty on success). With cuptiSubscribe_v2 (CUDA >= 12.8's
+// CUPTI) the reason names the client that holds the subscription.
+inline std::string subscribe_launch_callback(CUpti_SubscriberHandle& subscriber) {
+#ifdef CUPTI_SUBSCRIBER_NAME_MAX_LEN
+  char holder[CUPTI_OLD_SUBSCRIBER_NAME_MIN_LEN + 1] = {};
+  CUpti_SubscriberParams params{};
+  params.structSize = CUpti_SubscriberParams_STRUCT_SIZE;
+  params.subscriberName = "napkin";
+  params.oldSubscriberName = holder;
+  params.oldSubscriberSize = CUPTI_OLD_SUBSCRIBER_NAME_MIN_LEN;
+  const CUptiResult s = cuptiSubscribe_v2(&subscriber, &on_launch_callback, nullptr, &params);
+  if (s == CUPTI_SUCCESS) return {};
+  std::string why = describe_cupti_failure("cuptiSubscribe_v2 (kernel names)", s);
+  if (holder[0] != '\0') why += std::string(" The subscriber already attached: \"") + holder + "\".";
+  return why;
+#else
+  const CUptiResult s = cuptiSubscribe(&subscriber, &on_launch_callback, nullptr);
+  return s == CUPTI_SUCCESS ? std::string() : describe_cupti_failure("cuptiSubscribe (kernel names)", s);
+#endif
+}
+
+// Records the symbol of every kernel launched on `context` (from any thread) while it lives, through the
+// shared subscription. With names = false it only counts launches (no demangling inside the launch path:
+// measure() counts the launches of every pass inside the measured range).
+class kernel_name_recorder {
+ public:
+  explicit kernel_name_recorder(CUcontext context, bool names = true) : listener_(context, names) {
+    const std::lock_guard<std::mutex> subscription(process_state::launch_subscription_mutex);
+    if (process_state::launch_subscriber == nullptr) {
+      CUpti_SubscriberHandle subscriber = nullptr;
+      unavailable_ = subscribe_launch_callback(subscriber);
+      if (!unavailable_.empty()) return;
+      enable_launch_callbacks(subscriber);
+      process_state::launch_subscriber = subscriber;
+    }
+    const std::lock_guard<std::mutex> lock(process_state::launch_listeners_mutex);
+    process_state::launch_listeners.push_back(&listener_);
+    listening_ = true;
   }
   kernel_name_recorder(const kernel_name_recorder&) = delete;
   kernel_name_recorder& operator=(const kernel_name_recorder&) = delete;
   ~kernel_name_recorder() {
-    if (subscriber_ != nullptr) (void)cuptiUnsubscribe(subscriber_);
+    if (!listening_) return;
+    const std::lock_guard<std::mutex> subscription(process_state::launch_subscription_mutex);
+    bool last = false;
+    {
+      const std::lock_guard<std::mutex> lock(process_state::launch_listeners_mutex);
+      auto& all = process_state::launch_listeners;
+      all.erase(std::remove(all.begin(), all.end(), &listener_), all.end());
+      last = all.empty();
+    }
+    if (last) {
+      (void)cuptiUnsubscribe(process_state::launch_subscriber);  // nothing useful to do with a failure here
+      process_state::launch_subscriber = nullptr;
+    }
   }
 
-  launch_log log() const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return {launches_, subscriber_ != nullptr};
-  }
+  launch_log log() const { return {listener_.launches(), listening_}; }
   // Launches recorded so far (graph launches count once); none when recording is unavailable.
   std::optional<std::size_t> count() const {
-    if (subscriber_ == nullptr) return std::nullopt;
-    std::lock_guard<std::mutex> lock(mutex_);
-    return launches_.size();
+    if (!listening_) return std::nullopt;
+    return listener_.count();
   }
   const std::string& unavailable_reason() const noexcept { return unavailable_; }
 
  private:
-  static void CUPTIAPI on_callback(void* self, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void* data) {
-    auto* me = static_cast<kernel_name_recorder*>(self);
-    const auto* cb = static_cast<const CUpti_CallbackData*>(data);
-    // The runtime calls the driver underneath: count a runtime launch once, not again at the driver level.
-    thread_local int inside_runtime_launch = 0;
-    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
-      if (cb->callbackSite == CUPTI_API_EXIT) {
-        --inside_runtime_launch;
-        return;
-      }
-      ++inside_runtime_launch;
-    } else if (inside_runtime_launch > 0 || cb->callbackSite != CUPTI_API_ENTER) {
-      return;
-    }
-    const bool graph = (domain == CUPTI_CB_DOMAIN_RUNTIME_API && (id == CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000 ||
-                                                                  id == CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000)) ||
-                       (domain == CUPTI_CB_DOMAIN_DRIVER_API && (id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch ||
-                                                                 id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz));
-    std::string name = graph ? std::string(launch_log::graph_marker)
-                              : me->names_ ? readable_kernel_name(cb->symbolName) : std::string();
-    std::lock_guard<std::mutex> lock(me->mutex_);
-    me->launches_.push_back(std::move(name));
-  }
-
-  bool names_ = true;
-  CUpti_SubscriberHandle subscriber_ = nullptr;
+  launch_listener listener_;
+  bool listening_ = false;
   std::string unavailable_;
-  mutable std::mutex mutex_;
-  std::vector<std::string> launches_;
 };
 
 }  // namespace detail

@@ -6,6 +6,7 @@
 
 #include "napkin/config.hpp"
 
+#include <chrono>
 #include <cstddef>
 #include <string_view>
 
@@ -35,6 +36,16 @@ constexpr std::string_view to_string(replay r) noexcept {
 }
 
 struct profiler_options {
+  // The device to measure: -1, the calling thread's current device (its current context); N, device N's
+  // primary context, whatever device the calling thread has current. napkin makes that context current for
+  // its own calls and for the measured work of measure(), per_kernel() and a scope, and puts back the
+  // caller's afterwards (docs/profiler.md, "Choosing the device").
+  int device = -1;
+  // How long to wait for the GPU's counters when another client holds them (CUPTI_ERROR_HARDWARE_BUSY: ncu,
+  // nsys, DCGM's profiling module, another napkin process or monitor): napkin retries, waiting 10 ms then
+  // twice as long each time up to 1 s, until this much time has passed, then fails saying how long it
+  // waited. 0, the default, fails at once. Applies to making the profiler and to each measurement's start.
+  std::chrono::milliseconds busy_wait{0};
   // Flush L2 before every replay pass (like ncu's default --cache-control all), so that each pass starts
   // from the same cold, clean cache: measure(), per_kernel(fn, replay::application), scopes and phases.
   // CUPTI's kernel replay (per_kernel's default) does its own thing between passes.

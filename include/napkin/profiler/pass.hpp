@@ -45,6 +45,9 @@ namespace detail {
 // recorded around push/pop they timed CUPTI's own waits, 1.3-2.8 ms apart (docs/profiler.md).
 class pass_recording {
  public:
+  // Counts the launches made on `context` (the profiler's).
+  explicit pass_recording(CUcontext context) : launches_(context, false) {}
+
   void begin() {
     launches_before_ = launches_.count();
     started_ = std::chrono::steady_clock::now();
@@ -60,7 +63,7 @@ class pass_recording {
   std::vector<pass_sample> take_samples() noexcept { return std::move(samples_); }
 
  private:
-  kernel_name_recorder launches_{false};
+  kernel_name_recorder launches_;
   std::optional<std::size_t> launches_before_, launched_;
   std::chrono::steady_clock::time_point started_{};
   double duration_ns_ = 0;
@@ -71,7 +74,12 @@ class measurement {
  public:
   // Holds the profiler for `what` ("measure(\"copy\")": it names the measurement in messages) and waits
   // for the device, so that no earlier work is measured.
-  measurement(profiler_core& core, std::string what) : core_(core), what_(std::move(what)), hold_(core, what_) {
+  // `current`: keep the profiler's device current on this thread for the measurement's life, so that the
+  // measured work (fn, a scope's code) runs there; the caller's is put back after. A watched phase passes
+  // false: it spans the user's program, and only its own calls switch (phase.hpp).
+  measurement(profiler_core& core, std::string what, bool current = true)
+      : core_(core), what_(std::move(what)), hold_(core, what_) {
+    if (current) current_.emplace(core_.device().context);
     core_.sync("before " + what_);
   }
   measurement(const measurement&) = delete;
@@ -80,6 +88,7 @@ class measurement {
   // next measurement starts from a clean Enable. Then the profiler is released (hold_).
   ~measurement() {
     if (!keep_) core_.drop_session();
+    current_.reset();  // before hold_ releases the profiler
   }
 
   profiler_core& core() noexcept { return core_; }
@@ -91,6 +100,7 @@ class measurement {
   // Enables CUPTI's range profiler in `mode` (or reuses the profiler's; `own`: a new one) and configures it
   // for the set with room for `max_ranges` ranges.
   void configure(range_mode mode, std::size_t max_ranges, bool own = false) {
+    const context_guard current = core_.on_device();
     if (own) core_.drop_session();
     session_ = &core_.session(mode, cost.enable_s);
     const auto t0 = std::chrono::steady_clock::now();
@@ -115,6 +125,7 @@ class measurement {
 
   // The one range the passes recorded, decoded and evaluated (decode_s), as a report with the cost so far.
   sol_report report(const std::string& name, measured_by how) {
+    const context_guard current = core_.on_device();
     const auto t0 = std::chrono::steady_clock::now();
     const std::size_t dropped = session_->decode();
     if (dropped != 0)
@@ -132,6 +143,7 @@ class measurement {
 
   // One report per auto range, named from `launches` (launch order = range order), with the cost so far.
   kernel_reports kernel_range_reports(const launch_log& launches, measured_by how, std::size_t passes) {
+    const context_guard current = core_.on_device();
     const auto t0 = std::chrono::steady_clock::now();
     kernel_reports out;
     out.dropped = session_->decode();
@@ -158,6 +170,7 @@ class measurement {
     const metric_config& config = core_.config();
     sol_report r = make_report(name, config.set(), config.evaluate(data, range));
     r.chip = config.chip();
+    r.context = core_.identity();
     r.passes = passes;
     r.how = how;
     return r;
@@ -175,6 +188,7 @@ class measurement {
   profiler_core& core_;
   std::string what_;
   hold hold_;
+  std::optional<context_guard> current_;  // the profiler's device current while the measured work runs
   bool keep_ = false;
   cupti_session* session_ = nullptr;
   std::size_t passes_run_ = 0;

@@ -12,11 +12,13 @@
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include "napkin/nvtx.hpp"
 #include "napkin/profiler/core.hpp"
@@ -27,7 +29,8 @@
 NAPKIN_BEGIN_NAMESPACE
 namespace detail {
 // The range listener napkin installs while a phase is watched. Static storage, since a range may hold
-// its address past the watch; one mutex around the one watched phase and the thread that watches it.
+// its address past the watch; one mutex around the watched phases, one per watching thread (a thread's
+// ranges go to its own watch, so two threads may each watch a phase on their own profiler and device).
 // Never destroyed through a base pointer (static storage, final), hence no virtual destructor.
 class phase_listener final : public range_listener {  // NOLINT(cppcoreguidelines-virtual-class-destructor)
  public:
@@ -51,36 +54,49 @@ class phase_listener final : public range_listener {  // NOLINT(cppcoreguideline
   }
   void attach(target* t) {
     const std::lock_guard<std::mutex> lock(mutex_);
-    if (target_ != nullptr) raise_profiler_error("napkin: a phase is already watched in this process (one at a time)");
-    target_ = t;
-    owner_ = std::this_thread::get_id();
-    install_range_listener(this);
+    if (find(std::this_thread::get_id()) != watches_.end())
+      raise_profiler_error("napkin: a phase is already watched on this thread (one per thread at a time)");
+    watches_.push_back({t, std::this_thread::get_id()});
+    if (watches_.size() == 1) install_range_listener(this);
   }
   void detach(const target* t) noexcept {
     const std::lock_guard<std::mutex> lock(mutex_);
-    if (target_ != t) return;
-    target_ = nullptr;
-    remove_range_listener(this);
+    for (auto it = watches_.begin(); it != watches_.end(); ++it)
+      if (it->t == t) {
+        drop(it);
+        return;
+      }
   }
   bool on_push(const char* domain, std::string_view name) noexcept override {
     const std::lock_guard<std::mutex> lock(mutex_);
-    if (target_ == nullptr || std::this_thread::get_id() != owner_) return false;
-    return target_->push(domain, name);
+    const auto it = find(std::this_thread::get_id());
+    return it != watches_.end() && it->t->push(domain, name);
   }
   void on_pop() noexcept override {
     const std::lock_guard<std::mutex> lock(mutex_);
-    // Pops from other threads belong to ranges an earlier watch accepted there: not ours.
-    if (target_ != nullptr && std::this_thread::get_id() == owner_ && !target_->pop()) {
-      target_ = nullptr;
-      remove_range_listener(this);
-    }
+    // Pops from threads without a watch belong to ranges an earlier watch accepted there: not ours.
+    const auto it = find(std::this_thread::get_id());
+    if (it != watches_.end() && !it->t->pop()) drop(it);
   }
 
  private:
+  struct watch {
+    target* t;
+    std::thread::id owner;
+  };
   phase_listener() = default;
+  std::vector<watch>::iterator find(std::thread::id owner) noexcept {
+    for (auto it = watches_.begin(); it != watches_.end(); ++it)
+      if (it->owner == owner) return it;
+    return watches_.end();
+  }
+  // The listener stays installed while any thread watches a phase.
+  void drop(std::vector<watch>::iterator it) noexcept {
+    watches_.erase(it);
+    if (watches_.empty()) remove_range_listener(this);
+  }
   std::mutex mutex_;
-  target* target_ = nullptr;
-  std::thread::id owner_;
+  std::vector<watch> watches_;  // one per watching thread
 };
 }  // namespace detail
 
@@ -133,7 +149,7 @@ class profiler_phase {
 
     state(detail::profiler_core& core, const char* d, std::string n)
         : domain(d), name(std::move(n)), passes_needed(core.config().passes()) {
-      watch.emplace(core, "phase \"" + name + "\"");
+      watch.emplace(core, "phase \"" + name + "\"", /*current=*/false);  // the program keeps its device
       watch->configure(detail::user_range_user_replay, 1, /*own=*/true);  // dropped when the watch ends
     }
 
@@ -144,6 +160,7 @@ class profiler_phase {
 #if NAPKIN_HAS_EXCEPTIONS
       try {
 #endif
+        const detail::context_guard current = watch->core().on_device();
         occurrence.emplace(*watch, name.c_str());
         return true;
 #if NAPKIN_HAS_EXCEPTIONS
@@ -158,6 +175,7 @@ class profiler_phase {
 #if NAPKIN_HAS_EXCEPTIONS
       try {
 #endif
+        const detail::context_guard current = watch->core().on_device();
         const bool all = occurrence->end();
         occurrence.reset();
         passes_done = watch->passes_run();
@@ -188,6 +206,8 @@ class profiler_phase {
     }
     // Ends CUPTI's part (closing an open pass, disabling the phase's session) and frees the profiler.
     void finish_watch() noexcept {
+      if (!watch) return;
+      const detail::context_guard current(watch->core().device().context, std::nothrow);
       occurrence.reset();
       watch.reset();
     }

@@ -2,6 +2,7 @@
 // napkin::profiler measures GPU work in-process with CUPTI's Range Profiler (CUDA >= 12.6u2).
 //
 //   napkin::profiler prof;                                   // SOL set, current device
+//   napkin::profiler on1(set, options);                      // options.device = 1: device 1, from any thread
 //   napkin::sol_report r = prof.measure("softmax", [&] { softmax<<<g, b>>>(...); });
 //   std::cout << r;                                          // ncu-like section + verdicts
 //
@@ -14,7 +15,8 @@
 //
 // This file holds the front ends only: each makes a measurement and drives its passes (pass.hpp); what they
 // share (the device, CUPTI, the metric set, the fault policy) is the profiler's core (core.hpp).
-// Not thread-safe: one profiler per thread and context at a time (CUPTI's range profiler is per context).
+// A profiler is used by one thread at a time; profilers on different devices may measure at once from
+// different threads (docs/profiler.md, "Two devices at once"), never two on one device.
 #pragma once
 
 #include "napkin/config.hpp"
@@ -53,6 +55,10 @@ class profiler {
   ~profiler() = default;
 
   const std::string& chip() const noexcept { return core_.config().chip(); }
+  // The device measured (profiler_options::device, or the one current when the profiler was made), and its
+  // identity as every report carries it (sol_report::context): index, name, PCI bus id, UUID.
+  int device() const noexcept { return core_.device().index; }
+  const report_context& context() const noexcept { return core_.identity(); }
   const metric_set& metrics() const noexcept { return core_.config().set(); }
   // Replay passes each measure() will run.
   std::size_t passes() const noexcept { return core_.config().passes(); }
@@ -85,7 +91,7 @@ class profiler {
     m.cost.setup_s += detail::seconds_since(t0);
     m.configure(detail::user_range_user_replay, 1);
     t0 = std::chrono::steady_clock::now();
-    detail::pass_recording recording;
+    detail::pass_recording recording(core_.device().context);
     m.cost.setup_s += detail::seconds_since(t0);
     detail::replay_until_complete(m, name.c_str(), fn, reset, warm_up, &recording);
     sol_report r = m.report(name, measured_by::user_range);
@@ -133,7 +139,8 @@ class profiler {
   // Each occurrence must launch the same kernels (like ncu's application replay, different iterations
   // supply different counters). A nested range of the same name belongs to the outer one. Works with NVTX
   // switched off at run time (NAPKIN_NVTX=0), not with ranges compiled out (NAPKIN_NVTX_DISABLE). While a
-  // phase is watched the profiler measures nothing else; one phase per process at a time.
+  // phase is watched the profiler measures nothing else; one phase per thread at a time. The phase's code
+  // must run on the profiler's device: unlike measure(), a watch does not make it current for the program.
   template <class D = default_domain>
   phase watch_phase(std::string name) {
     return phase(core_, detail::domain_name_of<D>(), std::move(name));
@@ -157,7 +164,7 @@ class profiler {
     const auto t0 = std::chrono::steady_clock::now();
     detail::launch_log names;
     {
-      detail::kernel_name_recorder recorder;
+      detail::kernel_name_recorder recorder(core_.device().context);
       fn();
       core_.sync("inside " + m.what() + "'s counting run");
       names = recorder.log();
@@ -179,7 +186,7 @@ class profiler {
     detail::measurement m(core_, "per_kernel()");
     m.configure(detail::auto_range_kernel_replay, core_.options().max_kernels);
     const auto t0 = std::chrono::steady_clock::now();
-    std::optional<detail::kernel_name_recorder> recorder(std::in_place);
+    std::optional<detail::kernel_name_recorder> recorder(std::in_place, core_.device().context);
     m.cost.setup_s += detail::seconds_since(t0);
     {
       detail::replay_pass p(m, nullptr, nullptr, /*clean_l2=*/false);

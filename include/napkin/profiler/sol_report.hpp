@@ -23,6 +23,7 @@
 #include "napkin/error.hpp"
 #include "napkin/profiler/metrics.hpp"
 #include "napkin/profiler/verdicts.hpp"
+#include "napkin/report/document.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 
@@ -152,6 +153,10 @@ struct sol_report {
   // disagree (find_pass_disagreement); empty when they agree. When they disagree there is no verdict.
   std::vector<pass_sample> pass_samples;
   std::string passes_disagree;
+  // The device measured (index, name, PCI bus id, UUID: report/context_cuda.hpp's device_context); the
+  // profiler fills it, and documents write it as their "context" (report/profiler_documents.hpp). Last, so
+  // aggregate initializers written before it existed keep their meaning.
+  report_context context;
 
   std::optional<double> get(const std::string& metric) const {
     const auto it = values.find(metric);
@@ -230,7 +235,8 @@ inline sol_report make_report(std::string name, const metric_set& set, const std
   return r;
 }
 
-// per_kernel()'s result: one report per kernel, how many kernels did not fit, and what the call cost.
+// per_kernel()'s result: one report per kernel, how many kernels did not fit, and what the call cost. The
+// device measured is in each kernel's report (sol_report::context).
 struct kernel_reports {
   std::vector<sol_report> kernels;
   std::size_t dropped = 0;

@@ -9,6 +9,11 @@
 //
 // Only the profiler's plain C++ headers are included (no CUPTI, no CUDA): a program that reads or writes
 // reports needs neither. A missing metric is null in JSON and an empty cell in CSV.
+//
+// The document's "context" is document_options::context merged with the device the profiler recorded in
+// the report (sol_report::context): the caller's fields win, the report's fill the fields the caller left
+// unset (detail::with_measured_context). A kernel_reports or phase_reports document carries the fields its
+// reports share.
 #pragma once
 
 #include "napkin/config.hpp"
@@ -123,6 +128,45 @@ inline std::string common_chip(const std::vector<sol_report>& reports) {
   return reports.front().chip;
 }
 
+// The fields every report agrees on (a field some report lacks or gives differently is left out): the
+// device of a kernel_reports or phase_reports whose reports all come from one profiler.
+inline report_context common_context(const std::vector<sol_report>& reports) {
+  if (reports.empty()) return {};
+  report_context c = reports.front().context;
+  const auto keep_if_shared = [&reports](auto member, report_context& into) {
+    for (const auto& r : reports)
+      if (r.context.*member != into.*member) into.*member = std::nullopt;
+  };
+  keep_if_shared(&report_context::host, c);
+  keep_if_shared(&report_context::rank, c);
+  keep_if_shared(&report_context::world_size, c);
+  keep_if_shared(&report_context::local_rank, c);
+  keep_if_shared(&report_context::device_index, c);
+  keep_if_shared(&report_context::device_name, c);
+  keep_if_shared(&report_context::device_pci_bus_id, c);
+  keep_if_shared(&report_context::device_uuid, c);
+  return c;
+}
+
+// The document's context: the caller's (document_options::context) field by field, and where the caller
+// left a field unset, the measurement's (the device the profiler measured, sol_report::context). A caller
+// who sets a field, say device_index, overrides what the profiler recorded.
+inline document_options with_measured_context(document_options options, const report_context& measured) {
+  report_context& c = options.context;
+  const auto fill = [](auto& given, const auto& from) {
+    if (!given) given = from;
+  };
+  fill(c.host, measured.host);
+  fill(c.rank, measured.rank);
+  fill(c.world_size, measured.world_size);
+  fill(c.local_rank, measured.local_rank);
+  fill(c.device_index, measured.device_index);
+  fill(c.device_name, measured.device_name);
+  fill(c.device_pci_bus_id, measured.device_pci_bus_id);
+  fill(c.device_uuid, measured.device_uuid);
+  return options;
+}
+
 inline gpu_identity chip_only(std::string chip) {
   gpu_identity g;
   g.chip = std::move(chip);
@@ -173,7 +217,8 @@ inline std::vector<std::pair<const char*, std::optional<double>>> comparison_num
 // The documents.
 
 inline json_value document_value(const sol_report& r, const document_options& options = {}) {
-  json_value doc = detail::document_header(report_kind::sol_report, detail::chip_only(r.chip), options);
+  json_value doc = detail::document_header(report_kind::sol_report, detail::chip_only(r.chip),
+                                           detail::with_measured_context(options, r.context));
   doc.set("report", detail::sol_report_value(r));
   return doc;
 }
@@ -181,7 +226,8 @@ inline json_value document_value(const sol_report& r, const document_options& op
 // "kernels" (in launch order), "dropped" (kernels that did not fit) and the call's "cost".
 inline json_value document_value(const kernel_reports& k, const document_options& options = {}) {
   json_value doc =
-      detail::document_header(report_kind::kernel_reports, detail::chip_only(detail::common_chip(k.kernels)), options);
+      detail::document_header(report_kind::kernel_reports, detail::chip_only(detail::common_chip(k.kernels)),
+                              detail::with_measured_context(options, detail::common_context(k.kernels)));
   json_value kernels = json_value::array();
   for (const auto& r : k.kernels) kernels.push(detail::sol_report_value(r));
   doc.set("kernels", std::move(kernels));
@@ -192,7 +238,8 @@ inline json_value document_value(const kernel_reports& k, const document_options
 
 inline json_value document_value(const phase_reports& p, const document_options& options = {}) {
   json_value doc =
-      detail::document_header(report_kind::phase_reports, detail::chip_only(detail::common_chip(p.phases)), options);
+      detail::document_header(report_kind::phase_reports, detail::chip_only(detail::common_chip(p.phases)),
+                              detail::with_measured_context(options, detail::common_context(p.phases)));
   json_value phases = json_value::array();
   for (const auto& r : p.phases) phases.push(detail::sol_report_value(r));
   doc.set("phases", std::move(phases));
@@ -203,7 +250,8 @@ inline json_value document_value(const phase_reports& p, const document_options&
 // report's fields, plus "napkin" (the model's numbers and the words) and the verdict "expected".
 inline json_value document_value(const sol_report& r, const workload_comparison& c,
                                  const document_options& options = {}) {
-  json_value doc = detail::document_header(report_kind::comparison, detail::chip_only(r.chip), options);
+  json_value doc = detail::document_header(report_kind::comparison, detail::chip_only(r.chip),
+                                           detail::with_measured_context(options, r.context));
   json_value entity = detail::sol_report_value(r);
   json_value napkin = json_value::object();
   for (const auto& [name, value] : detail::comparison_numbers(c)) napkin.set(name, detail::json_number_or_null(value));
