@@ -28,6 +28,7 @@
 #include "napkin/nvtx.hpp"
 #include "napkin/profiler.hpp"
 #include "napkin/report.hpp"
+#include "napkin/report/context_cuda.hpp"
 #include "napkin/report/rank_summaries.hpp"
 
 namespace k = napkin_kernels;
@@ -90,6 +91,11 @@ int main(int argc, char** argv) {
     NAPKIN_CUDA_CHECK(cudaGetDeviceCount(&devices));
     j.device = static_cast<int>(where.local_rank.value_or(0)) % devices;
     NAPKIN_CUDA_CHECK(cudaSetDevice(j.device));
+    napkin::report_context here = napkin::device_context(j.device);  // index, name, PCI bus id, UUID
+    here.host = where.host;
+    here.rank = where.rank;
+    here.world_size = where.world_size;
+    here.local_rank = where.local_rank;
     NAPKIN_CUDA_CHECK(cudaStreamCreateWithFlags(&j.stream, cudaStreamNonBlocking));
     int sms = 0;
     NAPKIN_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, j.device));
@@ -117,9 +123,9 @@ int main(int argc, char** argv) {
       mon.stop();
       const napkin::monitor_report r = mon.report();
       napkin::document_options o;
-      o.context = where;
+      o.context = here;
       write_file(out + "/monitor", "rank" + std::to_string(j.rank) + ".json", napkin::to_json(r, o));
-      const auto table = napkin::mpi::gather(napkin::summary_of(r, where));
+      const auto table = napkin::mpi::gather(napkin::summary_of(r, here));
       if (table) {
         std::printf("== napkin::monitor, %d iterations, gathered from %d ranks\n", iterations, j.size);
         const std::string why = napkin::mpi::report(*table, out + "/job_monitor.json");
@@ -135,15 +141,16 @@ int main(int argc, char** argv) {
       napkin::profiler prof(napkin::metric_sets::sol_fast(), po);
       const napkin::kernel_reports kr = prof.per_kernel([&] { iteration(j); }, napkin::replay::application);
       napkin::document_options o;
-      o.context = where;
+      o.context = here;
       write_file(out + "/kernels", "rank" + std::to_string(j.rank) + ".json", napkin::to_json(kr, o));
-      const auto table = napkin::mpi::gather(napkin::summary_of(kr, where));
+      const auto table = napkin::mpi::gather(napkin::summary_of(kr, here));
       if (table) {
         std::printf("\n== napkin::profiler per_kernel (one iteration, application replay), %d ranks\n", j.size);
         const std::string why = napkin::mpi::report(*table, out + "/job_kernels.json");
         if (!why.empty()) std::fprintf(stderr, "%s\n", why.c_str());
       }
-      if (j.rank == 0) std::printf("\n%s", napkin::to_text(kr).c_str());
+      if (j.rank == 0)  // rank 0's own kernels, as per_kernel reports them
+        for (const napkin::sol_report& r : kr.kernels) std::printf("\n%s", napkin::to_text(r).c_str());
     }
 
     NAPKIN_CUDA_CHECK(ncclCommDestroy(j.comm));

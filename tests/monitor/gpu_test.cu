@@ -155,4 +155,9 @@ TEST_CASE("the periodic report: on_report's callback is called every report_ever
   CHECK(calls.load() >= 4);
   CHECK(calls.load() <= 11);
   CHECK(last_kept.load() > 0);
+  const napkin::monitor_report r = mon.report();  // where it was made: the device and the process
+  REQUIRE(r.context.device_uuid.has_value());
+  CHECK(r.context.device_uuid->rfind("GPU-", 0) == 0);
+  CHECK(r.context.device_index == 0);
+  CHECK(r.context.host.has_value());
 }

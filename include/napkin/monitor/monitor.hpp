@@ -53,6 +53,7 @@
 #include "napkin/profiler/cupti_session.hpp"
 #include "napkin/profiler/device.hpp"
 #include "napkin/profiler/errors.hpp"
+#include "napkin/report/context_cuda.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 
@@ -179,6 +180,7 @@ class monitor final : private process_state::pausable_sampler {
     const std::uint64_t per_drain = static_cast<std::uint64_t>(drain_period.count()) / s.interval_ns + 1;
     samples_per_decode = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(per_drain * 3 / 2, 8, 256));
     device_ = s.device;
+    context_.device_index = s.device;
     if (std::optional<std::string> why = monitor_device_precheck(s.device)) {
       status_ = std::move(*why);
       return;
@@ -197,6 +199,7 @@ class monitor final : private process_state::pausable_sampler {
       chip_params.deviceIndex = static_cast<std::size_t>(device);
       NAPKIN_DETAIL_PROFILER_CHECK(cuptiDeviceGetChipName(&chip_params));
       chip_ = chip_params.pChipName;
+      context_ = run_context(device);
       config_.emplace(chip_, detail::monitor_metrics());
       sampler_.emplace(device, *config_, s.interval_ns, s.hardware_buffer_bytes, samples_per_decode);
       detail::activity_collector::instance().hold();
@@ -438,10 +441,10 @@ class monitor final : private process_state::pausable_sampler {
     return with_context(make_monitor_report(all, device_));
   }
 
-  // THE place where a report learns where it was made: device_index now; the device's name, PCI bus id and
-  // UUID and the process's rank/host go here too (e.g. from device_context(device_)) when they are wired.
+  // Where the reports were made: the device (index, name, PCI bus id, UUID) and the process (host, rank),
+  // read once at start.
   monitor_report with_context(monitor_report r) const {
-    r.context.device_index = device_;
+    r.context = context_;
     return r;
   }
 
@@ -457,6 +460,7 @@ class monitor final : private process_state::pausable_sampler {
   std::string status_;
   std::string chip_;
   int device_ = 0;
+  report_context context_;  // device_index only until start() reads the rest
   std::atomic<bool> running_{false};
   std::optional<detail::cupti_initialization> cupti_;
   std::optional<detail::pm_sampling_config> config_;

@@ -56,7 +56,7 @@ class profiler_core {
       raise_profiler_error("napkin: profiler_options::max_kernels must be at least 1 (per_kernel() records that many)");
     device_ = find_device(options_.device);
     const context_guard current(device_.context);  // the flush buffer and kernel belong to the device
-    identity_ = device_context(device_.index);
+    identity_ = run_context(device_.index);  // the device, and the process's host and rank
     busy_ = busy_policy{options_.busy_wait, device_words(identity_)};
     const monitors_paused paused;  // the counter availability below is refused while PM sampling runs
     cupti_.emplace();

@@ -3,6 +3,7 @@
 //
 //   napkin::document_options o;
 //   o.context = napkin::device_context(1);   // device_index 1, its name, PCI bus id and UUID
+//   o.context = napkin::run_context(1);      // the same, and this process's host and rank (report/rank.hpp)
 //
 // The identity a person can match against nvidia-smi (-L prints the UUID, the bus id is nvidia-smi's
 // "Bus-Id" column) and across ranks of a job: an index alone means different GPUs under different
@@ -25,6 +26,7 @@
 #include "napkin/error.hpp"
 #include "napkin/report/document.hpp"
 #include "napkin/report/gpu_uuid.hpp"
+#include "napkin/report/rank.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 
@@ -50,6 +52,19 @@ inline report_context device_context(int device = detail::current_device_index) 
   c.device_name = std::string(prop.name, strnlen(prop.name, sizeof prop.name));
   c.device_pci_bus_id = std::string(bus_id, strnlen(bus_id, sizeof bus_id));
   c.device_uuid = gpu_uuid_text(uuid);
+  return c;
+}
+
+// Where a measurement on `device` is made: device_context(device) plus this process's host, and its rank,
+// world size and local rank from the launcher's environment (process_context(); a malformed rank variable
+// leaves the rank out). What the profiler and the monitor put into every report.
+inline report_context run_context(int device = detail::current_device_index) {
+  report_context c = device_context(device);
+  const report_context p = process_context();
+  c.host = p.host;
+  c.rank = p.rank;
+  c.world_size = p.world_size;
+  c.local_rank = p.local_rank;
   return c;
 }
 
