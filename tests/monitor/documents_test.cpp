@@ -34,7 +34,9 @@ monitor_report run(double load_sm = 20) {
   return make_monitor_report(k, attribute(samples, k, {}, keep_first()), 2);
 }
 
-const json& row(const json& doc, const std::string& name) {
+// `name` is a C string: a std::string temporary argument makes GCC 14+ suspect the returned reference
+// (-Wdangling-reference).
+const json& row(const json& doc, const char* name) {
   for (const json& r : doc.at("rows"))
     if (r.at("name") == name) return r;
   FAIL("no row " << name);
