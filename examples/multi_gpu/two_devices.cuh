@@ -46,11 +46,19 @@ class device_work {
     check(napkin_kernels::copy(in_, out_, floats), "copy");
     check(napkin_kernels::sum(in_, floats, sum_, static_cast<unsigned>(sms_) * 8), "sum");
   }
-  // per_kernel(fn, replay::application): the profiler's most exact way (docs/profiler.md), on `device_`.
-  napkin::kernel_reports measure() const {
+  // On `device_`, by `how`: "application" (per_kernel(fn, replay::application), the profiler's most exact
+  // way, docs/profiler.md), "kernel" (per_kernel's CUPTI kernel replay) or "measure" (both kernels as one
+  // range, reported as one entry).
+  napkin::kernel_reports measure(const std::string& how = "application") const {
     napkin::profiler_options o;
     o.device = device_;
     napkin::profiler prof(napkin::metric_sets::sol_fast(), o);
+    if (how == "kernel") return prof.per_kernel([this] { run(); });
+    if (how == "measure") {
+      napkin::kernel_reports k;
+      k.kernels.push_back(prof.measure("copy and sum", [this] { run(); }));
+      return k;
+    }
     return prof.per_kernel([this] { run(); }, napkin::replay::application);
   }
 

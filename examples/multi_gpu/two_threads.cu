@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Two GPUs measured at once from two threads of one process, against each GPU measured alone.
 //
-//   two_threads            # needs 2 GPUs; prints Markdown tables for docs/profiler.md
+//   two_threads [application|kernel|measure]   # needs 2 GPUs; Markdown tables for docs/profiler.md
 //
 // Each thread makes its own napkin::profiler on its own device (profiler_options::device), each with its own
 // CUPTI session, and measures the same kernels (a 256 MiB copy and reduction) with per_kernel(fn,
@@ -35,7 +35,12 @@ void print_identity(const napkin::report_context& c) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  const std::string how = argc > 1 ? argv[1] : "application";
+  if (how != "application" && how != "kernel" && how != "measure") {
+    std::printf("usage: two_threads [application|kernel|measure]\n");
+    return 2;
+  }
   int count = 0;
   if (cudaGetDeviceCount(&count) != cudaSuccess || count < 2) {
     std::printf("two_threads needs two GPUs; this process sees %d\n", count);
@@ -45,15 +50,15 @@ int main() {
     std::vector<napkin::kernel_reports> alone(2), together(2);
     for (int d = 0; d < 2; ++d) {
       const napkin_multi_gpu::device_work work(d);
-      alone[d] = work.measure();
+      alone[d] = work.measure(how);
     }
     std::vector<std::string> failures(2);
     std::vector<std::thread> threads;
     for (int d = 0; d < 2; ++d)
-      threads.emplace_back([d, &together, &failures] {
+      threads.emplace_back([d, &how, &together, &failures] {
         try {
           const napkin_multi_gpu::device_work work(d);
-          together[d] = work.measure();
+          together[d] = work.measure(how);
         } catch (const std::exception& e) {
           failures[d] = e.what();
         }
@@ -68,8 +73,8 @@ int main() {
     std::printf("Devices (each thread's report context):\n\n| device | name | PCI bus id | UUID |\n|---|---|---|---|\n");
     for (int d = 0; d < 2; ++d)
       if (!together[d].kernels.empty()) print_identity(together[d].kernels.front().context);
-    std::printf("\nper_kernel(fn, replay::application), sol_fast set; alone = one device at a time, both = two "
-                "threads at once:\n\n");
+    std::printf("\n%s, sol_fast set; alone = one device at a time, both = two threads at once:\n\n",
+                how == "measure" ? "measure(fn)" : how == "kernel" ? "per_kernel(fn)" : "per_kernel(fn, replay::application)");
     std::printf("| kernel | device | SM %% alone / both | Memory %% alone / both | DRAM %% alone / both | "
                 "duration us alone / both | DRAM MB alone / both | within the goal |\n|---|---|---|---|---|---|---|---|\n");
     bool all_agree = true;

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "napkin/monitor.hpp"
@@ -48,26 +49,36 @@ bool has(const std::string& s, const char* part) { return s.find(part) != std::s
 
 }  // namespace
 
-TEST_CASE("busy: a monitor started while napkin::profiler holds the counters says so; the program runs on") {
+TEST_CASE("a monitor started during a measurement waits, paused, and samples once the measurement ends") {
   device_buffer b;
-  std::string status_inside;
-  bool running_inside = true;
+  napkin::profiler prof;
+  std::optional<napkin::monitor> inside;
+  bool first = true;
+  const napkin::sol_report r = prof.measure("spin", [&] {
+    b.spin();
+    if (!first) return;
+    first = false;
+    inside.emplace(on());  // napkin::profiler holds the counters: the monitor registers paused
+  });
+  CHECK(r.duration_ns().has_value());
+  REQUIRE(inside);
+  std::printf("monitor started inside measure(): %s\n", inside->status().c_str());
+  CHECK(inside->running());
+  keep_busy(b, 0.3);  // the measurement is over: the monitor samples
+  inside->stop();
+  CHECK(inside->report().totals.samples_kept > 0);
+}
+
+TEST_CASE("busy: a profiler that keeps its session enabled holds the counters; the monitor says so, the program runs on") {
+  device_buffer b;
   {
-    napkin::profiler prof;
-    bool first = true;
-    const napkin::sol_report r = prof.measure("spin", [&] {
-      b.spin();
-      if (!first) return;
-      first = false;
-      napkin::monitor inside(on());  // the range profiler holds the performance monitors now
-      status_inside = inside.status();
-      running_inside = inside.running();
-    });
-    CHECK(r.duration_ns().has_value());
-    std::printf("monitor started inside measure(): %s\n", status_inside.c_str());
-    CHECK_FALSE(running_inside);
-    CHECK(has(status_inside, "off: the GPU's performance monitors on device 0 are held by another profiling client"));
-    CHECK(has(status_inside, "The program runs on without the monitor."));
+    napkin::profiler prof;  // keeps its CUPTI session between measurements while no monitor runs
+    (void)prof.measure("spin", [&] { b.spin(); });
+    napkin::monitor refused(on());
+    std::printf("monitor started beside an enabled profiler session: %s\n", refused.status().c_str());
+    CHECK_FALSE(refused.running());
+    CHECK(has(refused.status(), "off: the GPU's performance monitors on device 0 are held by another profiling client"));
+    CHECK(has(refused.status(), "The program runs on without the monitor."));
   }
   b.spin();
   CHECK(cudaDeviceSynchronize() == cudaSuccess);  // CUDA still works

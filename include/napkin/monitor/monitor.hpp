@@ -201,11 +201,19 @@ class monitor final : private process_state::pausable_sampler {
       chip_ = chip_params.pChipName;
       context_ = run_context(device);
       config_.emplace(chip_, detail::monitor_metrics());
-      sampler_.emplace(device, *config_, s.interval_ns, s.hardware_buffer_bytes, samples_per_decode);
       detail::activity_collector::instance().hold();
       activity_held_ = true;
       detail::install_range_listener(&detail::phase_tracker::instance(), detail::listener_slot::monitor);
-      sampler_->start();
+      // Started during a napkin::profiler measurement (it holds the counters): registered paused, the
+      // sampler made when the measurement ends (resume_after_profiler). The registry's mutex keeps a
+      // measurement from starting or ending between the check and the registration.
+      const std::lock_guard<std::recursive_mutex> registry(process_state::running_monitors_mutex);
+      if (detail::measurement_under_way()) {
+        paused_ = true;
+      } else {
+        sampler_.emplace(device, *config_, s.interval_ns, s.hardware_buffer_bytes, samples_per_decode);
+        sampler_->start();
+      }
       if (!detail::register_monitor(this))
         detail::raise_profiler_error("napkin: more monitors than napkin can pause for the profiler");
 #if NAPKIN_HAS_EXCEPTIONS

@@ -54,6 +54,13 @@ inline void unregister_monitor(process_state::pausable_sampler* m) noexcept {
   }
 }
 
+// Whether a napkin::profiler measurement pauses monitors now. Hold the registry's mutex across this and
+// register_monitor() to start a monitor paused without a measurement slipping in between.
+inline bool measurement_under_way() noexcept {
+  const std::lock_guard<std::recursive_mutex> lock(process_state::running_monitors_mutex);
+  return process_state::profiler_pauses > 0;
+}
+
 // Whether any monitor samples in this process (the profiler then gives its CUPTI session back after each
 // measurement: CUPTI does not let PM sampling start while the range profiler is enabled).
 inline bool any_monitor_registered() noexcept {

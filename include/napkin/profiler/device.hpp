@@ -181,12 +181,17 @@ inline std::string chip_name(const profiled_device& d) {
 inline std::vector<std::uint8_t> counter_availability(const profiled_device& d, const busy_policy& busy = {}) {
   auto p = NAPKIN_CUPTI_PARAMS(CUpti_Profiler_GetCounterAvailability_Params);
   p.ctx = d.context;
-  const busy_outcome o = retry_while_busy([&p] { return cuptiProfilerGetCounterAvailability(&p); }, busy.wait);
-  check_as<profiler_error>(o.status, "cuptiProfilerGetCounterAvailability(&p)", NAPKIN_DETAIL_SITE_ARGS,
-                           busy_note(o, busy.device, busy.wait).c_str());  // the size
+  // Two calls (the size, then the image), each refused with HARDWARE_BUSY while another client holds the
+  // counters (seen on an H200: the size was answered, the image refused), so each waits as asked.
+  const auto ask = [&p, &busy] {
+    const busy_outcome o = retry_while_busy([&p] { return cuptiProfilerGetCounterAvailability(&p); }, busy.wait);
+    check_as<profiler_error>(o.status, "cuptiProfilerGetCounterAvailability(&p)", NAPKIN_DETAIL_SITE_ARGS,
+                             busy_note(o, busy.device, busy.wait).c_str());
+  };
+  ask();  // the size
   std::vector<std::uint8_t> image(p.counterAvailabilityImageSize);
   p.pCounterAvailabilityImage = image.data();
-  NAPKIN_DETAIL_PROFILER_CHECK(cuptiProfilerGetCounterAvailability(&p));
+  ask();  // the image
   return image;
 }
 
