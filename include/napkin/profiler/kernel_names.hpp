@@ -16,6 +16,8 @@
 #include <cupti_runtime_cbid.h>
 
 #include <algorithm>
+#include <atomic>
+#include <cstdint>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
@@ -134,6 +136,7 @@ NAPKIN_END_NAMESPACE
 NAPKIN_BEGIN_PROCESS_STATE
 inline std::mutex launch_subscription_mutex;
 inline CUpti_SubscriberHandle launch_subscriber = nullptr;  // guarded by launch_subscription_mutex
+inline std::atomic<std::uint64_t> launch_subscriptions{0};  // subscriptions made so far (the callback's epoch)
 inline std::mutex launch_listeners_mutex;
 inline std::vector<napkin::detail::launch_listener*> launch_listeners;  // guarded by launch_listeners_mutex
 NAPKIN_END_PROCESS_STATE
@@ -170,10 +173,19 @@ inline bool launch_belongs_to(const launch_listener& l, CUcontext context, std::
 inline void CUPTIAPI on_launch_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void* data) {
   const auto* cb = static_cast<const CUpti_CallbackData*>(data);
   // The runtime calls the driver underneath: count a runtime launch once, not again at the driver level.
+  // A subscription made or ended by another thread in the middle of this thread's launch delivers an EXIT
+  // without its ENTER, or an ENTER without its EXIT: the depth restarts with each subscription and never
+  // goes below 0 (else this thread's driver-level callbacks would count twice, or never).
   thread_local int inside_runtime_launch = 0;
+  thread_local std::uint64_t seen_subscription = 0;
+  const std::uint64_t subscription = process_state::launch_subscriptions.load(std::memory_order_relaxed);
+  if (seen_subscription != subscription) {
+    seen_subscription = subscription;
+    inside_runtime_launch = 0;
+  }
   if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
     if (cb->callbackSite == CUPTI_API_EXIT) {
-      --inside_runtime_launch;
+      if (inside_runtime_launch > 0) --inside_runtime_launch;
       return;
     }
     ++inside_runtime_launch;
@@ -232,6 +244,7 @@ class kernel_name_recorder {
       CUpti_SubscriberHandle subscriber = nullptr;
       unavailable_ = subscribe_launch_callback(subscriber);
       if (!unavailable_.empty()) return;
+      process_state::launch_subscriptions.fetch_add(1, std::memory_order_relaxed);
       enable_launch_callbacks(subscriber);
       process_state::launch_subscriber = subscriber;
     }
