@@ -176,17 +176,18 @@ int main(int argc, char** argv) try {
     return 0;
   }
   if (mode == "accuracy") {
-    // Per-kernel readings need windows much shorter than the kernels (>= 200 us here): 50 us by default.
+    // Per-kernel readings need windows shorter than the kernels (>= 200 us here): 100 us by default.
     // CUPTI decodes a 25-50 us sample in ~140-200 us of CPU, slower than they arrive, and the hardware buffer
-    // holds ~4,000 samples (docs/monitor.md): so the sampled stretch is kept short (3 launches of each kernel),
+    // holds ~4,000 samples, 400 ms at 100 us (docs/monitor.md): so the sampled stretch is kept short (3 launches of each kernel),
     // stop() ends it, and the buffer is decoded afterwards. Each launch is followed by an idle gap of several
     // windows, so that no window holds two kernels: a kernel's DRAM bytes are then exactly its windows' bytes.
-    napkin::monitor_settings fine = settings_with(interval_us > 0 ? interval_us : 50);
+    const long interval = interval_us > 0 ? interval_us : 100;
+    napkin::monitor_settings fine = settings_with(interval);
     fine.hardware_buffer_bytes = std::uint64_t(512) << 20;
     fine.max_samples = std::size_t(1) << 20;
     napkin::monitor mon(fine);
     std::fprintf(stderr, "monitor: %s\n", mon.status().c_str());
-    const auto gap = std::chrono::microseconds(8 * (interval_us > 0 ? interval_us : 50));
+    const auto gap = std::chrono::microseconds(8 * interval);
     const unsigned grid = static_cast<unsigned>(s.sms) * 8;
     const std::pair<const char*, std::function<void()>> kernels[] = {
         {"copy", [&] { NAPKIN_CUDA_CHECK(k::copy(s.a, s.b, big_n)); }},

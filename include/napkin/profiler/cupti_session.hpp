@@ -35,6 +35,12 @@
 NAPKIN_BEGIN_PROCESS_STATE
 inline std::mutex cupti_profiler_users_mutex;
 inline unsigned cupti_profiler_users = 0;
+
+// per_kernel() measures one device at a time in a process: with two auto-range sessions on two devices at
+// once (two threads, two H200s, CUPTI 13.0), one device's kernels read SM % 0 with application replay and
+// one kernel was lost with kernel replay (docs/profiler.md, "Two devices at once"); one at a time they agree
+// with each device measured alone. measure(), scopes and phases (user ranges) run concurrently.
+inline std::mutex auto_range_measurements;
 NAPKIN_END_PROCESS_STATE
 
 NAPKIN_BEGIN_NAMESPACE

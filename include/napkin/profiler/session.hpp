@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
@@ -156,6 +157,7 @@ class profiler {
 
   template <class Fn, class Reset>
   kernel_reports per_kernel_by_application(Fn& fn, Reset& reset) {
+    const std::lock_guard<std::mutex> one_device_at_a_time(process_state::auto_range_measurements);
     detail::measurement m(core_, "per_kernel(fn, replay::application)");
     // One unprofiled run first, to name and count fn's kernels: CUPTI's auto range leaves dirty lines in L2
     // in proportion to the ranges its counter image holds (H100: 3 MB for 1 range, 21 MB for 16, 25 MB for
@@ -183,6 +185,7 @@ class profiler {
   // CUPTI's kernel replay: fn once, in one pass (no L2 flush: CUPTI replays each kernel itself).
   template <class Fn>
   kernel_reports per_kernel_by_cupti(Fn& fn) {
+    const std::lock_guard<std::mutex> one_device_at_a_time(process_state::auto_range_measurements);
     detail::measurement m(core_, "per_kernel()");
     m.configure(detail::auto_range_kernel_replay, core_.options().max_kernels);
     const auto t0 = std::chrono::steady_clock::now();
