@@ -11,7 +11,10 @@ export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVL
 { nvidia-smi -L; nvidia-smi topo -m; mpirun --version | head -1; } > "$out/device.txt" 2>&1
 
 # Two threads measuring two GPUs in one process, against each GPU measured alone.
-timeout 300 "$build/examples/multi_gpu/two_threads" > "$out/two_threads.txt" 2>&1; echo "rc=$?" >> "$out/two_threads.txt"
+for how in application kernel measure; do
+  timeout 300 "$build/examples/multi_gpu/two_threads" $how > "$out/two_threads_$how.txt" 2>&1
+  echo "rc=$?" >> "$out/two_threads_$how.txt"
+done
 
 # The MPI job: one rank per GPU, NCCL all-reduce + compute, the last rank computing twice as long.
 timeout 300 mpirun --allow-run-as-root -np 2 -x NCCL_NVLS_ENABLE -x TORCH_SYMM_MEM_DISABLE_MULTICAST \
