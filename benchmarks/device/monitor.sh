@@ -83,7 +83,7 @@ for line in open(os.path.join(out, "accuracy.txt")):
         kv = dict(t.split("=", 1) for t in line.split()[1:] if "=" in t)
         c = case_of(kv.get("name", ""))
         if c: mon[c] = kv
-print("### Accuracy: monitor (per kernel, 3 launches each with idle gaps, 100 us samples) vs `ncu --section SpeedOfLight --metrics dram__bytes.sum` (caches flushed: ncu's default; and `--cache-control none`)\n")
+print("### Accuracy: monitor (per kernel, 3 launches each with idle gaps, 200 us samples) vs `ncu --section SpeedOfLight --metrics dram__bytes.sum` (caches flushed: ncu's default; and `--cache-control none`)\n")
 print("| kernel | ncu duration (us) | monitor mean (us) | ncu SM % | monitor SM % | ncu DRAM % | monitor DRAM % | ncu DRAM bytes (MB) | ncu, caches as left (MB) | monitor bytes per fully sampled launch (MB) | fully sampled | bytes diff (flushed / as left) |")
 print("|---|---|---|---|---|---|---|---|---|---|---|---|")
 for c in ("copy", "softmax", "fma", "sgemm", "smem_reduce", "strided"):

@@ -176,12 +176,13 @@ int main(int argc, char** argv) try {
     return 0;
   }
   if (mode == "accuracy") {
-    // Per-kernel readings need windows shorter than the kernels (>= 200 us here): 100 us by default.
+    // Per-kernel readings need windows no longer than the kernels (>= 200 us here): 200 us by default.
     // CUPTI decodes a 25-50 us sample in ~140-200 us of CPU, slower than they arrive, and the hardware buffer
-    // holds ~4,000 samples, 400 ms at 100 us (docs/monitor.md): so the sampled stretch is kept short (3 launches of each kernel),
+    // holds ~4,200 samples, 840 ms at 200 us (docs/monitor.md), and the first ~0.1-0.4 s after the start
+    // were idle on an H200: so the sampled stretch is kept short (3 launches of each kernel),
     // stop() ends it, and the buffer is decoded afterwards. Each launch is followed by an idle gap of several
     // windows, so that no window holds two kernels: a kernel's DRAM bytes are then exactly its windows' bytes.
-    const long interval = interval_us > 0 ? interval_us : 100;
+    const long interval = interval_us > 0 ? interval_us : 200;
     napkin::monitor_settings fine = settings_with(interval);
     fine.hardware_buffer_bytes = std::uint64_t(512) << 20;
     fine.max_samples = std::size_t(1) << 20;
