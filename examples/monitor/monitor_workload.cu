@@ -5,9 +5,10 @@
 //       waits that leave the GPU idle): 26 kernels per iteration, for S seconds (default 3). Prints
 //       WORKLOAD_WALL_S and, with the monitor on, its report and MONITOR_CPU_S.
 //   monitor_workload accuracy [--interval-us I]
-//       kernels of >= 200 us (copy, softmax, FMA loop, SGEMM, shared-memory reduction), 10 launches each in a
-//       phase of its name, with the monitor on: its per-kernel lines (MONITOR_KERNEL ...) for the comparison
-//       with ncu (benchmarks/device/monitor.sh runs `plain` under ncu).
+//       kernels of >= 200 us (copy, softmax, FMA loop, SGEMM, shared-memory reduction; and a 70 us strided
+//       read), 3 launches each in a phase of its name with idle gaps, the monitor on (200 us samples): its
+//       report and NAPKIN_MONITOR_ROW lines for the comparison with ncu (benchmarks/device/monitor.sh runs
+//       `plain` under ncu).
 //   monitor_workload plain
 //       the same kernels once each, no monitor: the target of ncu.
 //   monitor_workload soak [--seconds S] [--interval-us I]
