@@ -17,7 +17,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <string>
 
 #include "kernels.cuh"
@@ -69,10 +68,8 @@ std::string arg(int argc, char** argv, const char* name, const char* fallback) {
 void write_file(const std::string& dir, const std::string& name, const std::string& text) {
   std::error_code ignored;
   std::filesystem::create_directories(dir, ignored);
-  const std::string path = dir + "/" + name;
-  std::ofstream f(path, std::ios::binary);
-  f << text;
-  if (!f) std::fprintf(stderr, "cannot write %s\n", path.c_str());
+  if (const std::string why = napkin::write_text_file(dir + "/" + name, text); !why.empty())
+    std::fprintf(stderr, "cannot write %s/%s: %s\n", dir.c_str(), name.c_str(), why.c_str());
 }
 
 }  // namespace

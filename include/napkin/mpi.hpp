@@ -22,7 +22,6 @@
 
 #include <mpi.h>
 
-#include <cerrno>
 #include <climits>
 #include <cstdint>
 #include <cstdio>
@@ -37,6 +36,7 @@
 #include "napkin/report/cross_rank.hpp"
 #include "napkin/report/job_documents.hpp"
 #include "napkin/report/rank.hpp"
+#include "napkin/report/text_file.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 namespace mpi {
@@ -298,13 +298,8 @@ inline std::optional<cross_rank_table> gather(rank_summary summary, MPI_Comm com
 
 // Writes the job document (job_documents.hpp) to `path`; returns why it could not, or "".
 inline std::string write_job_json(const cross_rank_table& t, const std::string& path, const document_options& o = {}) {
-  const std::string text = to_json(t, o);
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (f == nullptr) return "napkin::mpi: cannot open " + path + " for writing: " + std::strerror(errno);
-  const bool written = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  const bool closed = std::fclose(f) == 0;
-  if (!written || !closed) return "napkin::mpi: cannot write " + path;
-  return {};
+  const std::string why = write_text_file(path, to_json(t, o));
+  return why.empty() ? why : "napkin::mpi: cannot write " + path + ": " + why;
 }
 
 // Root's report: the table on `out` (stdout), and the job document in `json_path` when one is given.

@@ -29,6 +29,7 @@
 #include "napkin/report/json_writer.hpp"
 #include "napkin/report/math_documents.hpp"
 #include "napkin/report/monitor_documents.hpp"
+#include "napkin/report/text_file.hpp"
 #include "napkin/report/profiler_documents.hpp"
 #include "napkin/report/roofline_chart.hpp"
 #include "napkin/report/roofline_svg.hpp"

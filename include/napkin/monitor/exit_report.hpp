@@ -7,16 +7,15 @@
 
 #include "napkin/config.hpp"
 
-#include <cerrno>
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <string>
 
 #include "napkin/monitor/monitor_report.hpp"
 #include "napkin/monitor/settings.hpp"
 #include "napkin/report/document.hpp"
 #include "napkin/report/monitor_documents.hpp"
+#include "napkin/report/text_file.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 
@@ -39,13 +38,8 @@ inline std::string write_monitor_report(const monitor_report& r, const monitor_s
     std::fputs(text.c_str(), stderr);
     return {};
   }
-  std::FILE* f = std::fopen(s.report_file.c_str(), "wb");
-  if (f == nullptr)
-    return "napkin: monitor: cannot write the report to \"" + s.report_file + "\": " + std::strerror(errno);
-  const bool written = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  const bool closed = std::fclose(f) == 0;
-  if (!written || !closed) return "napkin: monitor: writing the report to \"" + s.report_file + "\" failed";
-  return {};
+  const std::string why = write_text_file(s.report_file, text);
+  return why.empty() ? why : "napkin: monitor: cannot write the report to \"" + s.report_file + "\": " + why;
 }
 
 // When the next periodic report is due (NAPKIN_MONITOR's every=, monitor::on_report): every `period_ns`
