@@ -155,7 +155,8 @@ class monitor final : private process_state::pausable_sampler {
     return "kernel records " + std::to_string(cpu_.kernels) + ", launches inside napkin ranges " +
            std::to_string(detail::activity_collector::instance().external_records()) + ", kernel records lost " +
            std::to_string(detail::activity_collector::instance().dropped()) + ", session restarts " +
-           std::to_string(restarts_.load()) + ", refused data " + std::to_string(rejected_) +
+           std::to_string(restarts_.load()) + ", samples skipped as overlapping " + std::to_string(skipped_samples_) +
+           skipped_examples_ + ", refused data " + std::to_string(rejected_) +
            (last_error_.empty() ? std::string() : " (last: " + last_error_ + ")");
   }
 
@@ -332,7 +333,12 @@ class monitor final : private process_state::pausable_sampler {
       if (overflow && !fresh.empty() && last_sample_end_ != 0 && fresh.front().start_ns > last_sample_end_)
         accumulator_.add_dropped({last_sample_end_, fresh.front().start_ns, 1});
       for (const pm_sample& sample : fresh) {
-        if (last_sample_end_ != 0 && sample.start_ns < last_sample_end_) continue;  // a repeated window
+        if (last_sample_end_ != 0 && sample.start_ns < last_sample_end_) {  // a repeated or overlapping window
+          if (skipped_samples_++ < 3)
+            skipped_examples_ += " [" + std::to_string(sample.start_ns) + ", " + std::to_string(sample.end_ns) +
+                                 ") after one ending at " + std::to_string(last_sample_end_) + ";";
+          continue;
+        }
         if (restarted_) {  // the first sample after a resume spans the session's setup
           accumulator_.add_dropped({sample.start_ns, sample.end_ns, 1});
           restarted_ = false;
@@ -492,6 +498,8 @@ class monitor final : private process_state::pausable_sampler {
   std::uint64_t last_sample_end_ = 0;
   bool restarted_ = false;
   std::size_t rejected_ = 0;
+  std::size_t skipped_samples_ = 0;  // samples that began before the previous one ended (not attributed)
+  std::string skipped_examples_;     // the first three, for diagnostics()
   std::string last_error_;
   cpu_use cpu_;
   decode_wall wall_;
