@@ -269,5 +269,24 @@ template <class Exception = std::invalid_argument>
   raise_as<Exception>(std::move(info));
 }
 
+// For code that must not throw (destructors, background threads, noexcept hooks): runs f(), and hands what
+// it throws to on_error(what) instead (what() of a std::exception, else "an unknown exception"). Without
+// exceptions a failure inside f() has already ended in the failure handler, so it simply runs f().
+template <class F, class OnError>
+void call_catching(F&& f, OnError&& on_error) noexcept {
+#if NAPKIN_HAS_EXCEPTIONS
+  try {
+    f();
+  } catch (const std::exception& e) {
+    on_error(e.what());
+  } catch (...) {
+    on_error("an unknown exception");
+  }
+#else
+  static_cast<void>(on_error);
+  f();
+#endif
+}
+
 }  // namespace detail
 NAPKIN_END_NAMESPACE

@@ -27,6 +27,7 @@
 #include <utility>
 #include <vector>
 
+#include "napkin/monitor/sample.hpp"
 #include "napkin/nvtx/listener.hpp"
 #include "napkin/profiler/errors.hpp"
 #include "napkin/profiler/kernel_names.hpp"
@@ -253,6 +254,19 @@ class phase_tracker final : public range_listener {
   std::unordered_map<std::string, std::uint64_t> ids_;                               // "parent/name" -> id
   std::unordered_map<std::uint64_t, std::pair<std::uint64_t, std::string>> phases_;  // id -> (parent, name)
 };
+
+// The attribution's kernel record of an activity record, with its phase path.
+inline kernel_record to_kernel_record(kernel_activity&& k) {
+  kernel_record r;
+  r.name = std::move(k.name);
+  r.start_ns = k.start_ns;
+  r.end_ns = k.end_ns;
+  r.device = static_cast<int>(k.device);
+  r.stream_id = k.stream;
+  r.correlation_id = k.correlation;
+  r.phase = phase_tracker::instance().path(k.phase_id);
+  return r;
+}
 
 }  // namespace detail
 NAPKIN_END_NAMESPACE

@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "napkin/monitor/attribution.hpp"
+#include "napkin/monitor/drain_plan.hpp"
 #include "napkin/monitor/exit_report.hpp"
 #include "napkin/monitor/kernel_activity.hpp"
 #include "napkin/monitor/monitor_costs.hpp"
@@ -46,6 +47,7 @@
 #include "napkin/monitor/pause.hpp"
 #include "napkin/monitor/pm_sampler.hpp"
 #include "napkin/monitor/sample.hpp"
+#include "napkin/monitor/sample_timeline.hpp"
 #include "napkin/monitor/settings.hpp"
 #include "napkin/monitor/start_failure.hpp"
 #include "napkin/monitor/start_failure_cuda.hpp"
@@ -79,7 +81,10 @@ class monitor final : private process_state::pausable_sampler {
 
   // Whether the monitor samples; status() says what it does or why it does not.
   bool running() const noexcept { return running_.load(); }
-  const std::string& status() const noexcept { return status_; }
+  std::string status() const {
+    const std::lock_guard<std::mutex> lock(data_mutex_);
+    return status_;
+  }
 
   // Everything collected so far, attributed: per kernel name, per phase and path, and device-wide.
   monitor_report report() {
@@ -114,16 +119,7 @@ class monitor final : private process_state::pausable_sampler {
     if (!running_.load()) return;
     {
       const std::lock_guard<std::mutex> decode_lock(decode_mutex_);
-      if (sampler_ && sampler_->started()) {
-#if NAPKIN_HAS_EXCEPTIONS
-        try {
-#endif
-          sampler_->stop();
-#if NAPKIN_HAS_EXCEPTIONS
-        } catch (...) {
-        }
-#endif
-      }
+      if (sampler_ && sampler_->started()) detail::call_catching([&] { sampler_->stop(); }, [](const char*) {});
     }
     drain(SIZE_MAX);  // everything the stopped sampler left
     detail::unregister_monitor(this);
@@ -155,8 +151,10 @@ class monitor final : private process_state::pausable_sampler {
     return "kernel records " + std::to_string(cpu_.kernels) + ", launches inside napkin ranges " +
            std::to_string(detail::activity_collector::instance().external_records()) + ", kernel records lost " +
            std::to_string(detail::activity_collector::instance().dropped()) + ", session restarts " +
-           std::to_string(restarts_.load()) + ", samples without a usable time (lost) " + std::to_string(skipped_samples_) +
-           skipped_examples_ + ", refused data " + std::to_string(rejected_) +
+           std::to_string(restarts_.load()) + ", samples without a usable time " +
+           std::to_string(timeline_.counts().untimed) + " (placed by their cycles " +
+           std::to_string(timeline_.counts().placed) + ", lost " + std::to_string(timeline_.counts().lost) + ")" +
+           timeline_.counts().examples + ", refused data " + std::to_string(rejected_) +
            (last_error_.empty() ? std::string() : " (last: " + last_error_ + ")");
   }
 
@@ -170,16 +168,9 @@ class monitor final : private process_state::pausable_sampler {
     attribution_options options;
     options.gap_tolerance_ns = s.interval_ns;  // consecutive samples may leave a sliver of time between them
     accumulator_ = monitor_accumulator(options, s.max_samples);
-    // One counter-data image holds a drain period's samples with room to spare (each costs ~100 KB decoded:
-    // the image is re-initialized per step, so a bigger one costs more per step).
-    const double fill_ns = static_cast<double>(s.hardware_buffer_bytes) / buffer_bytes_per_sample *
-                           static_cast<double>(s.interval_ns);
-    // A quarter of the fill time, at most 100 ms: longer drains (320 ms at 5 ms samples) overflowed the
-    // buffer on an H200 (docs/monitor.md), so the per-sample size above is a lower bound.
-    drain_period = std::chrono::nanoseconds(static_cast<std::int64_t>(std::clamp(fill_ns / 4, 10e6, 100e6)));
-    if (s.drain_period_ns > 0) drain_period = std::chrono::nanoseconds(static_cast<std::int64_t>(s.drain_period_ns));
-    const std::uint64_t per_drain = static_cast<std::uint64_t>(drain_period.count()) / s.interval_ns + 1;
-    samples_per_decode = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(per_drain * 3 / 2, 8, 256));
+    const drain_plan plan = plan_drains(s);
+    drain_period = std::chrono::nanoseconds(static_cast<std::int64_t>(plan.period_ns));
+    samples_per_decode = plan.samples_per_decode;
     device_ = s.device;
     context_.device_index = s.device;
     if (std::optional<std::string> why = monitor_device_precheck(s.device)) {
@@ -252,27 +243,17 @@ class monitor final : private process_state::pausable_sampler {
   }
 
   void periodic_report() noexcept {
-#if NAPKIN_HAS_EXCEPTIONS
-    try {
-#endif
-      const monitor_report r = report_so_far();  // what is decoded so far; the drain just ran
-      const std::lock_guard<std::mutex> lock(callback_mutex_);
-      if (callback_) {
-        callback_(r);
-      } else if (const std::string why = write_monitor_report(r, settings_); !why.empty()) {
-        std::fprintf(stderr, "%s\n", why.c_str());
-      }
-#if NAPKIN_HAS_EXCEPTIONS
-    } catch (const std::exception& e) {
-      const std::lock_guard<std::mutex> lock(data_mutex_);
-      ++rejected_;
-      last_error_ = std::string("the periodic report callback threw: ") + e.what();
-    } catch (...) {
-      const std::lock_guard<std::mutex> lock(data_mutex_);
-      ++rejected_;
-      last_error_ = "the periodic report callback threw";
-    }
-#endif
+    detail::call_catching(
+        [&] {
+          const monitor_report r = report_so_far();  // what is decoded so far; the drain just ran
+          const std::lock_guard<std::mutex> lock(callback_mutex_);
+          if (callback_) {
+            callback_(r);
+          } else if (const std::string why = write_monitor_report(r, settings_); !why.empty()) {
+            std::fprintf(stderr, "%s\n", why.c_str());
+          }
+        },
+        [&](const char* what) { refuse(std::string("the periodic report failed: ") + what); });
   }
 
   // Moves decoded samples and finished kernels into the bounded stores (any thread; one at a time).
@@ -284,30 +265,20 @@ class monitor final : private process_state::pausable_sampler {
     bool overflow = false;
     decode_wall step_wall;
     if (sampler_ && !paused_) {
-#if NAPKIN_HAS_EXCEPTIONS
-      try {
-#endif
-        const detail::pm_decode_result decoded = sampler_->decode([&](std::uint64_t t0, std::uint64_t t1, const double* v) {
-                     pm_sample s;
-                     s.start_ns = t0;
-                     s.end_ns = t1;
-                     s.sm_pct = v[0];
-                     s.l1tex_pct = v[1];
-                     s.l2_slices_pct = v[2];
-                     s.dram_pct = v[3];
-                     s.dram_read_bytes = v[4];
-                     s.dram_write_bytes = v[5];
-                     fresh.push_back(s);
-                   }, max_steps);
-        overflow = decoded.overflow;
-        step_wall = {decoded.decode_s, decoded.evaluate_s, decoded.initialize_s};
-#if NAPKIN_HAS_EXCEPTIONS
-      } catch (const std::exception& e) {
-        // A dead session (an overflow CUPTI could not recover from): restart it, count what was lost.
-        overflow = true;
-        restart_after_failure(e.what());
-      }
-#endif
+      detail::call_catching(
+          [&] {
+            const detail::pm_decode_result decoded = sampler_->decode(
+                [&](std::uint64_t t0, std::uint64_t t1, const double* v) {
+                  fresh.push_back(detail::monitor_sample(t0, t1, v));
+                },
+                max_steps);
+            overflow = decoded.overflow;
+            step_wall = {decoded.decode_s, decoded.evaluate_s, decoded.initialize_s};
+          },
+          [&](const char* what) {  // a dead session (an overflow CUPTI could not recover from): restart it
+            overflow = true;
+            restart_after_failure(what);
+          });
     }
     const double cpu1 = detail::thread_cpu_seconds();
     detail::activity_collector::flush();
@@ -327,92 +298,48 @@ class monitor final : private process_state::pausable_sampler {
     cpu_.activity_s += cpu2 - cpu1;
     cpu_.decoded_samples += fresh.size();
     cpu_.kernels += done.size();
-#if NAPKIN_HAS_EXCEPTIONS
-    try {
-#endif
-      if (overflow && !fresh.empty() && last_sample_end_ != 0 && fresh.front().start_ns > last_sample_end_)
-        accumulator_.add_dropped({last_sample_end_, fresh.front().start_ns, 1});
-      for (const pm_sample& sample : fresh) {
-        // A sample that begins before the previous one ended has no usable time: on an H200, CUPTI returned
-        // runs of zero-length samples with one stale timestamp during some kernels (docs/monitor.md). They
-        // are counted as lost, with the stretch until the next good sample.
-        if (last_sample_end_ != 0 && sample.start_ns < last_sample_end_) {
-          if (skipped_samples_++ < 3)
-            skipped_examples_ += " [" + std::to_string(sample.start_ns) + ", " + std::to_string(sample.end_ns) +
-                                 ") after one ending at " + std::to_string(last_sample_end_) + ";";
-          ++unplaced_samples_;
-          continue;
-        }
-        if (unplaced_samples_ > 0 && sample.start_ns > last_sample_end_)
-          accumulator_.add_dropped({last_sample_end_, sample.start_ns, unplaced_samples_});
-        unplaced_samples_ = 0;
-        if (restarted_) {  // the first sample after a resume spans the session's setup
-          accumulator_.add_dropped({sample.start_ns, sample.end_ns, 1});
-          restarted_ = false;
-        } else {
-          accumulator_.add_sample(sample);
-        }
-        last_sample_end_ = sample.end_ns;
-      }
-      for (auto& k : done) {
-        kernel_record r;
-        r.name = std::move(k.name);
-        r.start_ns = k.start_ns;
-        r.end_ns = k.end_ns;
-        r.device = static_cast<int>(k.device);
-        r.stream_id = k.stream;
-        r.correlation_id = k.correlation;
-        r.phase = detail::phase_tracker::instance().path(k.phase_id);
-        accumulator_.add_kernel(r);
-      }
-      // Windows older than the settle lag cannot get more kernels in practice (a kernel's record arrives
-      // after it ends, within a drain or two): attribute them and fold their kernels, so memory stays bounded.
-      if (last_sample_end_ > settle_lag_ns) accumulator_.settle(last_sample_end_ - settle_lag_ns);
-#if NAPKIN_HAS_EXCEPTIONS
-    } catch (const std::exception& e) {
-      ++rejected_;  // data CUPTI gave that the attribution refuses (e.g. overlapping windows): never fatal
-      last_error_ = e.what();
-    }
-#endif
+    detail::call_catching(
+        [&] {
+          if (overflow) timeline_.samples_lost();
+          for (const pm_sample& sample : fresh) timeline_.push(sample, accumulator_);
+          for (auto& k : done) accumulator_.add_kernel(detail::to_kernel_record(std::move(k)));
+          // Windows older than the settle lag cannot get more kernels in practice (a kernel's record arrives
+          // after it ends, within a drain or two): attribute them and fold their kernels, so memory stays bounded.
+          if (timeline_.last_end() > settle_lag_ns) accumulator_.settle(timeline_.last_end() - settle_lag_ns);
+        },
+        [&](const char* what) {  // data CUPTI gave that the attribution refuses: never fatal
+          ++rejected_;
+          last_error_ = what;
+        });
   }
 
   void restart_after_failure(const std::string& why) noexcept {
-#if NAPKIN_HAS_EXCEPTIONS
-    try {
-      sampler_.reset();
-      sampler_.emplace(device_, *config_, settings_.interval_ns, settings_.hardware_buffer_bytes,
-                       samples_per_decode);
-      sampler_->start();
-      restarted_ = true;
-      ++restarts_;
-    } catch (const std::exception& e) {
-      running_ = false;
-      status_ = "off after a failure: " + why + "; restarting failed: " + e.what();
-    }
-#else
-    (void)why;
-#endif
+    detail::call_catching(
+        [&] {
+          sampler_.reset();
+          sampler_.emplace(device_, *config_, settings_.interval_ns, settings_.hardware_buffer_bytes,
+                           samples_per_decode);
+          sampler_->start();
+          const std::lock_guard<std::mutex> lock(data_mutex_);
+          timeline_.session_started();
+          ++restarts_;
+        },
+        [&](const char* what) { turn_off("off after a failure: " + why + "; restarting failed: " + what); });
   }
 
   // pausable_sampler: napkin::profiler measures on this process (called under the registry's mutex).
   void pause_for_profiler() noexcept override {
     const std::lock_guard<std::mutex> decode_lock(decode_mutex_);
     if (!sampler_ || paused_) return;
-#if NAPKIN_HAS_EXCEPTIONS
-    try {
-#endif
-      sampler_->stop();
-      std::uint64_t now = 0;
-      (void)cuptiGetTimestamp(&now);
-      const std::lock_guard<std::mutex> lock(data_mutex_);
-      if (now > last_sample_end_) {
-        accumulator_.skip_until(now);  // nothing is sampled while the profiler measures
-        last_sample_end_ = now;
-      }
-#if NAPKIN_HAS_EXCEPTIONS
-    } catch (...) {
-    }
-#endif
+    detail::call_catching(
+        [&] {
+          sampler_->stop();
+          std::uint64_t now = 0;
+          (void)cuptiGetTimestamp(&now);
+          const std::lock_guard<std::mutex> lock(data_mutex_);
+          timeline_.paused_until(now, accumulator_);  // nothing is sampled while the profiler measures
+        },
+        [](const char*) {});  // a session that fails to stop is released below all the same
     sampler_.reset();  // the range profiler needs the device's counters: give the session back
     paused_ = true;
   }
@@ -420,37 +347,29 @@ class monitor final : private process_state::pausable_sampler {
     const std::lock_guard<std::mutex> decode_lock(decode_mutex_);
     if (!paused_) return;
     paused_ = false;
-#if NAPKIN_HAS_EXCEPTIONS
-    try {
-#endif
-      sampler_.emplace(device_, *config_, settings_.interval_ns, settings_.hardware_buffer_bytes,
-                       samples_per_decode);
-      sampler_->start();
-      const std::lock_guard<std::mutex> lock(data_mutex_);
-      restarted_ = true;
-#if NAPKIN_HAS_EXCEPTIONS
-    } catch (const std::exception& e) {
-      running_ = false;
-      status_ = std::string("off: resuming after a profiler measurement failed: ") + e.what();
-    }
-#endif
+    detail::call_catching(
+        [&] {
+          sampler_.emplace(device_, *config_, settings_.interval_ns, settings_.hardware_buffer_bytes,
+                           samples_per_decode);
+          sampler_->start();
+          const std::lock_guard<std::mutex> lock(data_mutex_);
+          timeline_.session_started();
+        },
+        [&](const char* what) {
+          turn_off(std::string("off: resuming after a profiler measurement failed: ") + what);
+        });
   }
 
   void shut_down() noexcept {
     const bool was_running = running_.load();
     stop();
-    if (was_running || stopped_) {
-#if NAPKIN_HAS_EXCEPTIONS
-      try {
-#endif
-        if (settings_.report_at_exit) {
-          const std::string why = write_monitor_report(report_so_far(), settings_);
-          if (!why.empty()) std::fprintf(stderr, "%s\n", why.c_str());
-        }
-#if NAPKIN_HAS_EXCEPTIONS
-      } catch (...) {
-      }
-#endif
+    if ((was_running || stopped_) && settings_.report_at_exit) {
+      detail::call_catching(
+          [&] {
+            const std::string why = write_monitor_report(report_so_far(), settings_);
+            if (!why.empty()) std::fprintf(stderr, "%s\n", why.c_str());
+          },
+          [](const char* what) { std::fprintf(stderr, "napkin: the monitor's exit report failed: %s\n", what); });
     }
     release_cupti();
   }
@@ -464,6 +383,19 @@ class monitor final : private process_state::pausable_sampler {
 
   // Where the reports were made: the device (index, name, PCI bus id, UUID) and the process (host, rank),
   // read once at start.
+  // Counts data the monitor refused or a step that failed, for diagnostics().
+  void refuse(std::string why) {
+    const std::lock_guard<std::mutex> lock(data_mutex_);
+    ++rejected_;
+    last_error_ = std::move(why);
+  }
+  // Sampling ended for good (from the monitor's thread or a profiler's pause hook).
+  void turn_off(std::string why) {
+    running_ = false;
+    const std::lock_guard<std::mutex> lock(data_mutex_);
+    status_ = std::move(why);
+  }
+
   monitor_report with_context(monitor_report r) const {
     r.context = context_;
     return r;
@@ -491,23 +423,16 @@ class monitor final : private process_state::pausable_sampler {
   bool stopped_ = false;
   std::atomic<std::size_t> restarts_{0};  // sessions restarted after a failure (an overflow)
 
-  // How often the decode thread empties the hardware buffer: when it is about a quarter full, 10-100 ms. A
-  // sample of this set takes at least ~128 KB of the buffer on an H200 (docs/monitor.md).
-  static constexpr std::uint64_t buffer_bytes_per_sample = 128u << 10;
-  std::chrono::nanoseconds drain_period{std::chrono::milliseconds(100)};
-  static constexpr std::size_t steps_per_drain = 16;  // a drain decodes at most this many images
-  std::uint32_t samples_per_decode = 32;  // set from the interval in start()
-  static constexpr std::uint64_t settle_lag_ns = 2'000'000'000;  // windows older than 2 s are attributed
+  std::chrono::nanoseconds drain_period{std::chrono::milliseconds(100)};  // plan_drains (drain_plan.hpp)
+  std::uint32_t samples_per_decode = 32;
+  static constexpr std::size_t steps_per_drain = drain_plan::steps_per_drain;
+  static constexpr std::uint64_t settle_lag_ns = drain_plan::settle_lag_ns;
 
   std::mutex decode_mutex_;  // one drain, pause or resume at a time
   mutable std::mutex data_mutex_;
   monitor_accumulator accumulator_;
-  std::uint64_t last_sample_end_ = 0;
-  bool restarted_ = false;
+  sample_timeline timeline_;  // sample order, setup samples, overflows, samples without a usable time
   std::size_t rejected_ = 0;
-  std::size_t skipped_samples_ = 0;  // samples that began before the previous one ended (not attributed)
-  std::string skipped_examples_;     // the first three, for diagnostics()
-  std::uint64_t unplaced_samples_ = 0;  // skipped since the last good sample: lost with the gap after it
   std::string last_error_;
   cpu_use cpu_;
   decode_wall wall_;

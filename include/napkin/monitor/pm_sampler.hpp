@@ -30,6 +30,7 @@
 #include <utility>
 #include <vector>
 
+#include "napkin/monitor/sample.hpp"
 #include "napkin/profiler/errors.hpp"
 #include "napkin/profiler/host.hpp"
 
@@ -45,8 +46,24 @@ inline const std::vector<std::string>& monitor_metrics() {
       "LTS.TriageCompute.lts__throughput.avg.pct_of_peak_sustained_elapsed",
       "dram__throughput.avg.pct_of_peak_sustained_elapsed",
       "dram__bytes_read.sum",
-      "dram__bytes_write.sum"};
+      "dram__bytes_write.sum",
+      "gpc__cycles_elapsed.max"};
   return m;
+}
+
+// One sample of monitor_metrics(), its values in that order.
+inline pm_sample monitor_sample(std::uint64_t start_ns, std::uint64_t end_ns, const double* v) {
+  pm_sample s;
+  s.start_ns = start_ns;
+  s.end_ns = end_ns;
+  s.sm_pct = v[0];
+  s.l1tex_pct = v[1];
+  s.l2_slices_pct = v[2];
+  s.dram_pct = v[3];
+  s.dram_read_bytes = v[4];
+  s.dram_write_bytes = v[5];
+  s.elapsed_cycles = v[6];
+  return s;
 }
 inline double thread_cpu_seconds() noexcept {
   timespec t{};

@@ -43,6 +43,9 @@ struct pm_sample {
   // dram__bytes_read.sum / dram__bytes_write.sum over the window (bytes)
   std::optional<double> dram_read_bytes;
   std::optional<double> dram_write_bytes;
+  // gpc__cycles_elapsed.max: the GPU clocks the window spans. Not a reading for the reports: it places
+  // samples CUPTI returned without a usable time (sample_timeline.hpp).
+  std::optional<double> elapsed_cycles;
 
   std::uint64_t duration_ns() const { return end_ns - start_ns; }
 };
@@ -112,6 +115,7 @@ inline void check_sample(const pm_sample& s, std::size_t index = 0) {
   detail::check_reading(s.dram_pct, "dram_pct", index);
   detail::check_reading(s.dram_read_bytes, "dram_read_bytes", index);
   detail::check_reading(s.dram_write_bytes, "dram_write_bytes", index);
+  detail::check_reading(s.elapsed_cycles, "elapsed_cycles", index);
 }
 
 inline void check_dropped_window(const dropped_window& d, std::size_t index = 0) {
