@@ -39,6 +39,21 @@ TEST_CASE("monitor_sample reads the values in the set's order") {
   CHECK(*s.elapsed_cycles == 77);
 }
 
+TEST_CASE("ncu's SM figure cannot be sampled, nor rebuilt from its breakdown") {
+  // Why the monitor reads TriageCompute.sm__throughput and not ncu's sm__throughput (docs/monitor.md).
+  const auto passes_with = [](std::vector<const char*> extra) {
+    std::vector<std::string> m = detail::monitor_metrics();
+    for (const char* e : extra) m.push_back(std::string(e) + ".avg.pct_of_peak_sustained_elapsed");
+    return detail::pm_sampling_config("GH100", m).passes();
+  };
+  CHECK(detail::pm_sampling_config("GH100", {"sm__throughput.avg.pct_of_peak_sustained_elapsed"}).passes() == 19);
+  CHECK(passes_with({"sm__issue_active"}) == 1);  // one breakdown metric at a time fits...
+  CHECK(passes_with({"sm__pipe_alu_cycles_active"}) == 1);
+  CHECK(passes_with({"sm__issue_active", "sm__pipe_alu_cycles_active"}) > 1);  // ...never two
+  CHECK(passes_with({"sm__pipe_fma_cycles_active"}) > 1);  // and some never
+  CHECK(passes_with({"sm__inst_executed"}) > 1);
+}
+
 TEST_CASE("a metric PM sampling cannot collect is refused with its name") {
   // The issue's probe: gpu__compute_memory_throughput cannot be sampled on GH100.
   CHECK_THROWS_WITH_AS(
