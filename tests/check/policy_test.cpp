@@ -157,3 +157,18 @@ TEST_CASE("the abort policy also applies to the no-throw variant") {
   CHECK(WIFSIGNALED(status));
 }
 #endif
+
+TEST_CASE("call_catching hands what the work throws to on_error, and nothing when it does not throw") {
+  std::string got = "not called";
+  napkin::detail::call_catching([] { NAPKIN_CUDA_CHECK(cudaErrorInvalidValue); },
+                                [&](const char* what) { got = what; });
+  CHECK(got.find("cudaErrorInvalidValue") != std::string::npos);
+  got = "not called";
+  napkin::detail::call_catching([] { throw 42; }, [&](const char* what) { got = what; });
+  CHECK(got == "an unknown exception");
+  got = "not called";
+  int ran = 0;
+  napkin::detail::call_catching([&] { ++ran; }, [&](const char* what) { got = what; });
+  CHECK(ran == 1);
+  CHECK(got == "not called");
+}
