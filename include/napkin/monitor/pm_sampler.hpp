@@ -129,8 +129,10 @@ class pm_sampler {
  public:
   // Enables PM sampling on `device_index` with `config`, sampling every `interval_ns` nanoseconds of GPU
   // time into a hardware buffer of `buffer_bytes`; each decode step holds up to `samples_per_decode`.
+  // `trigger`: GPU time (the interval in ns, the monitor's choice) or SYS clock cycles (the interval in cycles).
   pm_sampler(int device_index, const pm_sampling_config& config, std::uint64_t interval_ns, std::size_t buffer_bytes,
-             std::uint32_t samples_per_decode)
+             std::uint32_t samples_per_decode,
+             CUpti_PmSampling_TriggerMode trigger = CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL)
       : config_(config) {
     if (config.passes() != 1)
       raise_profiler_error(CUPTI_ERROR_NOT_SUPPORTED, "napkin: PM sampling needs a one-pass set; this one needs " +
@@ -146,7 +148,7 @@ class pm_sampler {
       set.pConfig = config.image().data();
       set.hardwareBufferSize = buffer_bytes;
       set.samplingInterval = interval_ns;
-      set.triggerMode = CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL;
+      set.triggerMode = trigger;
       set.hwBufferAppendMode = CUPTI_PM_SAMPLING_HARDWARE_BUFFER_APPEND_MODE_KEEP_OLDEST;
       NAPKIN_DETAIL_PROFILER_CHECK(cuptiPmSamplingSetConfig(&set));
       auto names = c_names(config.metrics());
