@@ -191,6 +191,7 @@ inline std::string to_html(const monitor_page& page) {
                   "body{max-width:1500px}.rows .bar-track{width:110px;height:9px}.rows .bar-name{width:58px}"
                   ".rows .bar-value{width:84px}.rows .bar-row{font-size:11px;margin:1px 0}"
                   "#device th{text-align:left;font-weight:normal;color:#555}.partial-mark{color:#b03030}"
+                  ".rows td.num{white-space:nowrap}.rows td.name{min-width:140px}"
                   "</style></head>\n<body>\n";
   s += "<h1>" + xml_escape(title) + "</h1>\n<p class=\"sub\">phase monitor, device " +
        std::to_string(c.device_index ? *c.device_index : r.device) +
