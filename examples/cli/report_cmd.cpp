@@ -105,6 +105,6 @@ runner setup_report(CLI::App& sub) {
   };
 }
 
-const registrar report{{"report", "one self-contained HTML page of a run or a monitor report (and its baseline)", setup_report}};
+const registrar report{{"report", "an HTML page of a measured run or a monitor report", setup_report}};
 
 }  // namespace
