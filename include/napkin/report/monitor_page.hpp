@@ -188,10 +188,11 @@ inline std::string to_html(const monitor_page& page) {
   std::string s = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                   "<meta name=\"viewport\" content=\"width=device-width\"><title>" + xml_escape(title) +
                   "</title>\n<style>" + detail::html_page_style() +
-                  "body{max-width:1500px}.rows .bar-track{width:110px;height:9px}.rows .bar-name{width:58px}"
+                  "body{max-width:none}.rows .bar-track{width:100px;height:9px}.rows .bar-name{width:58px}"
                   ".rows .bar-value{width:84px}.rows .bar-row{font-size:11px;margin:1px 0}"
                   "#device th{text-align:left;font-weight:normal;color:#555}.partial-mark{color:#b03030}"
-                  ".rows td.num{white-space:nowrap}.rows td.name{min-width:140px}"
+                  ".rows td.num{white-space:nowrap}.rows td.name{min-width:100px}.rows{font-size:12px}"
+                  ".rows .verdict-cell{min-width:230px}"
                   "</style></head>\n<body>\n";
   s += "<h1>" + xml_escape(title) + "</h1>\n<p class=\"sub\">phase monitor, device " +
        std::to_string(c.device_index ? *c.device_index : r.device) +
