@@ -144,8 +144,9 @@ inline monitor_report read_monitor_report(const json_value& doc, const std::stri
     };
     const auto integer = [c](const char* field, std::optional<std::int64_t>& out) {
       const json_value* v = c->find(field);
-      if (v != nullptr && v->is_number() && std::fabs(v->as_number()) < 1e15 && v->as_number() == std::floor(v->as_number()))
-        out = static_cast<std::int64_t>(v->as_number());
+      if (v == nullptr || !v->is_number()) return;
+      const double x = v->as_number();
+      if (std::fabs(x) < 1e15 && x == std::floor(x)) out = static_cast<std::int64_t>(x);
     };
     text("host", r.context.host);
     integer("rank", r.context.rank);

@@ -76,8 +76,8 @@ TEST_CASE("tables per phase, path and kernel, in the report's order, with hand-c
                "data-pct=\"20\" style=\"width:20.00%\"></div></div><span class=\"bar-value\">20.0%</span>"));
   CHECK(has(l, "data-metric=\"dram\"><span class=\"bar-name\">DRAM</span>"));
   CHECK(has(l, "data-pct=\"80\" style=\"width:80.00%\""));
-  CHECK(has(l, "data-metric=\"l1tex\"><span class=\"bar-name\">L1</span><div class=\"bar-track\"><div class=\"bar-fill\" "
-               "data-pct=\"30\""));
+  CHECK(has(l, "data-metric=\"l1tex\"><span class=\"bar-name\">L1</span><div class=\"bar-track\"><div "
+               "class=\"bar-fill\" data-pct=\"30\""));
   CHECK(has(l, "data-metric=\"l2-slices\"><span class=\"bar-name\">L2 slices</span><div class=\"bar-track\"><div "
                "class=\"bar-fill\" data-pct=\"40\""));
   CHECK(has(l, "<td class=\"num memory\">80.0%</td>"));
@@ -143,10 +143,10 @@ TEST_CASE("against a baseline: what napkin::diff says of the two monitor-report 
                          "class=\"num change slower\">-50.0%</td><td class=\"status slower\">worse (regression)</td>";
   CHECK(has(html, sm));
   // Mean times: load 1.00 us in both; transpose only in the baseline: gone.
-  CHECK(has(html, "<tr class=\"change-row\" data-name=\"kernel: transpose\"><td class=\"name\">kernel: transpose</td><td "
-                  "class=\"num time-change\">1.00 us &rarr; gone</td>"));
-  CHECK(has(html, "data-name=\"kernel: gemm\"><td class=\"name\">kernel: gemm</td><td class=\"num time-change\">1.00 us "
-                  "&rarr; 1.00 us</td>"));
+  CHECK(has(html, "<tr class=\"change-row\" data-name=\"kernel: transpose\"><td class=\"name\">kernel: transpose"
+                  "</td><td class=\"num time-change\">1.00 us &rarr; gone</td>"));
+  CHECK(has(html, "data-name=\"kernel: gemm\"><td class=\"name\">kernel: gemm</td><td class=\"num time-change\">"
+                  "1.00 us &rarr; 1.00 us</td>"));
   CHECK(has(html, "<td class=\"status\">removed</td>"));
   // The same run as its own baseline: no regression, every number the same.
   const std::string same = to_html(monitor_page{"", monitor_samples::report(), monitor_samples::report(), {}});

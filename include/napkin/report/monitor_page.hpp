@@ -150,8 +150,8 @@ inline std::string monitor_html_device(const monitor_report& r) {
   };
   const report_context& c = r.context;
   std::string s = "<h2>Device</h2>\n<table id=\"device\">\n";
-  s += line("device", "Device",
-            c.device_name ? xml_escape(*c.device_name) : std::string("<span class=\"missing\">name not recorded</span>"));
+  const std::string unnamed = "<span class=\"missing\">name not recorded</span>";
+  s += line("device", "Device", c.device_name ? xml_escape(*c.device_name) : unnamed);
   s += line("index", "Index", std::to_string(c.device_index ? *c.device_index : r.device));
   if (c.device_uuid) s += line("uuid", "UUID", xml_escape(*c.device_uuid));
   if (c.device_pci_bus_id) s += line("pci", "PCI bus", xml_escape(*c.device_pci_bus_id));
