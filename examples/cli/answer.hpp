@@ -16,6 +16,7 @@
 #include "napkin/report/compare.hpp"
 #include "napkin/report/html_page.hpp"
 #include "napkin/report/job_documents.hpp"
+#include "napkin/report/monitor_page.hpp"
 #include "napkin/report/roofline_chart.hpp"
 #include "sweep.hpp"
 
@@ -86,9 +87,11 @@ struct roofline_answer {
   std::vector<std::string> notes;  // for stderr: kernels left out of the chart, and why
 };
 
-// `napkin report`: text is the HTML page, json and csv the run's kernels; to `output` (-o) or stdout.
+// `napkin report`: text is the HTML page, json and csv the run's kernels (or the monitor report when
+// `monitor` is set: a monitor-report document's page); to `output` (-o) or stdout.
 struct report_answer {
   report_page page;
+  std::optional<monitor_page> monitor;
   kernel_reports run;
   chosen_gpu gpu;
   std::string output;

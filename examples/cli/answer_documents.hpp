@@ -8,7 +8,7 @@
 //   occupancy                     napkin.occupancy  (with next_step for a launch that fits)
 //   diff                          napkin.diff
 //   roofline                      napkin.roofline   (the chart's numbers; text is the SVG)
-//   report                        napkin.kernel-reports of the run (text is the HTML page)
+//   report                        napkin.kernel-reports of the run, or napkin.monitor-report (text is the HTML page)
 //   merge                         napkin.job (the ranks and the cross-rank table)
 #pragma once
 
@@ -20,6 +20,7 @@
 #include "napkin/report/cli_documents.hpp"
 #include "napkin/report/job_documents.hpp"
 #include "napkin/report/math_documents.hpp"
+#include "napkin/report/monitor_documents.hpp"
 #include "napkin/report/profiler_documents.hpp"
 
 namespace napkin::cli {
@@ -61,7 +62,9 @@ std::string document_text(const answer& a, Write write) {
   if (const auto* d = std::get_if<diff_answer>(&a)) return write(d->d);
   if (const auto* r = std::get_if<roofline_answer>(&a)) return write(r->chart);
   if (const auto* m = std::get_if<merge_answer>(&a)) return write(m->table);
-  return write(std::get<report_answer>(a).run);
+  const report_answer& r = std::get<report_answer>(a);
+  if (r.monitor) return write(r.monitor->report);
+  return write(r.run);
 }
 
 inline std::string json_text(const answer& a) {

@@ -462,7 +462,10 @@ inline void render_text(std::ostream& out, const diff_answer& a) {
   for (const std::string& n : d.removed) out << wrap("removed: " + n, max_columns, 2) << "\n";
 }
 inline void render_text(std::ostream& out, const roofline_answer& a) { out << to_svg(a.chart); }
-inline void render_text(std::ostream& out, const report_answer& a) { out << to_html(a.page); }
+inline void render_text(std::ostream& out, const report_answer& a) {
+  if (a.monitor) out << to_html(*a.monitor);
+  else out << to_html(a.page);
+}
 inline void render_text(std::ostream& out, const merge_answer& a) { out << to_text(a.table); }
 
 // ---- The one entry point ---------------------------------------------------------------------------

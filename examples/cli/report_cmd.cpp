@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// napkin report RUN.json [--baseline OLD.json] -o report.html: one self-contained HTML page of a measured
-// run (napkin/report/html_page.hpp): the kernels table, SOL bars, verdicts, the roofline, the baseline's
-// changes. --format json or csv: the run's kernels as a kernel-reports document or table.
+// napkin report RUN.json [--baseline OLD.json] -o report.html: one self-contained HTML page, picked by the
+// document's kind. A measured run (kernel-reports, phase-reports, sol-report, comparison): the run page
+// (napkin/report/html_page.hpp): the kernels table, SOL bars, verdicts, the roofline, the baseline's changes;
+// --format json or csv: the run's kernels as a kernel-reports document or table. A phase monitor's report
+// (monitor-report): the monitor page (napkin/report/monitor_page.hpp); json and csv: the monitor report.
 #include <memory>
 #include <optional>
 #include <string>
@@ -9,6 +11,7 @@
 
 #include "charts.hpp"
 #include "command.hpp"
+#include "monitor_file.hpp"
 #include "options.hpp"
 
 namespace {
@@ -20,19 +23,65 @@ struct report_args {
   CLI::Option* gpu_option = nullptr;
 };
 
+// The kinds each page renders, for the error that names them.
+constexpr const char* renderable_kinds =
+    "kernel-reports, phase-reports, sol-report and comparison (the run page), monitor-report (the monitor page)";
+
+// The document in `file` (read and checked: a napkin document of a known kind) and its kind.
+struct read_document_file {
+  napkin::json_value value;
+  std::string kind;
+};
+read_document_file read_any(const std::string& file) {
+  const napkin::json_read_result r = napkin::read_json_file(file);
+  if (!r.ok()) throw usage_error(r.problem);
+  const napkin::report_document header = napkin::flatten(r.value, file);
+  if (!header.ok()) throw usage_error(header.problem);
+  return {r.value, header.kind};
+}
+
+// The monitor page of a monitor-report document, and of its baseline (a monitor-report too).
+answer monitor_answer(const report_args& a, const read_document_file& doc) {
+  report_answer out;
+  out.output = a.output;
+  napkin::monitor_page page;
+  page.title = a.title.empty() ? "napkin monitor: " + a.run : a.title;
+  page.report = read_monitor_report(doc.value, a.run);
+  if (!a.baseline.empty()) {
+    const read_document_file base = read_any(a.baseline);
+    if (base.kind != napkin::report_kind::monitor_report)
+      throw usage_error(a.baseline + ": a document of kind '" + base.kind +
+                        "'; the baseline of a monitor-report is a monitor-report");
+    page.baseline = read_monitor_report(base.value, a.baseline);
+  }
+  if (a.gpu_option->count() > 0) out.notes.push_back("--gpu: the monitor page has no roofline; --gpu is not used");
+  out.monitor = std::move(page);
+  return out;
+}
+
 runner setup_report(CLI::App& sub) {
   auto a = std::make_shared<report_args>();
-  sub.add_option("RUN", a->run, "a measured run's JSON (kernel-reports, phase-reports,\nsol-report or comparison)")
+  sub.add_option("RUN", a->run,
+                 "a measured run's JSON (kernel-reports, phase-reports,\nsol-report or comparison) or a phase "
+                 "monitor's\n(monitor-report)")
       ->type_name("FILE");
   sub.add_option("--baseline", a->baseline, "an earlier run: each kernel's change")->type_name("FILE");
   a->gpu_option = sub.add_option("--gpu", a->gpu, "GPU for the roofline (default: the run's GPU key)")->type_name("GPU");
   sub.add_option("--title", a->title, "the page's title")->type_name("TEXT");
   sub.add_option("-o,--output", a->output, "write to FILE instead of standard output")->type_name("FILE");
-  sub.footer("The page needs no network to open. The roofline is there when the GPU is known\n"
-             "(--gpu or the run's key) and a kernel has FLOP counts. --format text (default)\n"
-             "writes the HTML; json and csv the run's kernels.");
+  sub.footer("The page needs no network to open; its kind follows the document's: a run page\n"
+             "for kernel-reports, phase-reports, sol-report or comparison, a monitor page for\n"
+             "monitor-report. The roofline is there when the GPU is known (--gpu or the run's\n"
+             "key) and a kernel has FLOP counts. --format text (default) writes the HTML; json\n"
+             "and csv the run's kernels, or the monitor report.");
   return [a]() -> answer {
     if (a->run.empty()) throw usage_error("report expects a RUN.json");
+    const read_document_file doc = read_any(a->run);
+    if (doc.kind == napkin::report_kind::monitor_report) return monitor_answer(*a, doc);
+    if (doc.kind != napkin::report_kind::kernel_reports && doc.kind != napkin::report_kind::phase_reports &&
+        doc.kind != napkin::report_kind::sol_report && doc.kind != napkin::report_kind::comparison)
+      throw usage_error(a->run + ": a document of kind '" + doc.kind + "'; napkin report renders kinds " +
+                        renderable_kinds);
     const measured_run run = read_run(a->run);
     std::optional<measured_run> base;
     if (!a->baseline.empty()) base = read_run(a->baseline);
@@ -57,6 +106,6 @@ runner setup_report(CLI::App& sub) {
   };
 }
 
-const registrar report{{"report", "one self-contained HTML page of a measured run (and its baseline)", setup_report}};
+const registrar report{{"report", "an HTML page of a measured run or a monitor report", setup_report}};
 
 }  // namespace

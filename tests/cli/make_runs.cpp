@@ -5,12 +5,16 @@
 //                  2e6 ffma = 6e6 FLOP (add + mul + 2 fma): 2.4 FLOP/B at 1.2 TFLOP/s; "copy" (no FLOP)
 //   run.json       the same kernels after a fix: "softmax" 2000 ns, 1.25 MB: 4.8 FLOP/B at 3 TFLOP/s
 //   nokey.json     run.json without the GPU key (chip GH100 only)
+//   monitor.json, monitor_baseline.json   monitor-report documents of tests/report/monitor_samples.hpp: load's
+//                  SM 20 % (40 % in the baseline, which also has "transpose"); names with <, & and quotes
 #include <fstream>
 #include <iostream>
 #include <string>
 
 #include "napkin/profiler/sol_report.hpp"
+#include "napkin/report/monitor_documents.hpp"
 #include "napkin/report/profiler_documents.hpp"
+#include "report/monitor_samples.hpp"
 
 namespace {
 
@@ -51,7 +55,9 @@ int main(int argc, char** argv) {
   baseline.kernels = {kernel("softmax", 5000, 2.5e6, true), kernel("copy", 1000, 2e6, false)};
   run.kernels = {kernel("softmax", 2000, 1.25e6, true), kernel("copy", 1000, 2e6, false)};
   const bool ok = write(dir + "/baseline.json", napkin::to_json(baseline, on_h100)) &&
-                  write(dir + "/run.json", napkin::to_json(run, on_h100)) && write(dir + "/nokey.json", napkin::to_json(run));
+                  write(dir + "/run.json", napkin::to_json(run, on_h100)) && write(dir + "/nokey.json", napkin::to_json(run)) &&
+                  write(dir + "/monitor.json", napkin::to_json(monitor_samples::report(20))) &&
+                  write(dir + "/monitor_baseline.json", napkin::to_json(monitor_samples::report(40, true)));
   if (!ok) std::cerr << "make_runs: cannot write to " << dir << "\n";
   return ok ? 0 : 1;
 }

@@ -40,6 +40,9 @@ case $case_name in
     # one entry edited: h100-sxm becomes my-h100 with 2 TB/s of DRAM (3350000000000 is its bandwidth alone)
     sed -e 's/"key": "h100-sxm"/"key": "my-h100"/' -e 's/3350000000000/2000000000000/' "$d/gpus.json" > "$d/edited.json"
     grep -c '"my-h100"' "$d/edited.json" ;;
+  report_round_trip)  # napkin report monitor.json --format json writes the document it read: nothing lost
+    out=$("$napkin" report "$1" --format json) || exit 1
+    [ "$out" = "$(cat "$1")" ] && echo "the same document" ;;
   *)
     echo "shell_cases.sh: unknown case $case_name" >&2
     exit 64 ;;

@@ -2,10 +2,15 @@
 // built in memory; json_read_test.cpp reads them from files.
 #include <doctest/doctest.h>
 
+#include <cstdint>
+#include <optional>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "napkin/report.hpp"
+#include "napkin/report/cross_rank.hpp"
+#include "napkin/report/job_documents.hpp"
 #include "samples.hpp"
 
 using namespace napkin;
@@ -173,4 +178,57 @@ TEST_CASE("bad input: another kind, another GPU, an unknown version, a broken do
   diff_options negative;
   negative.threshold_pct = -1;
   CHECK(diff(one, one, negative).bad_input());
+}
+
+// Job documents (job_documents.hpp): GPU time across ranks and the imbalance are better lower; counts, the
+// slowest rank's number and the communication share have no direction.
+//   before: gemm 1000 and 3000 ns on ranks 0 and 1: min 1000, median 2000, max 3000, imbalance 1.5, slowest 1;
+//           the all-reduce 500 and 500 ns
+//   after:  gemm 2000 and 2000 ns: min 2000 (+100 %, worse), median 2000 (same), max 2000 (-33.3 %, better),
+//           imbalance 1.0 (-33.3 %, better), slowest 0 (a tie, lowest first: changed); the all-reduce 500 and
+//           1000 ns: median 750 (+50 %, worse), max 1000 (+100 %), imbalance 1000 / 750 (+33.3 %, worse),
+//           communication_ns 1000 -> 1500 (+50 %, worse)
+TEST_CASE("job documents: times and imbalance better lower, counts without a direction") {
+  for (const char* f : {"min_ns", "median_ns", "max_ns", "imbalance", "compute_ns", "communication_ns"})
+    CHECK_MESSAGE(better_direction(f) == better::lower, f);
+  for (const char* f : {"rank_count", "slowest_rank", "communication_fraction", "totals.gpu_ns"})
+    CHECK_MESSAGE(better_direction(f) == better::none, f);
+  const std::string nccl = "ncclDevKernel_AllReduce_Sum_f32_RING_LL";
+  const auto job = [&nccl](double gemm0, double gemm1, double nccl1) {
+    std::vector<rank_summary> ranks(2);
+    for (std::size_t r = 0; r < 2; ++r) ranks[r].context.rank = static_cast<std::int64_t>(r);
+    ranks[0].rows = {{"gemm", row_kind::kernel, 1, gemm0, std::nullopt}, {nccl, row_kind::kernel, 1, 500, {}}};
+    ranks[1].rows = {{"gemm", row_kind::kernel, 1, gemm1, std::nullopt}, {nccl, row_kind::kernel, 1, nccl1, {}}};
+    return to_document(make_cross_rank_table(ranks));
+  };
+  const report_document before = job(1000, 3000, 500), after = job(2000, 2000, 1000);
+  REQUIRE(before.ok());
+  const report_diff d = diff(before, after);
+  const auto status = [&d](const std::string& entity, const char* field) {
+    const field_change* c = find(d, entity, field);
+    return c ? std::string(to_string(c->status)) : std::string("absent");
+  };
+  CHECK(status("gemm", "min_ns") == "worse");
+  CHECK(find(d, "gemm", "min_ns")->change_pct == doctest::Approx(100));
+  CHECK(status("gemm", "median_ns") == "same");
+  CHECK(status("gemm", "max_ns") == "better");
+  CHECK(find(d, "gemm", "max_ns")->change_pct == doctest::Approx(-100.0 / 3));
+  CHECK(status("gemm", "imbalance") == "better");
+  CHECK(find(d, "gemm", "imbalance")->new_value == doctest::Approx(1.0));
+  CHECK(status("gemm", "slowest_rank") == "changed");
+  CHECK(status("gemm", "rank_count") == "same");
+  CHECK(status("gemm", "compute_ns") == "same");
+  CHECK(status(nccl, "median_ns") == "worse");
+  CHECK(find(d, nccl, "median_ns")->new_value == doctest::Approx(750));
+  CHECK(status(nccl, "imbalance") == "worse");
+  CHECK(find(d, nccl, "imbalance")->new_value == doctest::Approx(1000.0 / 750));
+  CHECK(status(nccl, "communication_ns") == "worse");
+  CHECK(find(d, nccl, "communication_ns")->change_pct == doctest::Approx(50));
+  CHECK(status(nccl, "communication_fraction") == "same");  // 1 in both: all of it is communication
+  CHECK(d.regressed());
+  // Gated on the slowest rank's time alone: gemm's max got better, the all-reduce's worse.
+  diff_options max_only;
+  max_only.gate_fields = {"max_ns"};
+  CHECK(diff(before, after, max_only).regressed());
+  CHECK_FALSE(diff(before, job(2000, 2000, 500), max_only).regressed());
 }

@@ -47,15 +47,19 @@ constexpr std::string_view to_string(better b) noexcept {
 }
 
 // Which way each compared number improves, by its flattened name (docs/reports.md has the table). Time,
-// cycles, bytes moved, passes, napkin's cost and the traffic overhead are better lower; throughput %,
-// achieved bandwidth and FLOP/s, occupancy and active warps higher; everything else has no direction.
+// cycles, bytes moved, passes, napkin's cost and the traffic overhead are better lower, and so are a job's
+// GPU time across ranks (min / median / max, compute, communication) and its imbalance (max / median);
+// throughput %, achieved bandwidth and FLOP/s, occupancy and active warps higher; everything else (counts,
+// rank numbers, a monitor row's totals, communication shares) has no direction.
 inline better better_direction(std::string_view field) {
   static constexpr std::string_view lower[] = {
       "duration_ns",     "elapsed_cycles",  "dram_bytes",     "passes",         "cost.enable_s",
       "cost.setup_s",    "cost.passes_s",   "cost.flush_s",   "cost.cupti_s",   "cost.work_s",
       "cost.decode_s",   "cost.total_s",    "napkin.time_over_bound", "napkin.traffic_overhead",
       "compute_s",       "memory_s",        "lower_bound_s",  "no_overlap_s",   "workload.bytes",
-      "mean_ns",         "dram_bytes_per_complete_launch"};
+      "mean_ns",         "dram_bytes_per_complete_launch",
+      "min_ns",          "median_ns",       "max_ns",         "imbalance",      "compute_ns",
+      "communication_ns"};
   static constexpr std::string_view higher[] = {
       "sm_pct",       "memory_pct",           "dram_pct",      "l1tex_pct",      "l2_pct",       "l2_slices_pct",
       "dram_bytes_per_s", "flop_per_s",       "napkin.bandwidth_of_peak", "napkin.flops_of_peak",

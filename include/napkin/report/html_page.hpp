@@ -73,24 +73,25 @@ inline std::string html_verdict(const report_entity* e) {
   return v ? v->text : std::string();
 }
 
-// The page's rows from a diff of `baseline` and `run` (both kernel-reports documents; the diff matched
-// their kernels by name): the run's kernels in its order, then those only the baseline has.
+// The page's rows from a diff of `baseline` and `run` (two documents of one kind; the diff matched their
+// entities by name): the run's entities in its order, then those only the baseline has. `time_field` is the
+// time each row shows: a kernel's duration_ns, a monitor row's mean_ns.
 inline std::vector<kernel_change> kernel_changes(const report_document& baseline, const report_document& run,
-                                                 const report_diff& d) {
+                                                 const report_diff& d, const char* time_field = "duration_ns") {
   std::vector<kernel_change> out;
-  const auto add = [&out, &baseline, &run, &d](const std::string& name) {
+  const auto add = [&out, &baseline, &run, &d, time_field](const std::string& name) {
     kernel_change c;
     c.name = name;
     const report_entity* now = html_entity(run, name);
     const report_entity* old = html_entity(baseline, name);
     c.in_run = now != nullptr;
     c.in_baseline = old != nullptr;
-    c.new_ns = html_number(now, "duration_ns");
-    c.old_ns = html_number(old, "duration_ns");
+    c.new_ns = html_number(now, time_field);
+    c.old_ns = html_number(old, time_field);
     c.new_verdict = html_verdict(now);
     c.old_verdict = html_verdict(old);
     for (const field_change& f : d.changes)
-      if (f.entity == name && f.field == "duration_ns") {
+      if (f.entity == name && f.field == time_field) {
         c.change_pct = f.change_pct;
         c.status = f.status;
         c.regression = f.regression;
@@ -139,8 +140,9 @@ inline std::string html_status_text(change_status status, bool regression) {
 
 // The section "Against the baseline": diff()'s outcome, each kernel's time and SOL verdict old -> new, every
 // number beyond the threshold (what `napkin diff` lists), every verdict that changed; or why the runs
-// could not be compared.
-inline std::string html_baseline_section(const page_comparison& c) {
+// could not be compared. `entity` and `time` head the name and time columns ("Row", "Mean time").
+inline std::string html_baseline_section(const page_comparison& c, const std::string& entity = "Kernel",
+                                         const std::string& time_header = "Time") {
   const report_diff& d = c.diff;
   const std::string threshold = fixed(d.threshold_pct, 1) + "%";
   std::string s = "<h2>Against the baseline</h2>\n<p id=\"diff-outcome\" class=\"verdict " +
@@ -163,8 +165,8 @@ inline std::string html_baseline_section(const page_comparison& c) {
        "; " + std::to_string(same) + " of " + std::to_string(d.changes.size()) + " numbers within " + threshold +
        ".</p>\n";
 
-  s += "<table id=\"changes\"><thead><tr><th>Kernel</th><th class=\"num\">Time</th><th class=\"num\">Change</th>"
-       "<th>Status</th><th>SOL verdict</th></tr></thead>\n<tbody>\n";
+  s += "<table id=\"changes\"><thead><tr><th>" + entity + "</th><th class=\"num\">" + time_header +
+       "</th><th class=\"num\">Change</th><th>Status</th><th>SOL verdict</th></tr></thead>\n<tbody>\n";
   for (const kernel_change& k : c.kernels) {
     const std::string time = !k.in_baseline ? "new: " + html_time_text(k.new_ns)
                              : !k.in_run    ? html_time_text(k.old_ns) + " &rarr; gone"
@@ -182,9 +184,9 @@ inline std::string html_baseline_section(const page_comparison& c) {
   s += "</tbody></table>\n";
 
   if (same < d.changes.size()) {
-    s += "<h3>Numbers beyond " + threshold + "</h3>\n<table id=\"diff-numbers\"><thead><tr><th>Kernel</th><th>Field"
-         "</th><th class=\"num\">Old</th><th class=\"num\">New</th><th class=\"num\">Change</th><th>Status</th>"
-         "</tr></thead>\n<tbody>\n";
+    s += "<h3>Numbers beyond " + threshold + "</h3>\n<table id=\"diff-numbers\"><thead><tr><th>" + entity +
+         "</th><th>Field</th><th class=\"num\">Old</th><th class=\"num\">New</th><th class=\"num\">Change</th>"
+         "<th>Status</th></tr></thead>\n<tbody>\n";
     for (const field_change& f : d.changes) {
       if (f.status == change_status::same) continue;
       const char* tone = f.status == change_status::better ? " faster" : f.status == change_status::worse ? " slower" : "";

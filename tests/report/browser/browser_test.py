@@ -11,10 +11,13 @@ write_samples (a C++ program, samples.hpp) writes the files; this opens each in 
   - the kernels table sorts by time when its header is clicked; SOL bars are as long as their percentage;
     the baseline comparison says what napkin diff says: old -> new, the change in %, better / worse / same, the
     outcome, every number beyond the threshold and the verdict changes;
+  - the monitor page (monitor_page.hpp, tests/report/monitor_samples.hpp): its device summary and three tables;
+    each table sorts by GPU time; names that need escaping read back as given; a reading never taken reads
+    "not measured" with no bar; SOL bars as long as their percentage; partial rows marked; the baseline's diff;
   - a screenshot is not blank (decoded by the browser: colour variety, share of non-white pixels).
 
 Exits 77 (CTest: Skipped) with the reason when Selenium, chromium or chromedriver is missing.
-Usage: browser_test.py --samples DIR [--screenshot FILE.png]
+Usage: browser_test.py --samples DIR [--screenshot FILE.png] [--monitor-screenshot FILE.png]
 """
 import argparse
 import base64
@@ -296,6 +299,74 @@ def check_page(driver, name):
     check("softmax_kernel sol_table: unclassified \u2192 memory-bound (DRAM)" in verdicts, f"{name}: verdict changes {verdicts}")
 
 
+# The monitor page's rows (monitor_samples.hpp): GPU time (ns) per row, in the report's order (largest first,
+# ties by name), and load's SOL readings: SM 20, DRAM 80, L1 30, L2 slices 40 (%).
+LOAD = 'load<"a"&b>'
+MONITOR_TABLES = {
+    "phases": [("attn <x>", 2000), ("(no phase)", 1000), ("decode", 1000)],
+    "paths": [("decode/attn <x>", 2000), ("(no phase)", 1000), ("decode", 1000)],
+    "kernels": [(LOAD, 2000), ("bare", 1000), ("gemm", 1000)],
+}
+LOAD_BARS = {"sm": 20.0, "dram": 80.0, "l1tex": 30.0, "l2-slices": 40.0}
+
+
+def check_monitor_page(driver, name):
+    By = webdriver.common.by.By
+    device = {r.get_attribute("data-key"): r.find_element(By.TAG_NAME, "td").text
+              for r in driver.find_elements(By.CSS_SELECTOR, "#device tr")}
+    check(device.get("device") == "NVIDIA H200 <sample>" and device.get("index") == "1" and
+          device.get("uuid") == "GPU-00000000-1111-2222-3333-444444444444", f"{name}: device summary {device}")
+    check(device.get("idle-fraction") == "0.0% of the sampled time", f"{name}: idle fraction {device.get('idle-fraction')}")
+    check("not ncu's GH100 L2 fabric" in device.get("l2", ""), f"{name}: which L2: {device.get('l2')}")
+
+    def names(table):
+        return [r.find_element(By.CSS_SELECTOR, "td.name").text
+                for r in driver.find_elements(By.CSS_SELECTOR, f"#{table} tbody tr")]
+
+    for table, rows in MONITOR_TABLES.items():
+        order = [n for n, _ in rows]
+        check(names(table) == order, f"{name}: {table} in the report's order: {names(table)}")
+        ns = dict(rows)
+        header = driver.find_element(By.CSS_SELECTOR, f"#{table} th[data-sort='data-gpu-ns']")
+        header.find_element(By.TAG_NAME, "button").click()
+        times = [ns[n] for n in names(table)]
+        check(times == sorted(times) and header.get_attribute("aria-sort") == "ascending" and times[-1] == 2000,
+              f"{name}: {table} sorted by GPU time, shortest first: {names(table)}")
+        header.find_element(By.TAG_NAME, "button").click()
+        times = [ns[n] for n in names(table)]
+        check(times == sorted(times, reverse=True) and header.get_attribute("aria-sort") == "descending",
+              f"{name}: {table} sorted longest first: {names(table)}")
+        driver.find_element(By.CSS_SELECTOR, f"#{table} th[data-sort='data-index'] button").click()
+        check(names(table) == order, f"{name}: {table}: # restores the report's order")
+
+    rows = {r.find_element(By.CSS_SELECTOR, "td.name").text: r
+            for r in driver.find_elements(By.CSS_SELECTOR, "#kernels tbody tr")}
+    load, bare = rows.get(LOAD), rows.get("bare")
+    if check(load is not None and bare is not None, f"{name}: kernel rows {list(rows)}"):
+        for metric, pct in LOAD_BARS.items():
+            row = load.find_element(By.CSS_SELECTOR, f".bar-row[data-metric='{metric}']")
+            track = rect(driver, row.find_element(By.CSS_SELECTOR, ".bar-track"))
+            fill = rect(driver, row.find_element(By.CSS_SELECTOR, ".bar-fill"))
+            check(near(fill["w"], (track["w"] - 2) * pct / 100, 1),
+                  f"{name}: load {metric} bar {fill['w']:.1f} px of {track['w'] - 2:.1f}, expected {pct}%")
+        # load: 600 + 400 B of the sampled launch only, marked partial; 1 of 2 launches complete.
+        check(load.find_element(By.CSS_SELECTOR, "td.bytes").text == "1.000 kB*", f"{name}: load's bytes marked partial")
+        check(load.find_element(By.CSS_SELECTOR, "td.complete").text == "1 of 2 (partial)", f"{name}: load complete")
+        check(not bare.find_elements(By.CSS_SELECTOR, ".bar-fill") and
+              [v.text for v in bare.find_elements(By.CSS_SELECTOR, ".bar-value")] == ["not measured"] * 4 and
+              bare.find_element(By.CSS_SELECTOR, "td.memory").text == "not measured",
+              f"{name}: bare's readings were never taken: not measured, no bar")
+    outcome = driver.find_element(By.CSS_SELECTOR, "#diff-outcome")
+    check(outcome.get_attribute("data-outcome") == "regression", f"{name}: outcome {outcome.text!r}")
+    sm = [r for r in driver.find_elements(By.CSS_SELECTOR, "#diff-numbers tr.diff-row")
+          if r.get_attribute("data-entity") == f"kernel: {LOAD}" and r.get_attribute("data-field") == "sm_pct"]
+    check(len(sm) == 1 and [sm[0].find_element(By.CSS_SELECTOR, c).text for c in (".old", ".new", ".change")] ==
+          ["40", "20", "-50.0%"], f"{name}: load's SM 40 -> 20 listed")
+    changes = {r.get_attribute("data-name"): r.find_element(By.CSS_SELECTOR, ".status").text
+               for r in driver.find_elements(By.CSS_SELECTOR, "#changes tr.change-row")}
+    check(changes.get("kernel: transpose") == "removed", f"{name}: a row only in the baseline: {changes}")
+
+
 def screenshot_stats(driver, png):
     driver.get("about:blank")
     return driver.execute_async_script("""
@@ -318,6 +389,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--samples", required=True)
     ap.add_argument("--screenshot", default="")
+    ap.add_argument("--monitor-screenshot", default="")
     args = ap.parse_args()
     global webdriver
     try:
@@ -332,7 +404,7 @@ def main():
             print(f"SKIPPED: {tool} is missing; install chromium and chromium-driver")
             return SKIP
     samples = os.path.abspath(args.samples)
-    files = ["roofline_h100.svg", "roofline_two_pipes.svg", "report.html", "report_single.html"]
+    files = ["roofline_h100.svg", "roofline_two_pipes.svg", "report.html", "report_single.html", "monitor.html"]
     missing = [f for f in files if not os.path.isfile(os.path.join(samples, f))]
     if missing:
         print(f"FAIL: write_samples did not write {missing} into {samples}")
@@ -375,7 +447,17 @@ def main():
         check(table_names(driver) == ["add_bias<float>"], "report_single.html: one kernel")
         check(not driver.find_elements(By.CSS_SELECTOR, "svg, #changes"), "report_single.html: no chart, no baseline")
 
-        for what, shot, size in (("roofline screenshot", png, (820, 540)), ("page screenshot", page_png, None)):
+        driver.get(url("monitor.html"))
+        no_console_errors(driver, "monitor.html")
+        check(driver.title == "decode step, sample monitor report", "monitor.html: title")
+        check_monitor_page(driver, "monitor.html")
+        no_console_errors(driver, "monitor.html after clicks")
+        driver.set_window_size(1500, 1400)
+        driver.get(url("monitor.html"))  # the top of the page, as it opens
+        monitor_png = driver.get_screenshot_as_png()
+
+        for what, shot, size in (("roofline screenshot", png, (820, 540)), ("page screenshot", page_png, None),
+                                 ("monitor page screenshot", monitor_png, None)):
             check(shot[:8] == b"\x89PNG\r\n\x1a\n", f"{what}: a PNG")
             stats = screenshot_stats(driver, shot)
             print(f"{what}: {stats}")
@@ -387,6 +469,10 @@ def main():
             with open(args.screenshot, "wb") as out:
                 out.write(png)
             print(f"screenshot: {args.screenshot}")
+        if args.monitor_screenshot:
+            with open(args.monitor_screenshot, "wb") as out:
+                out.write(monitor_png)
+            print(f"screenshot: {args.monitor_screenshot}")
     finally:
         driver.quit()
     if failures:

@@ -1,6 +1,6 @@
-// Writes the sample pictures the browser test opens (browser_test.py): two roofline SVGs and two HTML
-// pages, into the folder given as the only argument (made when missing). The numbers are samples
-// (samples.hpp), not a measurement.
+// Writes the sample pictures the browser test opens (browser_test.py): two roofline SVGs, two run pages and
+// the monitor page (against a baseline), into the folder given as the only argument (made when missing). The
+// numbers are samples (samples.hpp, ../monitor_samples.hpp), not a measurement.
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -11,7 +11,9 @@
 #include "napkin/math/roofline.hpp"
 #include "napkin/math/workloads.hpp"
 #include "napkin/report/html_page.hpp"
+#include "napkin/report/monitor_page.hpp"
 #include "napkin/report/roofline_svg.hpp"
+#include "report/monitor_samples.hpp"
 #include "samples.hpp"
 
 namespace {
@@ -78,7 +80,10 @@ int main(int argc, char** argv) {
   const bool ok = write(dir + "/roofline_h100.svg", napkin::to_svg(h100_chart())) &&
                   write(dir + "/roofline_two_pipes.svg", napkin::to_svg(two_pipes_chart())) &&
                   write(dir + "/report.html", napkin::to_html(page)) &&
-                  write(dir + "/report_single.html", napkin::to_html(single));
-  if (ok) std::printf("write_samples: 4 files in %s\n", dir.c_str());
+                  write(dir + "/report_single.html", napkin::to_html(single)) &&
+                  write(dir + "/monitor.html", napkin::to_html(napkin::monitor_page{
+                                                   "decode step, sample monitor report", monitor_samples::report(20),
+                                                   monitor_samples::report(40, true), {}}));
+  if (ok) std::printf("write_samples: 5 files in %s\n", dir.c_str());
   return ok ? 0 : 1;
 }

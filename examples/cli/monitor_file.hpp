@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: Apache-2.0
+// A phase monitor's report read back from its monitor-report JSON document (napkin/report/monitor_documents.hpp):
+// what `napkin report monitor.json` draws (napkin/report/monitor_page.hpp). Each row's numbers are taken as
+// written (the readings' sums are not in the document, so nothing is re-derived); writing the rebuilt report
+// gives the same document back, which tests/cli checks. Bad input (a wrong member, a count that is not one,
+// launches or times that do not add up) is a usage_error naming the file and the member.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "errors.hpp"
+#include "napkin/report/document.hpp"
+#include "napkin/report/json_read.hpp"
+#include "napkin/report/monitor_documents.hpp"
+
+namespace napkin::cli {
+
+namespace detail {
+
+[[noreturn]] inline void bad_monitor(const std::string& where, const std::string& what) {
+  throw usage_error(where + ": " + what);
+}
+
+inline const json_value& monitor_member(const json_value& o, const char* field, const std::string& where) {
+  const json_value* v = o.is_object() ? o.find(field) : nullptr;
+  if (v == nullptr) bad_monitor(where, std::string("no \"") + field + "\"");
+  return *v;
+}
+
+inline std::uint64_t monitor_count(const json_value& o, const char* field, const std::string& where) {
+  const json_value& v = monitor_member(o, field, where);
+  // 2^63 at most: converting a larger double to an integer is undefined.
+  if (!v.is_number() || !(v.as_number() >= 0) || v.as_number() > 9.2e18 || v.as_number() != std::floor(v.as_number()))
+    bad_monitor(where + "." + field, "expected a count (a whole number >= 0)");
+  return static_cast<std::uint64_t>(v.as_number());
+}
+
+// A number, or null for a reading never taken.
+inline std::optional<double> monitor_reading(const json_value& o, const char* field, const std::string& where) {
+  const json_value& v = monitor_member(o, field, where);
+  if (v.is_null()) return std::nullopt;
+  if (!v.is_number()) bad_monitor(where + "." + field, "expected a number or null");
+  return v.as_number();
+}
+
+inline double monitor_number_member(const json_value& o, const char* field, const std::string& where) {
+  const std::optional<double> v = monitor_reading(o, field, where);
+  if (!v) bad_monitor(where + "." + field, "expected a number");
+  return *v;
+}
+
+inline std::string monitor_text(const json_value& o, const char* field, const std::string& where) {
+  const json_value& v = monitor_member(o, field, where);
+  if (!v.is_string()) bad_monitor(where + "." + field, "expected a string");
+  return v.as_string();
+}
+
+inline bottleneck monitor_bottleneck(const std::string& text, const std::string& where) {
+  for (bottleneck b : {bottleneck::compute_bound, bottleneck::memory_bound_dram, bottleneck::internal_congestion,
+                       bottleneck::balanced, bottleneck::latency_bound, bottleneck::unclassified,
+                       bottleneck::not_measured, bottleneck::passes_disagree})
+    if (to_string(b) == text) return b;
+  bad_monitor(where, "unknown verdict kind '" + quote_input(text) + "'");
+}
+
+inline monitor_row monitor_row_of(const json_value& e, const std::string& where) {
+  if (!e.is_object()) bad_monitor(where, "expected an object");
+  monitor_row r;
+  r.name = monitor_text(e, "label", where);
+  monitor_totals& t = r.totals;
+  t.count = monitor_count(e, "count", where);
+  r.complete = monitor_count(e, "complete", where);
+  if (r.complete > t.count) bad_monitor(where + ".complete", "more complete launches than launches (count)");
+  t.incomplete = t.count - r.complete;
+  r.partial = t.incomplete > 0;
+  r.mean_ns = monitor_number_member(e, "mean_ns", where);
+  r.sm_pct = monitor_reading(e, "sm_pct", where);
+  r.dram_pct = monitor_reading(e, "dram_pct", where);
+  r.l1tex_pct = monitor_reading(e, "l1tex_pct", where);
+  r.l2_slices_pct = monitor_reading(e, "l2_slices_pct", where);
+  r.memory_pct = monitor_reading(e, "memory_pct", where);
+  r.dram_bytes_per_s = monitor_reading(e, "dram_bytes_per_s", where);
+  r.dram_bytes_per_complete_launch = monitor_reading(e, "dram_bytes_per_complete_launch", where);
+  const json_value& totals = monitor_member(e, "totals", where);
+  const std::string at = where + ".totals";
+  if (!totals.is_object()) bad_monitor(at, "expected an object");
+  t.gpu_ns = monitor_count(totals, "gpu_ns", at);
+  t.sampled_ns = monitor_count(totals, "sampled_ns", at);
+  t.dropped_ns = monitor_count(totals, "dropped_ns", at);
+  t.concurrent_ns = monitor_count(totals, "concurrent_ns", at);
+  if (t.sampled_ns > t.gpu_ns || t.dropped_ns > t.gpu_ns - t.sampled_ns)
+    bad_monitor(at, "sampled_ns + dropped_ns is more than gpu_ns");
+  if (monitor_count(totals, "unsampled_ns", at) != t.unsampled_ns())
+    bad_monitor(at + ".unsampled_ns", "is not gpu_ns - sampled_ns - dropped_ns");
+  r.split.communication_ns = monitor_number_member(totals, "communication_ns", at);
+  r.split.compute_ns = monitor_number_member(totals, "compute_ns", at);
+  r.dram_read_bytes = monitor_reading(totals, "dram_read_bytes", at);
+  r.dram_write_bytes = monitor_reading(totals, "dram_write_bytes", at);
+  r.dram_bytes = monitor_reading(totals, "dram_bytes", at);
+  const json_value& verdicts = monitor_member(e, "verdicts", where);
+  const json_value& sol = monitor_member(verdicts, "sol_table", where + ".verdicts");
+  r.verdict.kind = monitor_bottleneck(monitor_text(sol, "kind", where + ".verdicts.sol_table"),
+                                      where + ".verdicts.sol_table.kind");
+  r.verdict.reason = monitor_text(sol, "reason", where + ".verdicts.sol_table");
+  return r;
+}
+
+}  // namespace detail
+
+// The monitor report in a monitor-report document `doc` read from `file`.
+inline monitor_report read_monitor_report(const json_value& doc, const std::string& file) {
+  monitor_report r;
+  const json_value& m = detail::monitor_member(doc, "monitor", file);
+  const std::string at = file + ": monitor";
+  const std::uint64_t device = detail::monitor_count(m, "device", at);
+  if (device > 1000000) detail::bad_monitor(at + ".device", "expected a device index");
+  r.device = static_cast<int>(device);
+  const std::string idle = detail::monitor_text(m, "idle_model", at);
+  if (idle == to_string(idle_model::time_share)) r.idle = idle_model::time_share;
+  else if (idle != to_string(idle_model::no_work_when_idle))
+    detail::bad_monitor(at + ".idle_model", "unknown idle model '" + quote_input(idle) + "'");
+  device_totals& d = r.totals;
+  d.last_ns = detail::monitor_count(m, "wall_ns", at);  // first_ns 0: wall_ns() is what the document says
+  d.sampled_ns = detail::monitor_count(m, "sampled_ns", at);
+  d.busy_ns = detail::monitor_count(m, "busy_ns", at);
+  d.idle_ns = detail::monitor_count(m, "idle_ns", at);
+  d.dropped_ns = detail::monitor_count(m, "dropped_ns", at);
+  d.samples_kept = detail::monitor_count(m, "samples_kept", at);
+  d.samples_dropped = detail::monitor_count(m, "samples_dropped", at);
+  d.setup_samples_dropped = detail::monitor_count(m, "setup_samples_dropped", at);
+  d.late_kernels = detail::monitor_count(m, "late_kernels", at);
+  r.idle_fraction = detail::monitor_reading(m, "idle_fraction", at);
+  r.idle_sm_pct = detail::monitor_reading(m, "idle_sm_pct", at);
+  r.idle_dram_pct = detail::monitor_reading(m, "idle_dram_pct", at);
+  r.idle_dram_bytes = detail::monitor_reading(m, "idle_dram_bytes", at);
+  if (const json_value* c = doc.find("context"); c != nullptr && c->is_object()) {
+    const auto text = [c](const char* field, std::optional<std::string>& out) {
+      const json_value* v = c->find(field);
+      if (v != nullptr && v->is_string()) out = v->as_string();
+    };
+    const auto integer = [c](const char* field, std::optional<std::int64_t>& out) {
+      const json_value* v = c->find(field);
+      if (v == nullptr || !v->is_number()) return;
+      const double x = v->as_number();
+      if (std::fabs(x) < 1e15 && x == std::floor(x)) out = static_cast<std::int64_t>(x);
+    };
+    text("host", r.context.host);
+    integer("rank", r.context.rank);
+    integer("world_size", r.context.world_size);
+    integer("local_rank", r.context.local_rank);
+    integer("device_index", r.context.device_index);
+    text("device_name", r.context.device_name);
+    text("device_pci_bus_id", r.context.device_pci_bus_id);
+    text("device_uuid", r.context.device_uuid);
+  }
+  const json_value& rows = detail::monitor_member(doc, "rows", file);
+  if (!rows.is_array()) detail::bad_monitor(file + ": rows", "expected an array");
+  for (std::size_t i = 0; i < rows.items().size(); ++i) {
+    const std::string where = file + ": rows[" + std::to_string(i) + "]";
+    const std::string by = detail::monitor_text(rows.items()[i], "by", where);
+    monitor_row row = detail::monitor_row_of(rows.items()[i], where);
+    if (by == "phase") r.phases.push_back(std::move(row));
+    else if (by == "path") r.paths.push_back(std::move(row));
+    else if (by == "kernel") r.kernels.push_back(std::move(row));
+    else detail::bad_monitor(where + ".by", "expected phase, path or kernel, got '" + quote_input(by) + "'");
+  }
+  return r;
+}
+
+}  // namespace napkin::cli
