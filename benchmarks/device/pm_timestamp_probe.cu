@@ -6,10 +6,12 @@
 // before the launch and after its synchronize) so that the stale runs can be placed against the work.
 //
 //   nvcc -std=c++17 -arch=sm_90 -Iinclude -Iexamples/kernels benchmarks/device/pm_timestamp_probe.cu \
-//     -o /tmp/pmts -lcupti -lcublas && /tmp/pmts time|sysclk INTERVAL live|end [samples.txt]
+//     -o /tmp/pmts -lcupti -lcublas && /tmp/pmts time|sysclk INTERVAL live|end [samples.txt] [PERIOD_MS] [IMAGE]
 //
 // time: GPU-time trigger, INTERVAL in ns (the monitor's mode); sysclk: SYS clock trigger, INTERVAL in cycles.
-// live: a thread decodes every 10 ms while the work runs (as the monitor does); end: decode after stop only.
+// live: a thread decodes every PERIOD_MS (default 10) while the work runs, as the monitor does; end: decode
+// after stop only. IMAGE: samples one counter-data image holds (default 256); a decode takes as many steps
+// (images) as the buffer needs.
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <cupti_activity.h>
@@ -49,6 +51,8 @@ int main(int argc, char** argv) {
   const std::uint64_t interval = std::strtoull(argv[2], nullptr, 10);
   const bool live = std::string(argv[3]) == "live";
   FILE* detail_out = argc > 4 ? std::fopen(argv[4], "w") : nullptr;
+  const long period_ms = argc > 5 ? std::atol(argv[5]) : 10;
+  const std::uint32_t image = argc > 6 ? static_cast<std::uint32_t>(std::atol(argv[6])) : 256;
 
   CK(cudaFree(nullptr));
   int sms = 0;
@@ -67,16 +71,25 @@ int main(int argc, char** argv) {
   chip.deviceIndex = 0;
   CK(cuptiDeviceGetChipName(&chip));
   const napkin::detail::pm_sampling_config config(chip.pChipName, napkin::detail::monitor_metrics());
-  napkin::detail::pm_sampler sampler(0, config, interval, std::size_t(512) << 20, 256,
+  napkin::detail::pm_sampler sampler(0, config, interval, std::size_t(512) << 20, image,
                                      sysclk ? CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_SYSCLK_INTERVAL
                                             : CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL);
   std::vector<napkin::pm_sample> samples;
   std::mutex m;
+  std::size_t decodes = 0, steps_over_one = 0;
+  std::vector<std::size_t> step_of;  // the decode step (image) of each sample within its decode
   const auto drain = [&] {
     const std::lock_guard<std::mutex> lock(m);
-    (void)sampler.decode([&](std::uint64_t t0, std::uint64_t t1, const double* v) {
-      samples.push_back(napkin::detail::monitor_sample(t0, t1, v));
-    });
+    std::size_t before = samples.size();
+    const napkin::detail::pm_decode_result r = sampler.decode(
+        [&](std::uint64_t t0, std::uint64_t t1, const double* v) {
+          samples.push_back(napkin::detail::monitor_sample(t0, t1, v));
+        },
+        64);
+    ++decodes;
+    const std::size_t got = samples.size() - before;
+    if (got > image) ++steps_over_one;
+    for (std::size_t i = 0; i < got; ++i) step_of.push_back(i / image);
   };
   sampler.start();
   std::atomic<bool> done{false};
@@ -84,7 +97,7 @@ int main(int argc, char** argv) {
   if (live)
     decoder = std::thread([&] {
       while (!done) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        std::this_thread::sleep_for(std::chrono::milliseconds(period_ms));
         drain();
       }
     });
@@ -134,7 +147,8 @@ int main(int argc, char** argv) {
     const napkin::pm_sample& s = samples[i];
     const bool bad = prev_end != 0 && s.start_ns < prev_end;
     if (detail_out)
-      std::fprintf(detail_out, "%zu %llu %llu %llu cycles=%.0f sm=%.2f dram=%.2f bytes=%.0f %s %s\n", i,
+      std::fprintf(detail_out, "%zu step=%zu %llu %llu %llu cycles=%.0f sm=%.2f dram=%.2f bytes=%.0f %s %s\n", i,
+                   i < step_of.size() ? step_of[i] : 0,
                    static_cast<unsigned long long>(s.start_ns), static_cast<unsigned long long>(s.end_ns),
                    static_cast<unsigned long long>(s.end_ns - s.start_ns), s.elapsed_cycles.value_or(-1),
                    s.sm_pct.value_or(-1), s.dram_pct.value_or(-1),
@@ -162,9 +176,15 @@ int main(int argc, char** argv) {
     prev_end = s.end_ns;
   }
   if (run_len > 0) std::printf("RUN samples %zu-end (%zu) never followed by a timed sample\n", run_first, run_len);
-  std::printf("PROBE trigger=%s interval=%llu decode=%s samples=%zu stale=%zu runs=%zu first=%llu last=%llu\n",
-              sysclk ? "sysclk" : "time", static_cast<unsigned long long>(interval), live ? "live" : "end",
-              samples.size(), stale, runs,
+  std::size_t stale_in_later_steps = 0;
+  for (std::size_t i = 0, prev = 0; i < samples.size(); ++i) {
+    if (prev != 0 && samples[i].start_ns < prev && i < step_of.size() && step_of[i] > 0) ++stale_in_later_steps;
+    if (!(prev != 0 && samples[i].start_ns < prev)) prev = samples[i].end_ns;
+  }
+  std::printf("PROBE trigger=%s interval=%llu decode=%s period_ms=%ld image=%u decodes=%zu decodes_over_one_image=%zu "
+              "samples=%zu stale=%zu stale_after_first_image=%zu runs=%zu first=%llu last=%llu\n",
+              sysclk ? "sysclk" : "time", static_cast<unsigned long long>(interval), live ? "live" : "end", period_ms,
+              image, decodes, steps_over_one, samples.size(), stale, stale_in_later_steps, runs,
               samples.empty() ? 0ull : static_cast<unsigned long long>(samples.front().start_ns),
               samples.empty() ? 0ull : static_cast<unsigned long long>(samples.back().end_ns));
   for (const launch& l : launches)

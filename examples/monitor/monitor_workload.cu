@@ -4,7 +4,7 @@
 //       "prefill" (two SGEMMs), "decode" (16 copies and 4 softmaxes), "sample" (4 small kernels and host
 //       waits that leave the GPU idle): 26 kernels per iteration, for S seconds (default 3). Prints
 //       WORKLOAD_WALL_S and, with the monitor on, its report and MONITOR_CPU_S.
-//   monitor_workload accuracy [--interval-us I]
+//   monitor_workload accuracy [--interval-us I] [--drain-ms D]
 //       kernels of >= 200 us (copy, softmax, FMA loop, SGEMM, shared-memory reduction; and a 70 us strided
 //       read), 3 launches each in a phase of its name with idle gaps, the monitor on (200 us samples): its
 //       report and NAPKIN_MONITOR_ROW lines for the comparison with ncu (benchmarks/device/monitor.sh runs
@@ -187,6 +187,7 @@ int main(int argc, char** argv) try {
     napkin::monitor_settings fine = settings_with(interval);
     fine.hardware_buffer_bytes = std::uint64_t(512) << 20;
     fine.max_samples = std::size_t(1) << 20;
+    if (drain_ms > 0) fine.drain_period_ns = static_cast<std::uint64_t>(drain_ms) * 1000000;
     napkin::monitor mon(fine);
     std::fprintf(stderr, "monitor: %s\n", mon.status().c_str());
     const auto gap = std::chrono::microseconds(8 * interval);
