@@ -1,6 +1,6 @@
 // How often the monitor drains the hardware buffer and how big a decode step is (napkin/monitor/
-// drain_plan.hpp): a quarter of the buffer's fill time at ~128 KiB per sample, 10-100 ms; one and a half
-// drains' samples per step, 8-256. Expected values worked out by hand in each case.
+// drain_plan.hpp): every 50 samples or a quarter of the buffer's fill time at ~128 KiB per sample, whichever
+// comes first, 2-100 ms; one and a half drains' samples per step, 8-256. Expected values worked out by hand.
 #include "napkin/monitor/drain_plan.hpp"
 
 #include <doctest/doctest.h>
@@ -17,26 +17,44 @@ monitor_settings with(std::uint64_t interval_ns, std::uint64_t buffer_bytes, std
 }
 }  // namespace
 
-TEST_CASE("the defaults: 32 MiB at 5 ms fills in 1.28 s, so drains are capped at 100 ms") {
-  // 32 MiB / 128 KiB = 256 samples x 5 ms = 1.28 s; a quarter is 320 ms -> 100 ms. 100/5 + 1 = 21 samples
-  // per drain, x 3/2 = 31 per step.
+TEST_CASE("the defaults: 50 samples of 5 ms are 250 ms, so drains are capped at 100 ms") {
+  // 32 MiB / 128 KiB = 256 samples x 5 ms = 1.28 s, a quarter 320 ms; 50 x 5 ms = 250 ms -> 100 ms.
+  // 100/5 + 1 = 21 samples per drain, x 3/2 = 31 per step.
   const drain_plan p = plan_drains(monitor_settings{});
   CHECK(p.period_ns == 100'000'000);
   CHECK(p.samples_per_decode == 31);
 }
 
-TEST_CASE("a quarter of the fill time between the bounds") {
-  // 1 ms: 256 x 1 ms = 256 ms, a quarter 64 ms; 64 + 1 = 65 per drain -> 97 per step.
+TEST_CASE("every 50 samples when that comes before a quarter of the fill time") {
+  // 1 ms: a quarter of 256 x 1 ms is 64 ms, 50 samples 50 ms -> 50 ms; 51 per drain -> 76 per step.
   const drain_plan p = plan_drains(with(1'000'000, 32u << 20));
-  CHECK(p.period_ns == 64'000'000);
-  CHECK(p.samples_per_decode == 97);
+  CHECK(p.period_ns == 50'000'000);
+  CHECK(p.samples_per_decode == 76);
+  // The accuracy run: 200 us, 512 MiB: a quarter of 4096 x 200 us is 204.8 ms, 50 samples 10 ms -> 10 ms.
+  const drain_plan fine = plan_drains(with(200'000, 512u << 20));
+  CHECK(fine.period_ns == 10'000'000);
+  CHECK(fine.samples_per_decode == 76);
 }
 
-TEST_CASE("short intervals drain every 10 ms with the largest step") {
-  // 25 us: 256 x 25 us = 6.4 ms, a quarter 1.6 ms -> 10 ms; 400 + 1 per drain -> 256 per step at most.
+TEST_CASE("a quarter of the fill time when the buffer is the limit") {
+  // 1 ms with 4 MiB: 32 samples x 1 ms = 32 ms, a quarter 8 ms (50 samples: 50 ms) -> 8 ms; 9 -> 13 per step.
+  const drain_plan p = plan_drains(with(1'000'000, 4u << 20));
+  CHECK(p.period_ns == 8'000'000);
+  CHECK(p.samples_per_decode == 13);
+}
+
+TEST_CASE("short intervals drain every 2 ms at most") {
+  // 25 us: a quarter of 256 x 25 us is 1.6 ms, 50 samples 1.25 ms -> 2 ms; 80 + 1 per drain -> 121 per step.
   const drain_plan p = plan_drains(with(25'000, 32u << 20));
-  CHECK(p.period_ns == 10'000'000);
-  CHECK(p.samples_per_decode == 256);
+  CHECK(p.period_ns == 2'000'000);
+  CHECK(p.samples_per_decode == 121);
+}
+
+TEST_CASE("a huge interval does not overflow") {
+  // 50 x 1e18 ns exceeds 64 bits: computed in double, clamped to 100 ms.
+  const drain_plan p = plan_drains(with(1'000'000'000'000'000'000ull, 32u << 20));
+  CHECK(p.period_ns == 100'000'000);
+  CHECK(p.samples_per_decode == 8);
 }
 
 TEST_CASE("long intervals use the smallest step") {

@@ -18,6 +18,7 @@ struct drain_plan {
   // (docs/monitor.md), so the buffer's fill time is its size over that, times the interval.
   static constexpr std::uint64_t buffer_bytes_per_sample = 128u << 10;
   static constexpr std::size_t steps_per_drain = 16;  // a drain decodes at most this many images
+  static constexpr std::uint64_t max_samples_per_drain = 50;
   // Windows older than this are attributed (a kernel's record arrives after it ends, within a drain or two).
   static constexpr std::uint64_t settle_lag_ns = 2'000'000'000;
 
@@ -25,15 +26,19 @@ struct drain_plan {
   std::uint32_t samples_per_decode = 32;  // the counter-data image's capacity (one decode step)
 };
 
-// A quarter of the buffer's fill time, 10-100 ms (longer drains, 320 ms at 5 ms samples, overflowed the
-// buffer on an H200), or settings.drain_period_ns when set; one decode step holds one and a half drains'
-// samples, 8-256 (each costs ~100 KB decoded, and the image is re-initialized per step, so a bigger one
-// costs more per step). `s` must be valid (validate_monitor_settings).
+// Drains come every max_samples_per_drain samples, at most every 100 ms and at least 2 ms apart, and sooner
+// when a quarter of the buffer's fill time is shorter; settings.drain_period_ns overrides it. Why the sample
+// count: on an H200 (CUDA 13.0), PM sampling returned runs of samples without a usable time when a drain
+// found more than ~100 samples waiting (25 and 100 ms drains at 200 us samples: 67-68 such samples per
+// accuracy run, SGEMM and a reduction unread) and next to none at 10 ms (50 samples: 1-7, every kernel
+// read); docs/monitor.md. One decode step holds one and a half drains' samples, 8-256 (each costs ~100 KB
+// decoded, and the image is re-initialized per step). `s` must be valid (validate_monitor_settings).
 inline drain_plan plan_drains(const monitor_settings& s) {
   drain_plan plan;
   const double fill_ns = static_cast<double>(s.hardware_buffer_bytes) /
                          static_cast<double>(drain_plan::buffer_bytes_per_sample) * static_cast<double>(s.interval_ns);
-  plan.period_ns = static_cast<std::uint64_t>(std::clamp(fill_ns / 4, 10e6, 100e6));
+  const double by_count = static_cast<double>(drain_plan::max_samples_per_drain) * static_cast<double>(s.interval_ns);
+  plan.period_ns = static_cast<std::uint64_t>(std::clamp(std::min(fill_ns / 4, by_count), 2e6, 100e6));
   if (s.drain_period_ns > 0) plan.period_ns = s.drain_period_ns;
   const std::uint64_t per_drain = plan.period_ns / s.interval_ns + 1;
   plan.samples_per_decode = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(per_drain * 3 / 2, 8, 256));
