@@ -239,6 +239,7 @@ int main(int argc, char** argv) try {
         next += 10;
       }
     }
+    std::printf("MONITOR_DIAGNOSTICS %s\n", mon.diagnostics().c_str());
     return mon.running() ? 0 : 1;
   }
   if (mode == "coexist") {
