@@ -102,7 +102,8 @@ inline monitor_row monitor_row_of(const json_value& e, const std::string& where)
   r.dram_write_bytes = monitor_reading(totals, "dram_write_bytes", at);
   r.dram_bytes = monitor_reading(totals, "dram_bytes", at);
   const json_value& verdicts = monitor_member(e, "verdicts", where);
-  const json_value& sol = monitor_member(verdicts, "sol_table", where + ".verdicts");
+  const std::string verdicts_where = where + ".verdicts";  // named: GCC 15 flags a reference next to a temporary
+  const json_value& sol = monitor_member(verdicts, "sol_table", verdicts_where);
   r.verdict.kind = monitor_bottleneck(monitor_text(sol, "kind", where + ".verdicts.sol_table"),
                                       where + ".verdicts.sol_table.kind");
   r.verdict.reason = monitor_text(sol, "reason", where + ".verdicts.sol_table");
