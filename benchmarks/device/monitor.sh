@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # On the GPU machine, after benchmarks/device/build.sh: napkin::monitor's overhead, accuracy against ncu and
 # its coexistence cases, on examples/monitor/monitor_workload.cu (docs/monitor.md).
-# Usage: bash benchmarks/device/monitor.sh [OUTDIR] [BUILD_DIR] [SOAK_SECONDS]
+# Usage: bash benchmarks/device/monitor.sh [OUTDIR] [BUILD_DIR] [SOAK_SECONDS] [ACCURACY_INTERVAL_US]
 # Writes OUTDIR/{device.txt,overhead.txt,accuracy.txt,ncu_plain.csv,coexist.txt,concurrent.txt,soak.txt,tables.md}.
 # ncu runs with --clock-control none, like napkin, which never touches clocks.
 set -uo pipefail
@@ -9,6 +9,7 @@ cd "$(dirname "$0")/../.."
 out=${1:-${OUT:-/tmp/napkin-monitor}}
 build=${2:-build/device}
 soak_s=${3:-0}
+acc_us=${4:-200}
 mkdir -p "$out"
 bin=$build/examples/monitor/monitor_workload
 [ -x "$bin" ] || { echo "missing $bin: run benchmarks/device/build.sh first" >&2; exit 1; }
@@ -22,16 +23,17 @@ for i in 1 2 3 4 5; do
   grep -E "WORKLOAD_WALL_S|MONITOR_CPU_S" "$out/run_on_$i.txt" >> "$out/overhead.txt"
 done
 
-# Accuracy: the monitor's per-kernel readings against ncu's on the same kernels (>= 200 us each).
-timeout 180 "$bin" accuracy > "$out/accuracy.txt" 2>&1
+# Accuracy: the monitor's per-kernel readings against ncu's on the same kernels (>= 200 us each), in the same
+# sequence (3 launches each, idle gaps; ncu's numbers are the mean over each kernel's 3 launches).
+timeout 180 "$bin" accuracy --interval-us "$acc_us" > "$out/accuracy.txt" 2>&1
 ncu --clock-control none --section SpeedOfLight --metrics dram__bytes.sum --print-units base --csv \
-  -k 'regex:copy_kernel|softmax_smem_naive|fma_loop|gemm|smem_tree_reduce|strided_read' "$bin" plain \
-  > "$out/ncu_plain.csv" 2> "$out/ncu.log"
+  -k 'regex:copy_kernel|softmax_smem_naive|fma_loop|gemm|smem_tree_reduce|strided_read' "$bin" accuracy --monitor off \
+  --interval-us "$acc_us" > "$out/ncu_plain.csv" 2> "$out/ncu.log"
 # The same with ncu leaving the caches as the program left them (the monitor's view: a kernel's DRAM
 # bytes then include write-backs of earlier kernels' dirty lines, as in the program).
 ncu --clock-control none --cache-control none --section SpeedOfLight --metrics dram__bytes.sum --print-units base \
-  --csv -k 'regex:copy_kernel|softmax_smem_naive|fma_loop|gemm|smem_tree_reduce|strided_read' "$bin" plain \
-  > "$out/ncu_plain_nocache.csv" 2>> "$out/ncu.log"
+  --csv -k 'regex:copy_kernel|softmax_smem_naive|fma_loop|gemm|smem_tree_reduce|strided_read' "$bin" accuracy \
+  --monitor off --interval-us "$acc_us" > "$out/ncu_plain_nocache.csv" 2>> "$out/ncu.log"
 
 # The profiler and the monitor in one process; two kernels at once on two streams.
 timeout 120 "$bin" coexist > "$out/coexist.txt" 2>&1; echo "rc=$?" >> "$out/coexist.txt"
@@ -40,9 +42,9 @@ if [ "$soak_s" -gt 0 ]; then
   "$bin" soak --seconds "$soak_s" --interval-us 100 > "$out/soak.txt" 2>&1; echo "rc=$?" >> "$out/soak.txt"
 fi
 
-python3 - "$out" > "$out/tables.md" <<'PY'
+python3 - "$out" "$acc_us" > "$out/tables.md" <<'PY'
 import csv, os, re, statistics, sys
-out = sys.argv[1]
+out, acc_us = sys.argv[1], sys.argv[2]
 off, on, cpu = [], [], []
 for line in open(os.path.join(out, "overhead.txt")):
     m = re.search(r"WORKLOAD_WALL_S monitor=(on|off) wall_s=([0-9.]+)", line)
@@ -73,8 +75,8 @@ def read_ncu(name):
         if not c or not key: continue
         v = float(d["Metric Value"].replace(",", ""))
         if key == "dur": v *= scale.get(d.get("Metric Unit", "nsecond"), 1)
-        got.setdefault(c, {})[key] = v
-    return got
+        got.setdefault(c, {}).setdefault(key, []).append(v)
+    return {c: {k: statistics.mean(v) for k, v in kv.items()} for c, kv in got.items()}  # mean over the launches
 ncu = read_ncu("ncu_plain.csv")
 ncu_warm = read_ncu("ncu_plain_nocache.csv")
 mon = {}
@@ -83,7 +85,7 @@ for line in open(os.path.join(out, "accuracy.txt")):
         kv = dict(t.split("=", 1) for t in line.split()[1:] if "=" in t)
         c = case_of(kv.get("name", ""))
         if c: mon[c] = kv
-print("### Accuracy: monitor (per kernel, 3 launches each with idle gaps, 200 us samples) vs `ncu --section SpeedOfLight --metrics dram__bytes.sum` (caches flushed: ncu's default; and `--cache-control none`)\n")
+print(f"### Accuracy: monitor (per kernel, 3 launches each with idle gaps, {acc_us} us samples) vs `ncu --section SpeedOfLight --metrics dram__bytes.sum` on the same sequence, mean of the 3 launches (caches flushed: ncu's default; and `--cache-control none`)\n")
 print("| kernel | ncu duration (us) | monitor mean (us) | ncu SM % | monitor SM % | ncu DRAM % | monitor DRAM % | ncu DRAM bytes (MB) | ncu, caches as left (MB) | monitor bytes per fully sampled launch (MB) | fully sampled | bytes diff (flushed / as left) |")
 print("|---|---|---|---|---|---|---|---|---|---|---|---|")
 for c in ("copy", "softmax", "fma", "sgemm", "smem_reduce", "strided"):

@@ -4,11 +4,11 @@
 //       "prefill" (two SGEMMs), "decode" (16 copies and 4 softmaxes), "sample" (4 small kernels and host
 //       waits that leave the GPU idle): 26 kernels per iteration, for S seconds (default 3). Prints
 //       WORKLOAD_WALL_S and, with the monitor on, its report and MONITOR_CPU_S.
-//   monitor_workload accuracy [--interval-us I] [--drain-ms D]
+//   monitor_workload accuracy [--interval-us I] [--drain-ms D] [--monitor off]
 //       kernels of >= 200 us (copy, softmax, FMA loop, SGEMM, shared-memory reduction; and a 70 us strided
 //       read), 3 launches each in a phase of its name with idle gaps, the monitor on (200 us samples): its
 //       report and NAPKIN_MONITOR_ROW lines for the comparison with ncu (benchmarks/device/monitor.sh runs
-//       `plain` under ncu).
+//       the same sequence with --monitor off under ncu).
 //   monitor_workload plain
 //       the same kernels once each, no monitor: the target of ncu.
 //   monitor_workload soak [--seconds S] [--interval-us I]
@@ -115,6 +115,30 @@ void accuracy_kernels(buffers& s, int launches, bool sync_each = true) {
   }
 }
 
+// The accuracy run's launches: each kernel 3 times in a phase of its name, each launch followed by an idle
+// gap of 8 intervals, so that no sample window holds two kernels.
+void run_accuracy_sequence(buffers& s, long interval) {
+  const auto gap = std::chrono::microseconds(8 * interval);
+  const unsigned grid = static_cast<unsigned>(s.sms) * 8;
+  const std::pair<const char*, std::function<void()>> kernels[] = {
+      {"copy", [&] { NAPKIN_CUDA_CHECK(k::copy(s.a, s.b, big_n)); }},
+      {"softmax", [&] { NAPKIN_CUDA_CHECK(k::softmax_smem_naive(s.a, s.b, 8192, 16384)); }},
+      {"fma", [&] { NAPKIN_CUDA_CHECK(k::fma_loop(s.b, static_cast<unsigned>(s.sms) * 16, 256, 8192)); }},
+      {"sgemm", [&] { NAPKIN_CUDA_CHECK(k::sgemm(s.blas, 4096, 4096, 4096, s.a, s.a + 4096 * 4096, s.b)); }},
+      {"smem_reduce", [&] { NAPKIN_CUDA_CHECK(k::smem_tree_reduce(s.a, std::size_t(1) << 24, 16, s.b)); }},
+      {"strided", [&] { NAPKIN_CUDA_CHECK(k::strided_read(s.a, big_n, 32, s.b, grid)); }},
+  };
+  for (const auto& [phase, launch] : kernels)
+    for (int i = 0; i < 3; ++i) {
+      {
+        napkin::range r{phase};
+        launch();
+      }
+      NAPKIN_CUDA_CHECK(cudaDeviceSynchronize());
+      std::this_thread::sleep_for(gap);
+    }
+}
+
 long resident_kib() {
   std::ifstream f("/proc/self/status");
   std::string line;
@@ -188,27 +212,13 @@ int main(int argc, char** argv) try {
     fine.hardware_buffer_bytes = std::uint64_t(512) << 20;
     fine.max_samples = std::size_t(1) << 20;
     if (drain_ms > 0) fine.drain_period_ns = static_cast<std::uint64_t>(drain_ms) * 1000000;
+    if (!monitor_on) {
+      run_accuracy_sequence(s, interval);
+      return 0;
+    }
     napkin::monitor mon(fine);
     std::fprintf(stderr, "monitor: %s\n", mon.status().c_str());
-    const auto gap = std::chrono::microseconds(8 * interval);
-    const unsigned grid = static_cast<unsigned>(s.sms) * 8;
-    const std::pair<const char*, std::function<void()>> kernels[] = {
-        {"copy", [&] { NAPKIN_CUDA_CHECK(k::copy(s.a, s.b, big_n)); }},
-        {"softmax", [&] { NAPKIN_CUDA_CHECK(k::softmax_smem_naive(s.a, s.b, 8192, 16384)); }},
-        {"fma", [&] { NAPKIN_CUDA_CHECK(k::fma_loop(s.b, static_cast<unsigned>(s.sms) * 16, 256, 8192)); }},
-        {"sgemm", [&] { NAPKIN_CUDA_CHECK(k::sgemm(s.blas, 4096, 4096, 4096, s.a, s.a + 4096 * 4096, s.b)); }},
-        {"smem_reduce", [&] { NAPKIN_CUDA_CHECK(k::smem_tree_reduce(s.a, std::size_t(1) << 24, 16, s.b)); }},
-        {"strided", [&] { NAPKIN_CUDA_CHECK(k::strided_read(s.a, big_n, 32, s.b, grid)); }},
-    };
-    for (const auto& [phase, launch] : kernels)
-      for (int i = 0; i < 3; ++i) {
-        {
-          napkin::range r{phase};
-          launch();
-        }
-        NAPKIN_CUDA_CHECK(cudaDeviceSynchronize());
-        std::this_thread::sleep_for(gap);
-      }
+    run_accuracy_sequence(s, interval);
     mon.stop();  // a defined end: the sampler stops, the buffer is decoded
     const napkin::monitor_report r = mon.report();
     const napkin::monitor::decode_wall w = mon.decode_time();
