@@ -76,7 +76,8 @@ def read_ncu(name):
         v = float(d["Metric Value"].replace(",", ""))
         if key == "dur": v *= scale.get(d.get("Metric Unit", "nsecond"), 1)
         got.setdefault(c, {}).setdefault(key, []).append(v)
-    return {c: {k: statistics.mean(v) for k, v in kv.items()} for c, kv in got.items()}  # mean over the launches
+    # The sequence's 3 launches are each kernel's last 3 (the warm-up's smaller launches come first).
+    return {c: {k: statistics.mean(v[-3:]) for k, v in kv.items()} for c, kv in got.items()}
 ncu = read_ncu("ncu_plain.csv")
 ncu_warm = read_ncu("ncu_plain_nocache.csv")
 mon = {}

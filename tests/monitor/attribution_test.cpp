@@ -220,6 +220,11 @@ TEST_CASE("dropped windows are counted; a kernel touching one is incomplete") {
   tolerant.gap_tolerance_ns = 200;
   CHECK(attribute(s, k, lost, tolerant).kernels[2].incomplete == 0);
   CHECK(attribute(s, k, lost, tolerant).kernels[1].incomplete == 1);  // a dropped window is never tolerated
+  // A kernel entirely after the last window, shorter than the tolerance, touched no window: never complete.
+  const attribution late = attribute(s, {kernel("beyond", 3100, 3250)}, lost, tolerant);
+  CHECK(late.kernels[0].unsampled_ns() == 150);
+  CHECK(late.kernels[0].sampled_ns == 0);
+  CHECK(late.kernels[0].incomplete == 1);
 }
 
 TEST_CASE("a reading a sample lacks is missing, not zero") {

@@ -293,7 +293,10 @@ inline void finish_kernel(tracked_kernel& k, std::uint64_t gap_tolerance_ns) {
   monitor_totals& t = k.totals;
   t.count = 1;
   t.gpu_ns = k.end_ns - k.start_ns;
-  t.incomplete = (t.dropped_ns > 0 || t.unsampled_ns() > gap_tolerance_ns) ? 1 : 0;
+  // A kernel that ran and touched no kept window is never complete, whatever the tolerance: its readings
+  // would be none at all.
+  const bool unread = t.gpu_ns > 0 && t.sampled_ns == 0;
+  t.incomplete = (unread || t.dropped_ns > 0 || t.unsampled_ns() > gap_tolerance_ns) ? 1 : 0;
   const reading_sums& r = t.readings;
   if (t.incomplete == 0 && t.sampled_ns > 0 && r.dram_read_bytes.ns == t.sampled_ns &&
       r.dram_write_bytes.ns == t.sampled_ns) {
