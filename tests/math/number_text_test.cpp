@@ -33,6 +33,11 @@ TEST_CASE("SI prefixes are decimal") {
   CHECK(si(4.8e12, "B/s") == "4.800 TB/s");
   CHECK(si(1024, "B") == "1.024 kB");  // 1024 B is 1.024 kB, not 1 KiB
   CHECK(si(256, "B") == "256 B");
+  // The prefix follows the number as printed: what rounds up to 1000 moves to the next prefix.
+  CHECK(si(999999999.9999999, "B/s") == "1.000 GB/s");
+  CHECK(si(999.96, "B") == "1.000 kB");
+  CHECK(si(999.94, "B") == "999.9 B");
+  CHECK(si(-999999.99, "B") == "-1.000 MB");
   CHECK(si(0.5, "s") == "0.5000 s");
 }
 

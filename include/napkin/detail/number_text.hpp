@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -62,8 +63,11 @@ inline std::string si(double value, std::string_view unit) {
     double scale;
     const char* prefix;
   } prefixes[] = {{1e18, "E"}, {1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}};
+  // The prefix is chosen for the number as printed: 999999999.99 rounds to 1000000000, so "1.000 G", never
+  // "1000.0 M".
+  const double shown = std::strtod(significant(value).c_str(), nullptr);
   for (const auto& p : prefixes)
-    if (std::fabs(value) >= p.scale) return significant(value / p.scale) + " " + p.prefix + std::string(unit);
+    if (std::fabs(shown) >= p.scale) return significant(shown / p.scale) + " " + p.prefix + std::string(unit);
   if (value == std::floor(value)) return fixed(value, 0) + " " + std::string(unit);
   return significant(value) + " " + std::string(unit);
 }
