@@ -151,9 +151,10 @@ class monitor final : private process_state::pausable_sampler {
     return "kernel records " + std::to_string(cpu_.kernels) + ", launches inside napkin ranges " +
            std::to_string(detail::activity_collector::instance().external_records()) + ", kernel records lost " +
            std::to_string(detail::activity_collector::instance().dropped()) + ", session restarts " +
-           std::to_string(restarts_.load()) + ", samples without a usable time (lost) " +
-           std::to_string(timeline_.counts().untimed) + timeline_.counts().examples + ", refused data " +
-           std::to_string(rejected_) +
+           std::to_string(restarts_.load()) + ", samples without a usable time " +
+           std::to_string(timeline_.counts().untimed) + " (placed by their cycles " +
+           std::to_string(timeline_.counts().placed) + ", lost " + std::to_string(timeline_.counts().lost) + ")" +
+           timeline_.counts().examples + ", refused data " + std::to_string(rejected_) +
            (last_error_.empty() ? std::string() : " (last: " + last_error_ + ")");
   }
 
