@@ -77,6 +77,14 @@ inline sol_report rebuild_report(const json_value& e, const std::string& where) 
     if (v.is_null()) continue;  // a metric the set asked for and the GPU did not give
     r.values[values.keys()[i]] = number_of(v, where + ".values." + values.keys()[i]);
   }
+  if (const json_value* derived = e.find("derived"); derived != nullptr) {  // absent before napkin 0.2
+    if (!derived->is_object()) bad_run(where + ".derived", "expected an object of numbers");
+    for (std::size_t i = 0; i < derived->keys().size(); ++i) {
+      const json_value& v = derived->items()[i];
+      if (v.is_null()) continue;
+      r.derived[derived->keys()[i]] = number_of(v, where + ".derived." + derived->keys()[i]);
+    }
+  }
   const json_value& derivations = member(e, "derivations", where);
   if (!derivations.is_object()) bad_run(where + ".derivations", "expected an object");
   for (std::size_t i = 0; i < derivations.keys().size(); ++i) {

@@ -34,6 +34,27 @@ inline std::string section_row(const char* label, const char* unit, std::optiona
   return "    " + padded(label, 28, false) + " " + padded(unit, 8, false) + " " +
          padded(v ? fixed(*v * scale, decimals) : "n/a", 14, true) + "\n";
 }
+// `text` in lines of at most `width` columns, each indented by `indent` (continuations by 2 more); breaks at
+// spaces, and a word longer than a line stands alone.
+inline std::string wrapped(const std::string& text, std::size_t indent, std::size_t width) {
+  std::string out, line(indent, ' ');
+  std::size_t pos = 0;
+  bool first_word = true;
+  while (pos < text.size()) {
+    std::size_t end = text.find(' ', pos);
+    if (end == std::string::npos) end = text.size();
+    const std::string word = text.substr(pos, end - pos);
+    pos = end + 1;
+    if (!first_word && line.size() + 1 + word.size() > width) {
+      out += line + "\n";
+      line = std::string(indent + 2, ' ') + word;
+    } else {
+      line += (first_word ? "" : " ") + word;
+    }
+    first_word = false;
+  }
+  return out + line + "\n";
+}
 }  // namespace detail
 
 inline std::string to_text(const sol_report& r) {
@@ -61,7 +82,7 @@ inline std::string to_text(const sol_report& r) {
   if (!r.derivations.empty()) out += "    Derived (" + r.metric_set + " set):\n";
   for (const auto& [field, label] : derived_rows)
     if (const auto it = r.derivations.find(field); it != r.derivations.end())
-      out += "      " + std::string(label) + " = " + it->second + "\n";
+      out += detail::wrapped(std::string(label) + " = " + it->second, 6, 100);
   if (!r.passes_disagree.empty()) {
     out += "    Passes disagree: " + r.passes_disagree + "\n";
     out += "    Verdict: none - the replay passes disagree, so neither the SOL table nor ncu's rule applies.\n";
@@ -88,6 +109,19 @@ inline std::string to_key_values(const sol_report& r) {
      << " enable_s=" << r.cost.enable_s << " setup_s=" << r.cost.setup_s << " passes_s=" << r.cost.passes_s
      << " flush_s=" << r.cost.flush_s << " cupti_s=" << r.cost.cupti_s << " work_s=" << r.cost.work_s
      << " decode_s=" << r.cost.decode_s << " passes_agree=" << (r.passes_disagree.empty() ? 1 : 0);
+  // napkin's own SOL fields first (collected or derived, "nan" when not measured), then every collected metric
+  // under its own name: a derived number never appears under an ncu metric name.
+  auto field = [&os](const char* key, std::optional<double> v) {
+    os << ' ' << key << '=';
+    if (v) os << *v; else os << "nan";
+  };
+  field("duration_ns", r.duration_ns());
+  field("sm_pct", r.sm_pct());
+  field("memory_pct", r.memory_pct());
+  field("dram_pct", r.dram_pct());
+  field("l1tex_pct", r.l1tex_pct());
+  field("l2_pct", r.l2_pct());
+  os << " verdict=" << to_string(r.sol_table().kind);
   for (const auto& [k, v] : r.values) os << ' ' << k << '=' << v;
   return os.str();
 }

@@ -1,25 +1,26 @@
 // SPDX-License-Identifier: Apache-2.0
-// The fast SOL set: Nsight Compute's "GPU Speed Of Light Throughput" numbers in 2 replay passes on GH100
+// The fast SOL set: Nsight Compute's "GPU Speed Of Light Throughput" numbers in 3 replay passes on GH100
 // (H100, H200) instead of the 9 that ncu's own metric names need.
 //
-// Why it is cheaper: ncu's SM % (sm__throughput) and Memory % (gpu__compute_memory_throughput) are maxima over
-// dozens of sub-unit counters, which CUPTI schedules over 8-9 passes. GH100 also has "TriageCompute"
-// throughputs, the same maxima aggregated in hardware, which fit 2 passes with everything else the report
-// shows. What the triage counters do not give is ncu's L2 figure, which on GH100 is the L2 fabric between the
-// two L2 partitions when that is the busier unit (92 % for a copy kernel whose L2 slices read 51 %); the
-// fabric counter fits the same 2 passes. Each number and how it is obtained (derive_sol_fast):
+// Each of ncu's SOL throughputs is the maximum of its inputs (breakdowns.hpp lists them: 25 for SM %, 26 for
+// Memory %, 13 for L1/TEX %, 11 for L2 %). Collecting all 75 costs what ncu's names cost. GH100 also has
+// "TriageCompute" throughputs: maxima over some of the same units, aggregated in hardware, cheap to collect.
+// What they leave out is why a triage-only set read SM % 4-6 points low on LSU-bound kernels: the LSU and MIO
+// inputs (sm__inst_executed_pipe_lsu, sm__mio_pq_read_cycles_active) have no triage counterpart. So this set
+// collects the triage throughputs and, beside them, every breakdown input that CUPTI's host planner fits into
+// the same 3 passes (37 of them, chosen LSU/MIO first, then the L2 and DRAM units, then the rest). Each
+// number is the maximum over what was collected of its own inputs:
 //
-//   Duration, cycles, frequencies, DRAM %, DRAM bytes   collected under ncu's names
-//   SM %        TriageCompute.sm__throughput (elapsed)
-//   L1/TEX %    SM_A.TriageCompute.l1tex__throughput over active cycles (ncu's L1 row is "active" too)
-//   L2 %        max(LTS.TriageCompute.lts__throughput, lts__ltcfabric2ltc_cycles_active), elapsed
-//   Memory %    max(DRAM %, L1/TEX % over elapsed cycles, L2 slices %): ncu's Memory % is the max of its
-//               memory units' throughputs over elapsed cycles (Nsight Compute Kernel Profiling Guide,
-//               "Throughput" metrics), and its breakdown has the L2 slices but not the fabric
+//   SM %        max(TriageCompute.sm__throughput, the collected inputs of sm__throughput)
+//   Memory %    max(gpu__dram_throughput, SM_A.TriageCompute.l1tex__throughput over elapsed cycles,
+//               LTS.TriageCompute.lts__throughput, the collected inputs of gpu__compute_memory_throughput)
+//   L1/TEX %    max(SM_A.TriageCompute.l1tex__throughput over active cycles, the collected inputs)
+//   L2 %        max(LTS.TriageCompute.lts__throughput, the collected inputs, the L2 fabric among them)
 //
-// Checked against `ncu --section SpeedOfLight` on H100 and H200 (docs/profiler.md, "Fast SOL"). Other chips
-// lack either the triage counters or the fabric counter (GB100 has no lts__ltcfabric2ltc counter: its L2 %
-// would be unverified), so there the profiler uses the full SOL set (metric_sets::sol()) and says so.
+// Every input is one of ncu's own, so the result never exceeds ncu's number beyond run-to-run noise; it
+// equals it unless ncu's maximum lies in an input this set could not fit. Those are named, per number, in the
+// report (sol_report::derivations), so a reader knows what was not looked at. Accuracy on the kernel zoo:
+// docs/accuracy.md. Other chips run the full SOL set (metric_sets::sol()) and say so.
 // Plain C++17: the derivation is tested in CI against recorded counter values.
 #pragma once
 
@@ -28,7 +29,9 @@
 #include <algorithm>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "napkin/profiler/breakdowns.hpp"
 #include "napkin/profiler/metrics.hpp"
 #include "napkin/profiler/sol_report.hpp"
 
@@ -36,56 +39,127 @@ NAPKIN_BEGIN_NAMESPACE
 
 namespace detail {
 
-// Fills ncu's SM %, L1/TEX %, L2 % and Memory % of a report collected with the fast set, and says how each
-// was obtained in r.derivations. A number whose inputs are missing stays missing (and its derivation says so).
-inline void derive_sol_fast(sol_report& r) {
-  auto put = [&r](const char* metric_name, const char* field, std::optional<double> v, std::string how) {
-    if (v) {
-      r.values[metric_name] = *v;
-    } else {
-      how = "not measured: " + how + " (an input counter is missing)";
-    }
-    r.derivations[field] = std::move(how);
-  };
-  auto max_of = [](std::optional<double> a, std::optional<double> b) -> std::optional<double> {
-    if (!a || !b) return std::nullopt;
-    return std::max(*a, *b);
-  };
+// The inputs of ncu's breakdowns that the fast set collects on GH100 beside the triage throughputs: what
+// CUPTI's host planner fits into 3 passes (tests/profiler/sol_fast_test.cpp checks the count).
+inline std::vector<std::string> sol_fast_gh100_inputs() {
+  return {
+      "sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_elapsed",
+      "sm__mio_pq_read_cycles_active.avg.pct_of_peak_sustained_elapsed",
+      "sm__mio_pq_write_cycles_active.avg.pct_of_peak_sustained_elapsed",
+      "sm__issue_active.avg.pct_of_peak_sustained_elapsed",
+      "sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_elapsed",
+      "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_elapsed",
+      "sm__pipe_fmaheavy_cycles_active.avg.pct_of_peak_sustained_elapsed",
+      "sm__pipe_shared_cycles_active.avg.pct_of_peak_sustained_elapsed",
+      "sm__inst_executed_pipe_cbu_pred_on_any.avg.pct_of_peak_sustained_elapsed",
+      "sm__inst_executed_pipe_tex.avg.pct_of_peak_sustained_elapsed",
+      "sm__inst_executed_pipe_ipa.avg.pct_of_peak_sustained_elapsed",
+      "lts__xbar2lts_cycles_active.avg.pct_of_peak_sustained_elapsed",
+      "lts__t_tag_requests.avg.pct_of_peak_sustained_elapsed",
+      "lts__t_sectors.avg.pct_of_peak_sustained_elapsed",
+      "lts__d_sectors.avg.pct_of_peak_sustained_elapsed",
+      "lts__lts2xbar_cycles_active.avg.pct_of_peak_sustained_elapsed",
+      "lts__d_sectors_fill_device.avg.pct_of_peak_sustained_elapsed",
+      "lts__d_atomic_input_cycles_active.avg.pct_of_peak_sustained_elapsed",
+      "dram__cycles_active.avg.pct_of_peak_sustained_elapsed",
+      "fbpa__dram_sectors.avg.pct_of_peak_sustained_elapsed",
+      "l1tex__data_bank_reads.avg.pct_of_peak_sustained_elapsed",
+      "l1tex__f_wavefronts.avg.pct_of_peak_sustained_elapsed",
+      "l1tex__texin_sm2tex_req_cycles_active.avg.pct_of_peak_sustained_elapsed",
+      "l1tex__tmain_requests.avg.pct_of_peak_sustained_elapsed",
+      "l1tex__data_pipe_lsu_wavefronts.avg.pct_of_peak_sustained_elapsed",
+      "l1tex__data_pipe_tex_wavefronts.avg.pct_of_peak_sustained_elapsed",
+      "l1tex__tex_writeback_active.avg.pct_of_peak_sustained_elapsed",
+      "l1tex__data_bank_reads.avg.pct_of_peak_sustained_active",
+      "l1tex__data_pipe_lsu_wavefronts.avg.pct_of_peak_sustained_active",
+      "l1tex__data_pipe_tex_wavefronts.avg.pct_of_peak_sustained_active",
+      "l1tex__f_wavefronts.avg.pct_of_peak_sustained_active",
+      "l1tex__tex_writeback_active.avg.pct_of_peak_sustained_active",
+      "l1tex__texin_sm2tex_req_cycles_active.avg.pct_of_peak_sustained_active",
+      "l1tex__tmain_requests.avg.pct_of_peak_sustained_active",
+      "lts__lts2xbar_cycles_active_realtime.avg.pct_of_peak_sustained_elapsed",
+      "sm__instruction_throughput_internal_activity.avg.pct_of_peak_sustained_elapsed",
+      "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_elapsed"};
+}
 
-  put(metric::sm_throughput_pct, "sm_pct", r.get(metric::triage_sm_pct), "TriageCompute.sm__throughput (elapsed)");
-  put(metric::l1tex_throughput_pct, "l1tex_pct", r.get(metric::triage_l1tex_active_pct),
-      "SM_A.TriageCompute.l1tex__throughput (active cycles)");
-  const std::optional<double> l2 = max_of(r.get(metric::triage_l2_pct), r.get(metric::l2_fabric_pct));
-  put(metric::l2_throughput_pct, "l2_pct", l2,
-      "max(LTS.TriageCompute.lts__throughput, lts__ltcfabric2ltc_cycles_active) (elapsed)");
-  // ncu's Memory % takes the L2 slices, not the fabric: a copy kernel reads L2 92.6 % (the fabric) and
-  // Memory 88.1 % (DRAM) on an H200.
-  put(metric::memory_throughput_pct, "memory_pct",
-      max_of(max_of(r.get(metric::dram_throughput_pct), r.get(metric::triage_l1tex_elapsed_pct)),
-             r.get(metric::triage_l2_pct)),
-      "max(DRAM %, SM_A.TriageCompute.l1tex__throughput (elapsed), LTS.TriageCompute.lts__throughput)");
+// The metric without its rollup: "SM_A.TriageCompute.l1tex__throughput" from
+// "SM_A.TriageCompute.l1tex__throughput.avg.pct_of_peak_sustained_active".
+inline std::string counter_part(const std::string& metric) {
+  std::size_t cut = metric.size();
+  for (const char* rollup : {".avg", ".sum", ".max", ".min"}) cut = std::min(cut, metric.find(rollup));
+  return metric.substr(0, cut);
+}
+
+// One SOL number: the maximum of the triage throughputs given and of every input of `b` the report holds.
+// Says how, naming the inputs it did not have; missing when an input it needs (a triage throughput) is.
+inline void derive_max(sol_report& r, const throughput_breakdown& b, const std::vector<const char*>& triage) {
+  std::optional<double> best;
+  std::string how = "max(";
+  for (const char* t : triage) {
+    const auto v = r.get(t);
+    if (!v) {
+      r.derivations[b.field] = std::string("not measured: ") + t + " is missing";
+      return;
+    }
+    best = best ? std::max(*best, *v) : *v;
+    how += counter_part(t) + ", ";
+  }
+  std::size_t collected = 0;
+  std::vector<std::string> absent;
+  for (const auto& input : b.inputs) {
+    if (const auto v = r.get(input)) {
+      best = best ? std::max(*best, *v) : *v;
+      ++collected;
+    } else {
+      absent.push_back(counter_part(input));
+    }
+  }
+  if (!best) {
+    r.derivations[b.field] = "not measured: no input of " + counter_part(b.throughput) + " was collected";
+    return;
+  }
+  how += std::to_string(collected) + " of the " + std::to_string(b.inputs.size()) + " inputs of ncu's " +
+         counter_part(b.throughput) + ")";
+  if (!absent.empty()) {
+    how += "; not collected:";
+    for (const auto& a : absent) how += " " + a;
+  }
+  r.derived[b.field] = *best;
+  r.derivations[b.field] = std::move(how);
+}
+
+// Fills SM %, Memory %, L1/TEX % and L2 % of a report collected with the fast set (r.derived), and says how
+// each was obtained (r.derivations). Nothing is stored under an ncu metric name it was not collected as.
+inline void derive_sol_fast(sol_report& r) {
+  derive_max(r, breakdowns::gh100_sm(), {metric::triage_sm_pct});
+  // ncu's own DRAM throughput is a maximum over DRAM inputs that Memory %'s breakdown has too.
+  derive_max(r, breakdowns::gh100_memory(),
+             {metric::dram_throughput_pct, metric::triage_l1tex_elapsed_pct, metric::triage_l2_pct});
+  derive_max(r, breakdowns::gh100_l1tex(), {metric::triage_l1tex_active_pct});
+  derive_max(r, breakdowns::gh100_l2(), {metric::triage_l2_pct});
 }
 
 }  // namespace detail
 
 namespace metric_sets {
 
-// ncu's SOL numbers in 2 passes on GH100, derived as the header comment says; the full SOL set elsewhere.
+// ncu's SOL numbers in 3 passes on GH100, derived as the header comment says; the full SOL set elsewhere.
 // The profiler's default set.
 inline metric_set sol_fast() {
   metric_set s;
   s.name = "sol-fast";
-  s.metrics = {metric::duration_ns,        metric::elapsed_cycles,        metric::sm_active_cycles,
-               metric::sm_frequency_hz,    metric::dram_frequency_hz,     metric::dram_bytes,
-               metric::dram_throughput_pct, metric::triage_sm_pct,        metric::triage_l1tex_active_pct,
-               metric::triage_l1tex_elapsed_pct, metric::triage_l2_pct,   metric::l2_fabric_pct};
+  s.metrics = {metric::duration_ns,      metric::elapsed_cycles,    metric::sm_active_cycles,
+               metric::sm_frequency_hz,  metric::dram_frequency_hz, metric::dram_bytes,
+               metric::dram_throughput_pct, metric::triage_sm_pct,  metric::triage_l1tex_active_pct,
+               metric::triage_l1tex_elapsed_pct, metric::triage_l2_pct, metric::l2_fabric_pct};
+  for (auto& m : detail::sol_fast_gh100_inputs()) s.metrics.push_back(std::move(m));
   s.chips = {"GH100"};
   s.fallback = &sol;
   s.derive = &detail::derive_sol_fast;
   return s;
 }
 
-// The fast SOL set plus executed FP32/FP64/FP16 instructions, for achieved FLOP/s: 3 passes on GH100; the
+// The fast SOL set plus executed FP32/FP64/FP16 instructions, for achieved FLOP/s: 4 passes on GH100; the
 // full set's roofline (roofline_full(), 10 passes on GH100) elsewhere.
 inline metric_set roofline() {
   metric_set s = sol_fast();

@@ -144,7 +144,10 @@ struct sol_report {
   std::size_t passes = 0;  // replay passes the set needed
   measured_by how = measured_by::user_range;
   measurement_cost cost;
-  std::map<std::string, double> values;  // every collected metric by name
+  std::map<std::string, double> values;  // every collected metric, under the name it was collected as
+  // Speed-Of-Light numbers the set computed from what it collected (the fast SOL set: "sm_pct", "memory_pct",
+  // "l1tex_pct", "l2_pct"), under napkin's own names: a derived number never takes an ncu metric's name.
+  std::map<std::string, double> derived;
   // How each Speed-Of-Light number was obtained when it is not one collected metric (the fast SOL set derives
   // some from others): key = the accessor's name ("sm_pct", "memory_pct", "l1tex_pct", "l2_pct", ...), value =
   // the derivation in words with the metrics it used. Empty for sets whose numbers are collected as ncu names them.
@@ -164,14 +167,16 @@ struct sol_report {
     return it->second;
   }
   std::optional<double> duration_ns() const { return get(metric::duration_ns); }
-  std::optional<double> sm_pct() const { return get(metric::sm_throughput_pct); }
-  std::optional<double> memory_pct() const { return get(metric::memory_throughput_pct); }
+  std::optional<double> sm_pct() const { return collected_or_derived(metric::sm_throughput_pct, "sm_pct"); }
+  std::optional<double> memory_pct() const {
+    return collected_or_derived(metric::memory_throughput_pct, "memory_pct");
+  }
   std::optional<double> dram_pct() const {
     if (auto v = get(metric::dram_throughput_pct)) return v;
     return get(metric::dram_only_throughput_pct);
   }
-  std::optional<double> l1tex_pct() const { return get(metric::l1tex_throughput_pct); }
-  std::optional<double> l2_pct() const { return get(metric::l2_throughput_pct); }
+  std::optional<double> l1tex_pct() const { return collected_or_derived(metric::l1tex_throughput_pct, "l1tex_pct"); }
+  std::optional<double> l2_pct() const { return collected_or_derived(metric::l2_throughput_pct, "l2_pct"); }
   std::optional<double> elapsed_cycles() const { return get(metric::elapsed_cycles); }
   std::optional<double> sm_active_cycles() const { return get(metric::sm_active_cycles); }
   std::optional<double> sm_hz() const { return get(metric::sm_frequency_hz); }
@@ -214,6 +219,13 @@ struct sol_report {
   }
 
  private:
+  // ncu's metric where it was collected, else the set's derived number of the same meaning.
+  std::optional<double> collected_or_derived(const char* metric_name, const char* field) const {
+    if (auto v = get(metric_name)) return v;
+    const auto it = derived.find(field);
+    if (it == derived.end() || !std::isfinite(it->second)) return std::nullopt;
+    return it->second;
+  }
   std::optional<double> flop(const char* add, const char* mul, const char* fma) const {
     const auto a = get(add), m = get(mul), f = get(fma);
     if (!a || !m || !f) return std::nullopt;

@@ -201,7 +201,7 @@ inline entity_location entities_of(std::string_view kind) {
 
 // Members of an entity that are not compared: raw metrics (no known direction), words, samples.
 inline bool is_left_out_of_comparison(std::string_view key) {
-  return key == "values" || key == "derivations" || key == "pass_samples" || key == "workload_types";
+  return key == "values" || key == "derived" || key == "derivations" || key == "pass_samples" || key == "workload_types";
 }
 
 // An entity's numbers: its numeric members and those of its object members, named by their path

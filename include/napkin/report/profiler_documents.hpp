@@ -114,6 +114,9 @@ inline json_value sol_report_value(const sol_report& r) {
   json_value values = json_value::object();
   for (const auto& [metric, value] : r.values) values.set(metric, json_value::number(value));
   v.set("values", std::move(values));
+  json_value derived = json_value::object();
+  for (const auto& [field, value] : r.derived) derived.set(field, json_value::number(value));
+  v.set("derived", std::move(derived));
   json_value derivations = json_value::object();
   for (const auto& [number, how] : r.derivations) derivations.set(number, json_value::string(how));
   v.set("derivations", std::move(derivations));
