@@ -90,6 +90,35 @@ TEST_CASE("measure(): a copy with the SOL set") {
   CHECK(r.passes_disagree.empty());
 }
 
+TEST_CASE("measure(): numbers over the GPU's busy time; the span and the idle time inside it kept apart") {
+  buffers buf;
+  napkin::profiler prof;
+  // Two copies with 2 ms of host work between them: the range spans > 2 ms of idle GPU.
+  const napkin::sol_report gap = prof.measure("copy, sleep, copy", [&] {
+    buf.copy();
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    buf.copy();
+  });
+  const napkin::kernel_reports alone = prof.per_kernel([&] { buf.copy(); }, napkin::replay::application);
+  MESSAGE(napkin::to_text(gap));
+  REQUIRE(alone.kernels.size() == 1);
+  const napkin::sol_report& one = alone.kernels.front();
+  REQUIRE(gap.range_ns());
+  REQUIRE(gap.gpu_idle_ns());
+  REQUIRE(gap.duration_ns());
+  CHECK(*gap.gpu_idle_ns() > 2e6);                                   // the sleep is idle time, kept apart
+  CHECK(*gap.range_ns() == doctest::Approx(*gap.duration_ns() + *gap.gpu_idle_ns()));
+  CHECK(*gap.duration_ns() == doctest::Approx(2 * *one.duration_ns()).epsilon(0.05));  // two copies' time
+  // Over the busy time the copies read what one copy reads alone (DRAM-bound: within 5 points).
+  CHECK(*gap.dram_pct() == doctest::Approx(*one.dram_pct()).epsilon(0.08));
+  CHECK(*gap.memory_pct() > 50.0);  // over the span it would read about a third of that
+  for (const auto& p : gap.pass_samples) {
+    REQUIRE(p.launches);
+    CHECK(*p.launches == 2);  // from the activity records: the two copies, not napkin's L2 flush
+  }
+}
+
 TEST_CASE("measure(): the reset callback runs between passes and keeps the result of one run") {
   buffers buf;
   napkin::profiler prof;

@@ -28,6 +28,8 @@
 #include <utility>
 #include <vector>
 
+#include "napkin/profiler/activity.hpp"
+#include "napkin/profiler/busy_time.hpp"
 #include "napkin/profiler/core.hpp"
 #include "napkin/profiler/cupti_session.hpp"
 #include "napkin/profiler/errors.hpp"
@@ -39,34 +41,70 @@ namespace detail {
 
 // What measure() records of each pass: how long fn took on the host (two clock reads around it: it costs
 // the range nothing; fn's launches, any host work it does such as a library's first-call start-up, and GPU
-// time where fn waits for its work) and fn's kernel launches (counted by a CUPTI callback; unknown when
-// another CUPTI client holds the subscription). CUDA events around fn were tried and dropped: recorded
-// inside the range they lengthened every single-kernel range measure() reports by ~10 us on an H200;
-// recorded around push/pop they timed CUPTI's own waits, 1.3-2.8 ms apart (docs/profiler.md).
+// time where fn waits for its work), and from CUPTI's activity records (activity.hpp) the kernels, memcpys
+// and memsets that started inside the pass and the GPU's busy time. Nothing runs on fn's calls: no CUPTI
+// callback (it cost libraries that make many calls up to 140 us per range), only records CUPTI writes to its
+// buffers. CUDA events around fn were tried and dropped: recorded inside the range they lengthened every
+// single-kernel range measure() reports by ~10 us on an H200 (docs/profiler.md).
 class pass_recording {
  public:
-  // Counts the launches made on `context` (the profiler's).
-  explicit pass_recording(CUcontext context) : launches_(context, false) {}
+  // Records the GPU work of `device` (its index), for the recording's life.
+  explicit pass_recording(int device) : device_(static_cast<std::uint32_t>(device)) {
+    activity_collector::instance().hold_intervals();
+    held_ = true;
+  }
+  pass_recording(const pass_recording&) = delete;
+  pass_recording& operator=(const pass_recording&) = delete;
+  ~pass_recording() {
+    if (held_) activity_collector::instance().release_intervals();
+  }
 
   void begin() {
-    launches_before_ = launches_.count();
+    (void)cuptiGetTimestamp(&window_begin_);
     started_ = std::chrono::steady_clock::now();
   }
   void end() {
     const auto stopped = std::chrono::steady_clock::now();
-    const std::optional<std::size_t> after = launches_.count();
-    launched_ = launches_before_ && after ? std::optional<std::size_t>(*after - *launches_before_) : std::nullopt;
     duration_ns_ = std::chrono::duration<double, std::nano>(stopped - started_).count();
   }
-  // After the pass has been synchronized.
-  void keep_sample() { samples_.push_back({duration_ns_, launched_}); }
+  // After the pass has been synchronized: every piece of work fn queued has started by now, and the next
+  // pass's L2 flush starts later.
+  void keep_sample() {
+    std::uint64_t synchronized = 0;
+    (void)cuptiGetTimestamp(&synchronized);
+    windows_.push_back({window_begin_, synchronized});
+    samples_.push_back({duration_ns_, std::nullopt});
+  }
+
+  // After the last pass: each pass's launches (kernels that started in its window) into its sample, and the
+  // mean busy time of the passes.
+  range_activity finish() {
+    activity_collector::flush_forced();
+    const std::vector<busy_interval> work = activity_collector::instance().take_intervals(device_);
+    range_activity out;
+    double busy_sum = 0;
+    for (std::size_t i = 0; i < windows_.size() && i < samples_.size(); ++i) {
+      std::size_t kernels = 0;
+      for (const busy_interval& b : work)
+        if (b.kernel && b.start_ns >= windows_[i].first && b.start_ns < windows_[i].second) ++kernels;
+      samples_[i].launches = kernels;
+      busy_sum += static_cast<double>(busy_ns_between(work, windows_[i].first, windows_[i].second));
+    }
+    out.passes = windows_.size();
+    out.busy_ns = out.passes ? busy_sum / static_cast<double>(out.passes) : 0.0;
+    activity_collector::instance().release_intervals();
+    held_ = false;
+    return out;
+  }
   std::vector<pass_sample> take_samples() noexcept { return std::move(samples_); }
 
  private:
-  kernel_name_recorder launches_;
-  std::optional<std::size_t> launches_before_, launched_;
+  std::uint32_t device_;
+  bool held_ = false;
+  std::uint64_t window_begin_ = 0;
   std::chrono::steady_clock::time_point started_{};
   double duration_ns_ = 0;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> windows_;  // CUPTI timestamps: pass began, synchronized
   std::vector<pass_sample> samples_;
 };
 

@@ -92,10 +92,12 @@ class profiler {
     m.cost.setup_s += detail::seconds_since(t0);
     m.configure(detail::user_range_user_replay, 1);
     t0 = std::chrono::steady_clock::now();
-    detail::pass_recording recording(core_.device().context);
+    detail::pass_recording recording(core_.device().index);
     m.cost.setup_s += detail::seconds_since(t0);
     detail::replay_until_complete(m, name.c_str(), fn, reset, warm_up, &recording);
+    const range_activity activity = recording.finish();
     sol_report r = m.report(name, measured_by::user_range);
+    adjust_to_busy_time(r, activity);
     r.pass_samples = recording.take_samples();
     r.passes_disagree = find_pass_disagreement(r.pass_samples);
     m.keep_session();

@@ -166,18 +166,25 @@ struct sol_report {
     if (it == values.end() || !std::isfinite(it->second)) return std::nullopt;
     return it->second;
   }
-  std::optional<double> duration_ns() const { return get(metric::duration_ns); }
-  std::optional<double> sm_pct() const { return collected_or_derived(metric::sm_throughput_pct, "sm_pct"); }
+  // Each SOL number: the set's derived number where it has one (the fast set's maxima, measure()'s numbers
+  // over the busy time), else the metric collected under ncu's name.
+  std::optional<double> duration_ns() const { return derived_or_collected("duration_ns", metric::duration_ns); }
+  std::optional<double> sm_pct() const { return derived_or_collected("sm_pct", metric::sm_throughput_pct); }
   std::optional<double> memory_pct() const {
-    return collected_or_derived(metric::memory_throughput_pct, "memory_pct");
+    return derived_or_collected("memory_pct", metric::memory_throughput_pct);
   }
   std::optional<double> dram_pct() const {
-    if (auto v = get(metric::dram_throughput_pct)) return v;
+    if (auto v = derived_or_collected("dram_pct", metric::dram_throughput_pct)) return v;
     return get(metric::dram_only_throughput_pct);
   }
-  std::optional<double> l1tex_pct() const { return collected_or_derived(metric::l1tex_throughput_pct, "l1tex_pct"); }
-  std::optional<double> l2_pct() const { return collected_or_derived(metric::l2_throughput_pct, "l2_pct"); }
-  std::optional<double> elapsed_cycles() const { return get(metric::elapsed_cycles); }
+  std::optional<double> l1tex_pct() const { return derived_or_collected("l1tex_pct", metric::l1tex_throughput_pct); }
+  std::optional<double> l2_pct() const { return derived_or_collected("l2_pct", metric::l2_throughput_pct); }
+  std::optional<double> elapsed_cycles() const {
+    return derived_or_collected("elapsed_cycles", metric::elapsed_cycles);
+  }
+  // measure(): the range's span and the GPU's idle time inside it (busy_time.hpp); missing elsewhere.
+  std::optional<double> range_ns() const { return derived_or_collected("range_ns", nullptr); }
+  std::optional<double> gpu_idle_ns() const { return derived_or_collected("gpu_idle_ns", nullptr); }
   std::optional<double> sm_active_cycles() const { return get(metric::sm_active_cycles); }
   std::optional<double> sm_hz() const { return get(metric::sm_frequency_hz); }
   std::optional<double> dram_hz() const { return get(metric::dram_frequency_hz); }
@@ -219,12 +226,11 @@ struct sol_report {
   }
 
  private:
-  // ncu's metric where it was collected, else the set's derived number of the same meaning.
-  std::optional<double> collected_or_derived(const char* metric_name, const char* field) const {
-    if (auto v = get(metric_name)) return v;
+  std::optional<double> derived_or_collected(const char* field, const char* metric_name) const {
     const auto it = derived.find(field);
-    if (it == derived.end() || !std::isfinite(it->second)) return std::nullopt;
-    return it->second;
+    if (it != derived.end() && std::isfinite(it->second)) return it->second;
+    if (metric_name == nullptr) return std::nullopt;
+    return get(metric_name);
   }
   std::optional<double> flop(const char* add, const char* mul, const char* fma) const {
     const auto a = get(add), m = get(mul), f = get(fma);

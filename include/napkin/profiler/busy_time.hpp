@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: Apache-2.0
+// measure()'s numbers over the time the GPU worked, not over the range's span.
+//
+// A user range spans more than its work: the launch of its first kernel, gaps between a library's kernels
+// while the host prepares the next, the wait for its end. Counters accumulate only while the GPU works, but
+// ncu's percentages "of peak sustained elapsed" divide by the range's elapsed cycles, so a range of 170 us of
+// kernels inside 308 us of span reads them 45 % low (cuBLAS GemmEx on an H100). CUPTI's activity records give
+// each kernel's, memcpy's and memset's start and end (profiler/activity.hpp); their union inside the range is
+// the busy time. Elapsed cycles grow with time at one clock, so a number over elapsed cycles, taken over the
+// busy time, is the range's number times span / busy; numbers over active cycles (L1/TEX %) and counts (bytes)
+// stay as they are. For one kernel that is ncu's own number; for several it is their duration-weighted
+// mean, which is how docs/accuracy.md compares a multi-kernel range with ncu's per-kernel rows.
+//
+// The report keeps the span and the idle time inside it (derived "range_ns", "gpu_idle_ns"): nothing hidden.
+// Plain C++17: tested on the host.
+#pragma once
+
+#include "napkin/config.hpp"
+
+#include <cmath>
+#include <optional>
+#include <string>
+
+#include "napkin/detail/number_text.hpp"
+#include "napkin/profiler/metrics.hpp"
+#include "napkin/profiler/sol_report.hpp"
+
+NAPKIN_BEGIN_NAMESPACE
+
+// What the activity records said of a measurement's passes: the mean busy time of a pass (ns) and how many
+// passes had records. `busy_ns` 0: no GPU work was recorded inside the range.
+struct range_activity {
+  double busy_ns = 0;
+  std::size_t passes = 0;
+};
+
+namespace detail {
+
+// The span may read a little shorter than the busy time (two clocks; a kernel's end stamped after the range's
+// stop): up to this share the span is taken as the busy time.
+inline constexpr double busy_clock_tolerance = 0.02;
+
+}  // namespace detail
+
+// Rescales a user range's report to its busy time, as the header says, and says how (r.derivations).
+inline void adjust_to_busy_time(sol_report& r, const range_activity& activity) {
+  const std::optional<double> span = r.get(metric::duration_ns);
+  if (!span || *span <= 0) return;  // no duration collected: nothing to rescale by
+  if (activity.passes == 0 || !(activity.busy_ns > 0) || !std::isfinite(activity.busy_ns)) {
+    r.derivations["duration_ns"] =
+        "the range's span: no kernel, memcpy or memset was recorded inside it (CUPTI activity), so every number "
+        "is over the span";
+    return;
+  }
+  double busy = activity.busy_ns;
+  if (busy > *span) {
+    if (busy > *span * (1 + detail::busy_clock_tolerance)) {
+      r.derivations["duration_ns"] = "the range's span (" + detail::duration(*span * 1e-9) +
+                                     "): the activity records' busy time (" + detail::duration(busy * 1e-9) +
+                                     ") exceeds it, so nothing was rescaled";
+      return;
+    }
+    busy = *span;
+  }
+  const double factor = *span / busy;
+  // Over elapsed cycles: rescaled. L1/TEX % is over active cycles and stays.
+  const std::optional<double> sm = r.sm_pct(), memory = r.memory_pct(), dram = r.dram_pct(), l2 = r.l2_pct(),
+                              elapsed = r.elapsed_cycles();
+  if (sm) r.derived["sm_pct"] = *sm * factor;
+  if (memory) r.derived["memory_pct"] = *memory * factor;
+  if (dram) r.derived["dram_pct"] = *dram * factor;
+  if (l2) r.derived["l2_pct"] = *l2 * factor;
+  if (elapsed) r.derived["elapsed_cycles"] = *elapsed / factor;
+  r.derived["duration_ns"] = busy;
+  r.derived["range_ns"] = *span;
+  r.derived["gpu_idle_ns"] = *span - busy;
+  const std::string how = "over the GPU's busy time inside the range: the range's value x " +
+                          detail::significant(factor) + " (span " + detail::duration(*span * 1e-9) + " / busy " +
+                          detail::duration(busy * 1e-9) + ")";
+  r.derivations["duration_ns"] = "the GPU's busy time inside the range: the union of its kernels', memcpys' and "
+                                 "memsets' activity records, mean of " + std::to_string(activity.passes) +
+                                 " passes; the range spanned " + detail::duration(*span * 1e-9) + ", " +
+                                 detail::duration((*span - busy) * 1e-9) + " of it idle";
+  for (const char* field : {"sm_pct", "memory_pct", "dram_pct", "l2_pct"}) {
+    if (!r.derived.count(field)) continue;
+    const auto before = r.derivations.find(field);
+    r.derivations[field] = before == r.derivations.end() ? how : before->second + "; " + how;
+  }
+}
+
+NAPKIN_END_NAMESPACE
