@@ -72,7 +72,7 @@ if [ "${ZOO_RANGE:-0}" = 1 ]; then
   while IFS=$'\t' read -r name _; do
     echo "#CASE $name" >> "$out/ncu_range.csv"
     ncu --replay-mode range --nvtx --nvtx-include "napkin@$name/" --clock-control none --section SpeedOfLight \
-      --print-units base --csv "$bin" plain --only "$name" >> "$out/ncu_range.csv" 2>> "$out/ncu.log"
+      --print-units base --csv "$bin" plain --only "$name" --no-profiler-api >> "$out/ncu_range.csv" 2>> "$out/ncu.log"
   done < "$out/list.txt"
 fi
 

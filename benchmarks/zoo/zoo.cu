@@ -9,6 +9,8 @@
 //                                              modules, heuristics), then cudaProfilerStart() and each case R
 //                                              times inside napkin::range{name}, each preceded by the marker
 //                                              kernel zoo_case_marker<<<index + 1, 32>>> (see below)
+//       [--no-profiler-api]                    without cudaProfilerStart/Stop (for ncu's range replay, whose
+//                                              ranges are the NVTX ones: --nvtx --nvtx-include "napkin@NAME/")
 //   zoo napkin [--only NAME] [--set sol|sol_fast]   measure(), per_kernel() (kernel replay) and
 //                                              per_kernel(fn, replay::application, reset) of every case:
 //                                              NAPKIN_SOL lines ending " mode=<mode> case=<name>"
@@ -899,7 +901,7 @@ void print_kernels(const napkin::kernel_reports& per, const char* mode, const st
 
 int usage(const char* argv0) {
   std::fprintf(stderr,
-               "usage: %s list | time [--only NAME] | plain [--only NAME] [--repeat R] | "
+               "usage: %s list | time [--only NAME] | plain [--only NAME] [--repeat R] [--no-profiler-api] | "
                "napkin [--only NAME] [--set sol|sol_fast]\n",
                argv0);
   return 2;
@@ -911,11 +913,14 @@ int main(int argc, char** argv) try {
   const std::string mode = argc > 1 ? argv[1] : "";
   std::string only, set_name = "sol_fast";
   int repeat = 1;
+  bool profiler_api = true;
   for (int i = 2; i < argc; ++i) {
     if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc)
       only = argv[++i];
     else if (std::strcmp(argv[i], "--repeat") == 0 && i + 1 < argc)
       repeat = std::max(1, std::atoi(argv[++i]));
+    else if (std::strcmp(argv[i], "--no-profiler-api") == 0)
+      profiler_api = false;
     else if (std::strcmp(argv[i], "--set") == 0 && i + 1 < argc)
       set_name = argv[++i];
     else
@@ -965,7 +970,11 @@ int main(int argc, char** argv) try {
                      one_line(e.what()).c_str());
       }
     }
-    NAPKIN_CUDA_CHECK(cudaProfilerStart());
+    // Without a profiler attached these are no-ops; their status is not this program's concern.
+    if (profiler_api) {
+      (void)cudaProfilerStart();
+      (void)cudaGetLastError();  // nor may a failure here land on the next launch check
+    }
     for (int rep = 0; rep < repeat; ++rep)
       for (std::size_t i : chosen) {
         const case_t& c = cases[i];
@@ -982,7 +991,7 @@ int main(int argc, char** argv) try {
           std::fprintf(stderr, "ZOO_ERROR case=%s mode=plain what=%s\n", c.name.c_str(), one_line(e.what()).c_str());
         }
       }
-    NAPKIN_CUDA_CHECK(cudaProfilerStop());
+    if (profiler_api) (void)cudaProfilerStop();
     return 0;
   }
 
