@@ -23,6 +23,7 @@ for napkin's per-kernel modes alike); measure() is one range over the whole case
 over the runs that have it. Stdlib only.
 """
 import csv
+import math
 import os
 import re
 import sys
@@ -76,10 +77,12 @@ KERNEL_CASE = {
 
 
 def number(text):
+    """A finite float, or None (missing, "n/a", nan, inf)."""
     try:
-        return float(text.replace(",", ""))
+        v = float(text.replace(",", ""))
     except (AttributeError, ValueError):
         return None
+    return v if math.isfinite(v) else None
 
 
 def sol_verdict(sm, mem, dram):
