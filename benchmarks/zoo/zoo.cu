@@ -506,7 +506,6 @@ struct state {
   cudaGraph_t graph = nullptr;
   cudaGraphExec_t graph_exec = nullptr;
   unsigned sms = 0;
-  bool ready = false;
 
   void init() {
     int n = 0;
@@ -548,7 +547,6 @@ struct state {
     zoo_graph_square<<<grid, 256, 0, graph_stream>>>(c, b + graph_n, graph_n);
     NAPKIN_CUDA_CHECK(cudaStreamEndCapture(graph_stream, &graph));
     NAPKIN_CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
-    ready = true;
   }
 
   // FP8 (E4M3) through cuBLASLt: "TN" only (A transposed), D in BF16, unit scales (null scale pointers).
