@@ -41,9 +41,18 @@ for r in 1 2 3; do
 done
 "$bin" napkin --set sol > "$out/napkin_sol.txt" 2>&1 || echo "napkin --set sol failed (rc=$?)" >> "$out/napkin_sol.txt"
 
-# ncu's SpeedOfLight section over every case, three runs.
+# ncu's SpeedOfLight section over every case, three runs, each timed against the same program without ncu:
+# ncu's per-kernel cost inside a run = (ncu's run - the plain run) / kernels profiled (cost.txt).
+now() { date +%s.%N; }
+: > "$out/cost.txt"
 for r in 1 2 3; do
-  ncu "${ncu_args[@]}" --section SpeedOfLight "$bin" plain > "$out/ncu_sol_r$r.csv" 2>> "$out/ncu.log"
+  t0=$(now); "$bin" plain > /dev/null 2>&1; t1=$(now)
+  ncu "${ncu_args[@]}" --section SpeedOfLight "$bin" plain > "$out/ncu_sol_r$r.csv" 2> "$out/ncu_r$r.log"
+  t2=$(now)
+  profiled=$(grep -c "==PROF== Profiling" "$out/ncu_r$r.log")
+  cat "$out/ncu_r$r.log" >> "$out/ncu.log"
+  echo "NCU_RUN r=$r plain_s=$(awk "BEGIN{print $t1 - $t0}") ncu_s=$(awk "BEGIN{print $t2 - $t1}") kernels=$profiled" \
+    >> "$out/cost.txt"
 done
 
 # What ncu's SM %, Memory %, L1 % and L2 % are the maximum of, with the GH100 TriageCompute counters napkin's

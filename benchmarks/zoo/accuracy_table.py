@@ -281,8 +281,8 @@ def accuracy_table(cases, ncu, napkin, full, rng, ncu_runs, napkin_runs):
     print("### Accuracy: napkin against `ncu --section SpeedOfLight` per case\n")
     print(f"Medians of {ncu_runs} ncu runs and {napkin_runs} napkin runs (full set: one run). A case of several "
           "kernels is one row: durations summed, percentages weighted by duration; measure() is one range over the "
-          "case, so for a case of several kernels its duration also holds the gaps between them (and two_streams "
-          "overlaps where ncu serializes). "
+          "case, reported over the GPU's busy time inside it (the union of its kernels' activity records: the gaps "
+          "between kernels are left out, and two_streams overlaps where ncu serializes). "
           f"\"Within\": every percentage within {TOL_POINTS:g} points of ncu's and the duration within "
           f"{TOL_DURATION_PCT:g} %. Verdict: napkin's SOL-table verdict (`verdict=` when napkin printed it for a "
           "one-kernel row; otherwise computed from the row's numbers with napkin's rule, marked *).\n")

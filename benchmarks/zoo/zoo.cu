@@ -34,6 +34,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cstdint>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -1011,8 +1012,11 @@ int main(int argc, char** argv) try {
   for (std::size_t i : chosen) {
     const case_t& c = cases[i];
     try {
+      const auto t0 = std::chrono::steady_clock::now();
       const napkin::sol_report r = c.reset ? prof.measure(c.name, c.launch, c.reset) : prof.measure(c.name, c.launch);
+      const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       std::cout << napkin::to_key_values(r) << " mode=measure case=" << c.name << std::endl;
+      std::printf("ZOO_COST case=%s mode=measure wall_s=%.4f passes=%zu\n", c.name.c_str(), wall_s, r.passes);
     } catch (const std::exception& e) {
       report_error(c.name, "measure", e);
     }
@@ -1030,8 +1034,12 @@ int main(int argc, char** argv) try {
   for (std::size_t i : chosen) {
     const case_t& c = cases[i];
     try {
+      const auto t0 = std::chrono::steady_clock::now();
       const napkin::kernel_reports per = c.reset ? prof.per_kernel(c.launch, napkin::replay::application, c.reset)
                                                  : prof.per_kernel(c.launch, napkin::replay::application);
+      const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      std::printf("ZOO_COST case=%s mode=application wall_s=%.4f kernels=%zu\n", c.name.c_str(), wall_s,
+                  per.kernels.size());
       if (c.reset) c.reset();
       print_kernels(per, "application", c.name);
     } catch (const std::exception& e) {
