@@ -84,6 +84,7 @@ TEST_CASE("sol-report: the whole document, with GPU facts and context from the c
       "dram__bytes.sum": 1000000,
       "gpu__time_duration.sum": 2000
     },
+    "derived": {},
     "derivations": {}
   }
 }
