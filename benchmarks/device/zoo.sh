@@ -49,7 +49,7 @@ for r in 1 2 3; do
   t0=$(now); "$bin" plain > /dev/null 2>&1; t1=$(now)
   ncu "${ncu_args[@]}" --section SpeedOfLight "$bin" plain > "$out/ncu_sol_r$r.csv" 2> "$out/ncu_r$r.log"
   t2=$(now)
-  profiled=$(grep -c "==PROF== Profiling" "$out/ncu_r$r.log")
+  profiled=$(grep -o '^"[0-9]*"' "$out/ncu_sol_r$r.csv" | sort -u | wc -l)  # kernel IDs (--csv prints no PROF lines)
   cat "$out/ncu_r$r.log" >> "$out/ncu.log"
   echo "NCU_RUN r=$r plain_s=$(awk "BEGIN{print $t1 - $t0}") ncu_s=$(awk "BEGIN{print $t2 - $t1}") kernels=$profiled" \
     >> "$out/cost.txt"

@@ -177,8 +177,8 @@ def read_ncu_kernels(path):
         if "Metric Name" in row and "ID" in row:
             header = row
             continue
-        if header is None or len(row) != len(header):
-            continue
+        if header is None or len(row) < header.index("Metric Value") + 1:
+            continue  # rule rows and SOL rows differ in trailing columns; the metric's own are always there
         d = dict(zip(header, row))
         try:
             kid = int(d["ID"])

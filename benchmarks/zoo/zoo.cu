@@ -11,7 +11,7 @@
 //                                              kernel zoo_case_marker<<<index + 1, 32>>> (see below)
 //       [--no-profiler-api]                    without cudaProfilerStart/Stop (for ncu's range replay, whose
 //                                              ranges are the NVTX ones: --nvtx --nvtx-include "napkin@NAME/")
-//   zoo napkin [--only NAME] [--set sol|sol_fast]   measure(), per_kernel() (kernel replay) and
+//   zoo napkin [--only NAME] [--set sol|sol_fast|elapsed]   measure(), per_kernel() (kernel replay) and
 //                                              per_kernel(fn, replay::application, reset) of every case:
 //                                              NAPKIN_SOL lines ending " mode=<mode> case=<name>"
 //
@@ -901,7 +901,7 @@ void print_kernels(const napkin::kernel_reports& per, const char* mode, const st
 int usage(const char* argv0) {
   std::fprintf(stderr,
                "usage: %s list | time [--only NAME] | plain [--only NAME] [--repeat R] [--no-profiler-api] | "
-               "napkin [--only NAME] [--set sol|sol_fast]\n",
+               "napkin [--only NAME] [--set sol|sol_fast|elapsed]\n",
                argv0);
   return 2;
 }
@@ -926,7 +926,7 @@ int main(int argc, char** argv) try {
       return usage(argv[0]);
   }
   if (mode != "list" && mode != "time" && mode != "plain" && mode != "napkin") return usage(argv[0]);
-  if (set_name != "sol" && set_name != "sol_fast") return usage(argv[0]);
+  if (set_name != "sol" && set_name != "sol_fast" && set_name != "elapsed") return usage(argv[0]);
   state s;
   const std::vector<case_t> cases = make_cases(s);
   if (mode == "list") {
@@ -1003,7 +1003,11 @@ int main(int argc, char** argv) try {
 
   // napkin: one profiler for everything; measure() for every case, then per_kernel() for every case, then
   // the application replay: CUPTI's range profiler stays enabled within one mode (switching costs a re-enable).
-  const napkin::metric_set set = set_name == "sol" ? napkin::metric_sets::sol() : napkin::metric_sets::sol_fast();
+  napkin::metric_set set = set_name == "sol" ? napkin::metric_sets::sol() : napkin::metric_sets::sol_fast();
+  if (set_name == "elapsed")  // the fast set and each unit's elapsed cycles: what a user range's span holds
+    for (const char* m : {"sm__cycles_elapsed.avg", "sm__cycles_elapsed.avg.per_second", "sm__cycles_elapsed.max",
+                          "smsp__cycles_elapsed.avg", "lts__cycles_elapsed.avg", "lts__cycles_elapsed.avg.per_second"})
+      set.metrics.emplace_back(m);
   napkin::profiler prof(set);
   std::printf("NAPKIN_SETUP chip=%s set=%s passes=%zu\n", prof.chip().c_str(), set_name.c_str(), prof.passes());
   auto report_error = [](const std::string& name, const char* m, const std::exception& e) {

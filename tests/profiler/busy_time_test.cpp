@@ -42,6 +42,8 @@ sol_report range_of(double span_ns, double sm, double memory, double dram, doubl
     if (m == metric::l2_throughput_pct) v = l2;
     if (m == metric::elapsed_cycles) v = span_ns * 1.98;
     if (m == metric::dram_bytes) v = 1e6;
+    if (m == metric::sm_frequency_hz) v = 2e9;
+    if (m == metric::sm_elapsed_cycles) v = span_ns * 2;  // the SM's pass spanned what the duration's did
     values.push_back(v);
   }
   return make_report("gemm", set, values);
@@ -53,7 +55,7 @@ TEST_CASE("measure() over the busy time: numbers over elapsed cycles scale by sp
   // A library call's range: 308 us of span around 170 us of kernels (an H100's cublasGemmEx, the accuracy
   // issue's measurement: SM 45.9 % over the span, ncu 90.2 % over the kernel).
   sol_report r = range_of(308000, 45.9, 30.0, 10.0, 70.0, 25.0);
-  adjust_to_busy_time(r, {170000, 3});
+  adjust_to_busy_time(r, {170000, 3}, metric_sets::sol());
   const double f = 308000.0 / 170000.0;
   CHECK(*r.duration_ns() == doctest::Approx(170000));
   CHECK(*r.sm_pct() == doctest::Approx(45.9 * f));
@@ -80,28 +82,28 @@ TEST_CASE("measure() over the busy time: numbers over elapsed cycles scale by sp
 TEST_CASE("measure() over the busy time: the cases where it cannot rescale say so") {
   SUBCASE("no GPU work recorded") {
     sol_report r = range_of(5000, 1.0, 1.0, 1.0, 1.0, 1.0);
-    adjust_to_busy_time(r, {0, 3});
+    adjust_to_busy_time(r, {0, 3}, metric_sets::sol());
     CHECK(*r.duration_ns() == 5000);
     CHECK_FALSE(r.range_ns());
     CHECK(r.derivations.at("duration_ns").find("no kernel, memcpy or memset") != std::string::npos);
   }
   SUBCASE("busy a little longer than the span (two clocks): taken as the span") {
     sol_report r = range_of(100000, 50.0, 50.0, 50.0, 50.0, 50.0);
-    adjust_to_busy_time(r, {101000, 2});
+    adjust_to_busy_time(r, {101000, 2}, metric_sets::sol());
     CHECK(*r.duration_ns() == doctest::Approx(100000));
     CHECK(*r.sm_pct() == doctest::Approx(50.0));
     CHECK(*r.gpu_idle_ns() == doctest::Approx(0));
   }
   SUBCASE("busy far longer than the span: nothing rescaled, and the report says why") {
     sol_report r = range_of(100000, 50.0, 50.0, 50.0, 50.0, 50.0);
-    adjust_to_busy_time(r, {150000, 2});
+    adjust_to_busy_time(r, {150000, 2}, metric_sets::sol());
     CHECK(*r.duration_ns() == 100000);
     CHECK(*r.sm_pct() == 50.0);
     CHECK(r.derivations.at("duration_ns").find("exceeds it") != std::string::npos);
   }
   SUBCASE("a non-finite busy time is no busy time") {
     sol_report r = range_of(100000, 50.0, 50.0, 50.0, 50.0, 50.0);
-    adjust_to_busy_time(r, {std::numeric_limits<double>::quiet_NaN(), 2});
+    adjust_to_busy_time(r, {std::numeric_limits<double>::quiet_NaN(), 2}, metric_sets::sol());
     CHECK(*r.duration_ns() == 100000);
   }
 }
@@ -112,9 +114,37 @@ TEST_CASE("measure() over the busy time rides on the fast set's derived numbers"
   for (std::size_t i = 0; i < set.metrics.size(); ++i)
     if (set.metrics[i] == metric::duration_ns) values[i] = 200000;
   sol_report r = make_report("k", set, values);
-  adjust_to_busy_time(r, {100000, 3});
-  CHECK(*r.sm_pct() == doctest::Approx(40.0));
+  adjust_to_busy_time(r, {100000, 3}, set);
+  CHECK(*r.sm_pct() == doctest::Approx(40.0));  // the SM's "span" (20 cycles at 20 Hz: 1 s) is no span of this range
   CHECK(*r.l1tex_pct() == doctest::Approx(20.0));
   CHECK(r.values.count(metric::sm_throughput_pct) == 0);
   CHECK(r.derivations.at("sm_pct").find("max(") == 0);  // the fast set's derivation, then the rescale
+}
+
+TEST_CASE("measure() over the busy time: SM-side numbers take the span of the SM's own pass") {
+  // Passes differ in span: here the duration's pass spanned 300 us, the SM's 250 us (its elapsed cycles at
+  // 2 GHz), around 200 us of work. SM % is over the SM's pass, Memory % over the duration's.
+  sol_report r = range_of(300000, 40.0, 30.0, 30.0, 70.0, 20.0);
+  r.values[metric::sm_elapsed_cycles] = 250000 * 2.0;
+  adjust_to_busy_time(r, {200000, 3}, metric_sets::sol());
+  CHECK(*r.sm_pct() == doctest::Approx(40.0 * 250.0 / 200.0));
+  CHECK(*r.memory_pct() == doctest::Approx(30.0 * 300.0 / 200.0));
+  CHECK(*r.l2_pct() == doctest::Approx(20.0 * 300.0 / 200.0));
+  CHECK(r.derivations.at("sm_pct").find("the SM's 250") != std::string::npos);
+  // With the fast set, each input is rescaled by its own domain before the maximum is taken.
+  const metric_set fast = metric_sets::sol_fast();
+  std::vector<double> values(fast.metrics.size(), 10.0);
+  for (std::size_t i = 0; i < fast.metrics.size(); ++i) {
+    const std::string& m = fast.metrics[i];
+    if (m == metric::duration_ns) values[i] = 300000;
+    if (m == metric::sm_frequency_hz) values[i] = 2e9;
+    if (m == metric::sm_elapsed_cycles) values[i] = 250000 * 2.0;
+    if (m == "sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_elapsed") values[i] = 40.0;
+    if (m == "dram__cycles_active.avg.pct_of_peak_sustained_elapsed") values[i] = 30.0;
+  }
+  sol_report f = make_report("k", fast, values);
+  adjust_to_busy_time(f, {200000, 3}, fast);
+  CHECK(*f.sm_pct() == doctest::Approx(40.0 * 250.0 / 200.0));
+  CHECK(*f.memory_pct() == doctest::Approx(30.0 * 300.0 / 200.0));
+  CHECK(*f.l1tex_pct() == doctest::Approx(10.0));  // over active cycles
 }

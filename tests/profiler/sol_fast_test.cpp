@@ -167,7 +167,7 @@ TEST_CASE("fast SOL: the set collects only ncu's breakdown inputs beside its bas
                                       metric::sm_frequency_hz,  metric::dram_frequency_hz, metric::dram_bytes,
                                       metric::dram_throughput_pct, metric::triage_sm_pct,
                                       metric::triage_l1tex_active_pct, metric::triage_l1tex_elapsed_pct,
-                                      metric::triage_l2_pct};
+                                      metric::triage_l2_pct, metric::sm_elapsed_cycles};
   std::set<std::string> seen;
   std::size_t breakdown_inputs = 0;
   for (const auto& m : set.metrics) {

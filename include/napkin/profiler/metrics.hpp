@@ -27,6 +27,8 @@ inline constexpr const char* l1tex_throughput_pct = "l1tex__throughput.avg.pct_o
 inline constexpr const char* l2_throughput_pct = "lts__throughput.avg.pct_of_peak_sustained_elapsed";
 inline constexpr const char* elapsed_cycles = "gpc__cycles_elapsed.max";
 inline constexpr const char* sm_active_cycles = "sm__cycles_active.avg";
+// The SM's elapsed cycles: measure() takes the span of the SM-side numbers' pass from it (busy_time.hpp).
+inline constexpr const char* sm_elapsed_cycles = "sm__cycles_elapsed.avg";
 inline constexpr const char* sm_frequency_hz = "gpc__cycles_elapsed.avg.per_second";
 inline constexpr const char* dram_frequency_hz = "dram__cycles_elapsed.avg.per_second";
 // --- traffic (one pass each on GH100) ---
@@ -99,7 +101,7 @@ inline metric_set sol() {
           {metric::duration_ns, metric::sm_throughput_pct, metric::memory_throughput_pct,
            metric::dram_throughput_pct, metric::l1tex_throughput_pct, metric::l2_throughput_pct,
            metric::elapsed_cycles, metric::sm_active_cycles, metric::sm_frequency_hz,
-           metric::dram_frequency_hz, metric::dram_bytes}};
+           metric::dram_frequency_hz, metric::dram_bytes, metric::sm_elapsed_cycles}};
 }
 
 // Fits one pass on Ampere and later (two on Turing): duration, clocks, DRAM throughput and bytes, SM issue and FMA-pipe activity.

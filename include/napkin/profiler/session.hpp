@@ -97,7 +97,7 @@ class profiler {
     detail::replay_until_complete(m, name.c_str(), fn, reset, warm_up, &recording);
     const range_activity activity = recording.finish();
     sol_report r = m.report(name, measured_by::user_range);
-    adjust_to_busy_time(r, activity);
+    adjust_to_busy_time(r, activity, core_.config().set());
     r.pass_samples = recording.take_samples();
     r.passes_disagree = find_pass_disagreement(r.pass_samples);
     m.keep_session();

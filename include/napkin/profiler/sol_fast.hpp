@@ -151,7 +151,8 @@ inline metric_set sol_fast() {
   s.metrics = {metric::duration_ns,      metric::elapsed_cycles,    metric::sm_active_cycles,
                metric::sm_frequency_hz,  metric::dram_frequency_hz, metric::dram_bytes,
                metric::dram_throughput_pct, metric::triage_sm_pct,  metric::triage_l1tex_active_pct,
-               metric::triage_l1tex_elapsed_pct, metric::triage_l2_pct, metric::l2_fabric_pct};
+               metric::triage_l1tex_elapsed_pct, metric::triage_l2_pct, metric::l2_fabric_pct,
+               metric::sm_elapsed_cycles};
   for (auto& m : detail::sol_fast_gh100_inputs()) s.metrics.push_back(std::move(m));
   s.chips = {"GH100"};
   s.fallback = &sol;
