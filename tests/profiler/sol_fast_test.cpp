@@ -4,6 +4,8 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <fstream>
+#include <sstream>
 #include <limits>
 #include <algorithm>
 #include <map>
@@ -264,4 +266,46 @@ TEST_CASE("fast SOL: an LSU-bound kernel's SM % comes from the LSU input the tri
   }
   const sol_report r = make_report("smem", set, values);
   CHECK(*r.sm_pct() == doctest::Approx(63.37));
+}
+
+TEST_CASE("fast SOL on recorded zoo counters (H100): within 2 points of ncu, and never above it by more") {
+  // tests/profiler/data/zoo_h100_fast_set.txt: what the fast set collected for 16 zoo cases of distinct
+  // character and ncu's numbers for the same cases (docs/accuracy.md).
+  std::ifstream in(std::string(NAPKIN_PROFILER_TEST_DATA) + "/zoo_h100_fast_set.txt");
+  REQUIRE(in);
+  std::map<std::string, std::map<std::string, double>> collected;
+  std::map<std::string, std::vector<double>> ncu;
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream words(line);
+    std::string kind, name;
+    words >> kind >> name;
+    if (kind == "collected") {
+      for (std::string kv; words >> kv;) {
+        const auto eq = kv.find('=');
+        collected[name][kv.substr(0, eq)] = std::stod(kv.substr(eq + 1));
+      }
+    } else if (kind == "ncu") {
+      for (double v; words >> v;) ncu[name].push_back(v);
+    }
+  }
+  REQUIRE(collected.size() == 16);
+  const metric_set set = metric_sets::sol_fast();
+  for (const auto& [name, values_by_metric] : collected) {
+    CAPTURE(name);
+    std::vector<double> values;
+    for (const auto& m : set.metrics) {
+      const auto it = values_by_metric.find(m);
+      values.push_back(it == values_by_metric.end() ? std::numeric_limits<double>::quiet_NaN() : it->second);
+    }
+    const sol_report r = make_report(name, set, values);
+    const std::vector<double>& n = ncu.at(name);  // SM, Memory, DRAM, L1, L2
+    REQUIRE(n.size() == 5);
+    const std::optional<double> ours[] = {r.sm_pct(), r.memory_pct(), r.dram_pct(), r.l1tex_pct(), r.l2_pct()};
+    for (int i = 0; i < 5; ++i) {
+      CAPTURE(i);
+      REQUIRE(ours[i]);
+      CHECK(std::abs(*ours[i] - n[i]) <= 2.0);
+    }
+    CHECK(r.sol_table().kind == classify_by_sol_table(n[0], n[1], n[2]).kind);  // the same verdict as ncu's numbers
+  }
 }
