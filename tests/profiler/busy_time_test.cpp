@@ -75,6 +75,10 @@ TEST_CASE("measure() over the busy time: numbers over elapsed cycles scale by sp
   const std::string line = to_key_values(r);
   CHECK(line.find(" duration_ns=170000") != std::string::npos);
   CHECK(line.find(" gpu__time_duration.sum=308000") != std::string::npos);
+  const std::string text = to_text(r);
+  CHECK(text.find("Range Span") != std::string::npos);
+  CHECK(text.find("GPU Idle In Range") != std::string::npos);
+  CHECK(text.find("Duration = the GPU's busy time") != std::string::npos);
   // The verdict follows the busy-time numbers: SM 83 % is compute-bound, not "latency-bound".
   CHECK(r.sol_table().kind == bottleneck::compute_bound);
 }

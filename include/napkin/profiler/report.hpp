@@ -67,6 +67,10 @@ inline std::string to_text(const sol_report& r) {
   out += detail::section_row("Memory Throughput", "%", r.memory_pct(), 1, 2);
   out += detail::section_row("DRAM Throughput", "%", r.dram_pct(), 1, 2);
   out += detail::section_row("Duration", "us", r.duration_ns(), 1e-3, 2);
+  if (r.range_ns()) {  // measure(): the duration is the GPU's busy time; the range spanned more
+    out += detail::section_row("Range Span", "us", r.range_ns(), 1e-3, 2);
+    out += detail::section_row("GPU Idle In Range", "us", r.gpu_idle_ns(), 1e-3, 2);
+  }
   out += detail::section_row("L1/TEX Cache Throughput", "%", r.l1tex_pct(), 1, 2);
   out += detail::section_row("L2 Cache Throughput", "%", r.l2_pct(), 1, 2);
   out += detail::section_row("SM Active Cycles", "cycle", r.sm_active_cycles(), 1, 2);
@@ -77,7 +81,8 @@ inline std::string to_text(const sol_report& r) {
     out += detail::section_row("FLOP/s (executed)", "GFLOP/s", *f / (*r.duration_ns() * 1e-9), 1e-9, 1);
   // Numbers the set derives rather than collects under ncu's names: say how (sol_fast.hpp).
   static constexpr std::pair<const char*, const char*> derived_rows[] = {
-      {"sm_pct", "Compute (SM) Throughput"}, {"memory_pct", "Memory Throughput"},
+      {"duration_ns", "Duration"},          {"sm_pct", "Compute (SM) Throughput"},
+      {"memory_pct", "Memory Throughput"},  {"dram_pct", "DRAM Throughput"},
       {"l1tex_pct", "L1/TEX Cache Throughput"}, {"l2_pct", "L2 Cache Throughput"}};
   if (!r.derivations.empty()) out += "    Derived (" + r.metric_set + " set):\n";
   for (const auto& [field, label] : derived_rows)
