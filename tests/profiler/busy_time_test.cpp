@@ -91,6 +91,12 @@ TEST_CASE("measure() over the busy time: the cases where it cannot rescale say s
     CHECK_FALSE(r.range_ns());
     CHECK(r.derivations.at("duration_ns").find("no kernel, memcpy or memset") != std::string::npos);
   }
+  SUBCASE("no activity records at all (CUPTI refused them)") {
+    sol_report r = range_of(5000, 1.0, 1.0, 1.0, 1.0, 1.0);
+    adjust_to_busy_time(r, {0, 0}, metric_sets::sol());
+    CHECK(*r.duration_ns() == 5000);
+    CHECK(r.derivations.at("duration_ns").find("no activity records") != std::string::npos);
+  }
   SUBCASE("busy a little longer than the span (two clocks): taken as the span") {
     sol_report r = range_of(100000, 50.0, 50.0, 50.0, 50.0, 50.0);
     adjust_to_busy_time(r, {101000, 2}, metric_sets::sol());

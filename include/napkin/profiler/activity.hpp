@@ -75,8 +75,12 @@ class activity_collector {
   // The monitor's hold: kernels with names and the phases that launched them (released by release()).
   void hold() {
     const std::lock_guard<std::mutex> lock(mutex_);
-    if (monitor_users_++ > 0) return;
+    if (monitor_users_ > 0) {
+      ++monitor_users_;
+      return;
+    }
     enable_kernels();
+    monitor_users_ = 1;  // counted once enabled: a refusal above leaves nothing held
     NAPKIN_DETAIL_PROFILER_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION));
     // CUPTI emits an external-correlation record for an API call only when that API's records are on.
     NAPKIN_DETAIL_PROFILER_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_RUNTIME));
@@ -99,12 +103,28 @@ class activity_collector {
 
   // A measurement's hold: GPU-busy intervals (kernels, memcpy, memset) of every device, kept until taken
   // (release_intervals() drops the rest). No runtime or driver records: they would cost every API call.
-  void hold_intervals() {
+  // False, with nothing held, when CUPTI refuses (another activity client, an old driver): the measurement
+  // then reports over its range's span and says why, rather than failing.
+  bool hold_intervals() noexcept {
     const std::lock_guard<std::mutex> lock(mutex_);
-    if (interval_users_++ > 0) return;
-    enable_kernels();
-    NAPKIN_DETAIL_PROFILER_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY));
-    NAPKIN_DETAIL_PROFILER_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMSET));
+    if (interval_users_ > 0) {
+      ++interval_users_;
+      return true;
+    }
+    if (!registered_) {
+      if (cuptiActivityRegisterCallbacks(&on_buffer_requested, &on_buffer_completed) != CUPTI_SUCCESS) return false;
+      registered_ = true;
+    }
+    if (kernel_users_ == 0 && cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) != CUPTI_SUCCESS) return false;
+    ++kernel_users_;
+    if (cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY) != CUPTI_SUCCESS ||
+        cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMSET) != CUPTI_SUCCESS) {
+      (void)cuptiActivityDisable(CUPTI_ACTIVITY_KIND_MEMCPY);
+      disable_kernels();
+      return false;
+    }
+    interval_users_ = 1;
+    return true;
   }
   void release_intervals() noexcept {
     const std::lock_guard<std::mutex> lock(mutex_);
@@ -174,7 +194,8 @@ class activity_collector {
       NAPKIN_DETAIL_PROFILER_CHECK(cuptiActivityRegisterCallbacks(&on_buffer_requested, &on_buffer_completed));
       registered_ = true;
     }
-    if (kernel_users_++ == 0) NAPKIN_DETAIL_PROFILER_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
+    if (kernel_users_ == 0) NAPKIN_DETAIL_PROFILER_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
+    ++kernel_users_;
   }
   void disable_kernels() noexcept {
     if (kernel_users_ > 0 && --kernel_users_ == 0) (void)cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);

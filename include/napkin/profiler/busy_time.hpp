@@ -66,7 +66,13 @@ inline bool counts_in_sm_domain(const std::string& metric) {
 inline void adjust_to_busy_time(sol_report& r, const range_activity& activity, const metric_set& set) {
   const std::optional<double> span = r.get(metric::duration_ns);
   if (!span || *span <= 0) return;  // no duration collected: nothing to rescale by
-  if (activity.passes == 0 || !(activity.busy_ns > 0) || !std::isfinite(activity.busy_ns)) {
+  if (activity.passes == 0) {
+    r.derivations["duration_ns"] =
+        "the range's span: CUPTI gave no activity records (another activity client?), so every number is over "
+        "the span, idle time included";
+    return;
+  }
+  if (!(activity.busy_ns > 0) || !std::isfinite(activity.busy_ns)) {
     r.derivations["duration_ns"] =
         "the range's span: no kernel, memcpy or memset was recorded inside it (CUPTI activity), so every number "
         "is over the span";

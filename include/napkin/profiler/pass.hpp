@@ -49,10 +49,8 @@ namespace detail {
 class pass_recording {
  public:
   // Records the GPU work of `device` (its index), for the recording's life.
-  explicit pass_recording(int device) : device_(static_cast<std::uint32_t>(device)) {
-    activity_collector::instance().hold_intervals();
-    held_ = true;
-  }
+  explicit pass_recording(int device)
+      : device_(static_cast<std::uint32_t>(device)), held_(activity_collector::instance().hold_intervals()) {}
   pass_recording(const pass_recording&) = delete;
   pass_recording& operator=(const pass_recording&) = delete;
   ~pass_recording() {
@@ -79,6 +77,7 @@ class pass_recording {
   // After the last pass: each pass's launches (kernels that started in its window) into its sample, and the
   // mean busy time of the passes.
   range_activity finish() {
+    if (!held_) return {};  // CUPTI refused the records: no busy time, no launch counts (the report says so)
     activity_collector::flush_forced();
     const std::vector<busy_interval> work = activity_collector::instance().take_intervals(device_);
     range_activity out;
