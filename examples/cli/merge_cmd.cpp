@@ -9,7 +9,8 @@
 // kind, mixed kinds, an unreadable file, two files of one rank, or an empty DIR is bad input (exit status 2).
 // The rank is the document's context.rank; a document without one takes it from a file name that ends in
 // rank<N>.json (rank3.json, step.rank12.json), and is refused otherwise: a guessed rank would be a wrong
-// row of the table. A context.rank that disagrees with the file name is refused too.
+// row of the table. A context.rank that disagrees with the file name is refused too, and so are a world
+// size above napkin::max_world_size (2^20) and files that disagree on the world size.
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -121,6 +122,7 @@ merge_answer merge(const std::string& dir) {
   merge_answer a;
   std::string kind;  // of the first rank's document
   std::vector<std::pair<std::int64_t, std::string>> seen;  // rank, file
+  std::optional<std::pair<std::int64_t, std::string>> sized;  // the first world size given, its file
   std::vector<napkin::rank_summary> summaries;
   for (const std::string& file : files) {
     const napkin::json_read_result r = napkin::read_json_file(file);
@@ -145,6 +147,11 @@ merge_answer merge(const std::string& dir) {
       throw usage_error(file + ": context.rank is " + std::to_string(*s.context.rank) + " but the file is named for rank " +
                         std::to_string(*named));
     if (!s.context.rank) s.context.rank = named;
+    if (std::string bad = napkin::validate_rank_fields(s.context, file); !bad.empty()) throw usage_error(bad);
+    if (s.context.world_size && sized && sized->first != *s.context.world_size)
+      throw usage_error(file + ": context.world_size is " + std::to_string(*s.context.world_size) + " but " + sized->second +
+                        " says " + std::to_string(sized->first) + ": reports of one job agree on its world size");
+    if (s.context.world_size && !sized) sized.emplace(*s.context.world_size, file);
     if (!s.context.rank)
       throw usage_error(file + ": no context.rank and no rank in the file name (name it rank<N>.json, or write the "
                         "report with napkin::process_context())");
