@@ -123,7 +123,10 @@ TEST_CASE("broken files are bad input, named, with what is wrong") {
   const report_document missing = read_document_file(out + "/no-such-file.json");
   CHECK(missing.problem == out + "/no-such-file.json: cannot open: No such file or directory");
   const report_document folder = read_document_file(out);
-  CHECK(folder.problem == out + ": cannot read: Is a directory");
+  CHECK(folder.problem == out + " is not a regular file (a folder): napkin reads documents from files");
+  // A character device is refused before a byte is read (/dev/zero used to be read until memory ran out).
+  CHECK(read_document_file("/dev/zero").problem ==
+        "/dev/zero is not a regular file (a character device): napkin reads documents from files");
 }
 
 // The CI gate, as a user's test suite writes it: the baseline was measured (here: estimated) once and
