@@ -126,6 +126,24 @@ TEST_CASE("verdict changes, added and removed entities") {
   CHECK(os.str() == text);
 }
 
+// Names k, k, "k #2" used to become k, "k #2", "k #2": two entities of one name, matched to the wrong
+// kernels. Every name is unique now and the same kernels in another order get the same names.
+TEST_CASE("duplicate names: unique, whatever names the kernels already have") {
+  kernel_reports before, after;
+  before.kernels = {samples::sol("k", 1000), samples::sol("k", 2000), samples::sol("k #2", 3000)};
+  after.kernels = {samples::sol("k", 1000), samples::sol("k #2", 3000), samples::sol("k", 2000)};
+  const report_document b = to_document(before);
+  std::vector<std::string> names;
+  for (const report_entity& e : b.entities) names.push_back(e.name);
+  CHECK(names == std::vector<std::string>{"k", "k #3", "k #2"});
+  const report_diff d = diff(b, to_document(after));
+  CHECK_FALSE(d.regressed());
+  CHECK(d.added.empty());
+  CHECK(d.removed.empty());
+  REQUIRE(find(d, "k #2", "duration_ns") != nullptr);
+  CHECK(find(d, "k #2", "duration_ns")->status == change_status::same);
+}
+
 TEST_CASE("one-entity kinds match their entity whatever its name") {
   const report_diff d = diff(to_document(samples::sol("softmax_naive", 2000)), to_document(samples::sol("softmax_fast", 1000)));
   CHECK(d.outcome == diff_outcome::no_regression);

@@ -15,7 +15,9 @@
 
 #include <cmath>
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -300,17 +302,27 @@ inline report_document flatten(const json_value& doc, std::string source) {
   } else {
     items.push_back(content);
   }
-  std::vector<std::string> raw_names;
+  // The same kernel launched twice: the second is "name #2", so entities match by name one to one. A
+  // suffixed name that is taken (a kernel really named "k #2") moves on to " #3" and up: every name the
+  // document holds is reserved first, so that k, k, "k #2" and k, "k #2", k give the same three names.
+  std::set<std::string> taken;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const json_value* name = items[i]->is_object() ? items[i]->find("name") : nullptr;
+    if (name != nullptr && name->is_string()) taken.insert(name->as_string());
+  }
+  std::map<std::string, std::size_t> seen;  // raw name -> launches so far
   for (std::size_t i = 0; i < items.size(); ++i) {
     report_entity e;
     const std::string path = where.array ? member + "[" + std::to_string(i) + "]" : member;
     std::string problem = detail::flatten_entity(*items[i], path, e);
     if (!problem.empty()) return fail(problem);
-    // The same kernel launched twice: the second is "name #2", so entities match by name one to one.
-    std::size_t seen = 0;
-    for (const auto& earlier : raw_names) seen += earlier == e.name ? 1 : 0;
-    raw_names.push_back(e.name);
-    if (seen > 0) e.name += " #" + std::to_string(seen + 1);
+    const std::size_t before = seen[e.name]++;
+    if (before > 0) {
+      std::size_t n = before + 1;
+      while (taken.count(e.name + " #" + std::to_string(n)) != 0) ++n;
+      e.name += " #" + std::to_string(n);
+      taken.insert(e.name);
+    }
     out.entities.push_back(std::move(e));
   }
   return out;
