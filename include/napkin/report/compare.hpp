@@ -206,6 +206,16 @@ inline bool different_gpus(const gpu_identity& a, const gpu_identity& b) {
 
 }  // namespace detail
 
+// Why `current` cannot be compared with `baseline` for their GPUs, or "": both name the GPU (key or chip)
+// and the names differ. The one rule of diff() and of every other comparison of two documents (the CLI's
+// `napkin report RUN --baseline BASE`); `allow` (allow_different_gpu) lets them through.
+inline std::string validate_same_gpu(const gpu_identity& baseline, const std::string& baseline_source,
+                                     const gpu_identity& current, const std::string& current_source, bool allow = false) {
+  if (allow || !detail::different_gpus(baseline, current)) return {};
+  return "different GPUs: " + baseline_source + " is about " + detail::gpu_text(baseline) + ", " + current_source +
+         " about " + detail::gpu_text(current) + " (allow_different_gpu / --allow-different-gpu compares them anyway)";
+}
+
 // `current` against `baseline`. Bad input is reported in the result (outcome bad_input, problems), never
 // raised: a document that failed to read (report_document::problem), a schema version other than
 // report_schema_version, kinds that differ, GPUs that differ (unless allowed).
@@ -228,10 +238,10 @@ inline report_diff diff(const report_document& baseline, const report_document& 
     d.problems.push_back("different kinds: " + baseline.source + " is a " + detail::quoted(baseline.kind) +
                          " document, " + current.source + " a " + detail::quoted(current.kind) +
                          " document; only documents of the same kind compare");
-  if (d.problems.empty() && !o.allow_different_gpu && detail::different_gpus(baseline.gpu, current.gpu))
-    d.problems.push_back("different GPUs: " + baseline.source + " is about " + detail::gpu_text(baseline.gpu) + ", " +
-                         current.source + " about " + detail::gpu_text(current.gpu) +
-                         " (allow_different_gpu / --allow-different-gpu compares them anyway)");
+  if (d.problems.empty()) {
+    std::string gpus = validate_same_gpu(baseline.gpu, baseline.source, current.gpu, current.source, o.allow_different_gpu);
+    if (!gpus.empty()) d.problems.push_back(std::move(gpus));
+  }
   if (!d.problems.empty()) {
     d.outcome = diff_outcome::bad_input;
     return d;
