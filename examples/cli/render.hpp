@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <ostream>
+#include <sstream>
 #include <string>
 #include <type_traits>
 #include <variant>
@@ -15,6 +16,7 @@
 #include "answer_documents.hpp"
 #include "names.hpp"
 #include "napkin/detail/number_text.hpp"
+#include "napkin/detail/printable.hpp"
 #include "napkin/math.hpp"
 #include "napkin/occupancy.hpp"
 #include "options.hpp"
@@ -476,7 +478,15 @@ inline void render(std::ostream& out, const answer& a, const output_options& o) 
   const std::string format = lower(o.format);
   if (format == "json") out << json_text(a);
   else if (format == "csv") out << csv_text(a);
-  else std::visit([&](const auto& value) { render_text(out, value); }, a);
+  else if (std::holds_alternative<roofline_answer>(a) || std::holds_alternative<report_answer>(a))
+    std::visit([&](const auto& value) { render_text(out, value); }, a);  // SVG and HTML: escaped as markup
+  else {
+    // Text for a terminal: names from files (kernels, hosts, GPU files) may hold terminal escapes or bidi
+    // overrides; every line goes through printable() (napkin/detail/printable.hpp), the one place.
+    std::ostringstream text;
+    std::visit([&](const auto& value) { render_text(text, value); }, a);
+    out << napkin::detail::printable_lines(text.str());
+  }
 }
 
 }  // namespace napkin::cli

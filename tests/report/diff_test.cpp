@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "napkin/detail/printable.hpp"
+#include "napkin/profiler/report.hpp"
 #include "napkin/report.hpp"
 #include "napkin/report/cross_rank.hpp"
 #include "napkin/report/job_documents.hpp"
@@ -249,4 +251,21 @@ TEST_CASE("job documents: times and imbalance better lower, counts without a dir
   max_only.gate_fields = {"max_ns"};
   CHECK(diff(before, after, max_only).regressed());
   CHECK_FALSE(diff(before, job(2000, 2000, 500), max_only).regressed());
+}
+
+// Names come from files: a terminal escape, a bell, a C1 control or DEL in one is shown, not sent to the
+// terminal, in every text renderer (napkin/detail/printable.hpp).
+TEST_CASE("text renderers show control characters in names as escapes") {
+  CHECK(detail::printable("k\x1b[31m\a\r\n\x7f") == "k\\x1b[31m\\x07\\x0d\\x0a\\x7f");
+  CHECK(detail::printable("csi \xc2\x9b x") == "csi \\u009b x");  // C1 CSI (UTF-8 C2 9B)
+  CHECK(detail::printable("caf\xc3\xa9 \xe2\x9c\x93") == "caf\xc3\xa9 \xe2\x9c\x93");  // other UTF-8 unchanged
+  CHECK(detail::printable_lines("a\x1b\nb\n") == "a\\x1b\nb\n");
+  kernel_reports before, after;
+  before.kernels = {samples::sol("evil\x1b]0;pwned\x07", 1000)};
+  after.kernels = {samples::sol("evil\x1b]0;pwned\x07", 2000), samples::sol("new\x9b\x1b", 1)};
+  const std::string text = to_text(diff(to_document(before), to_document(after)));
+  CHECK(text.find('\x1b') == std::string::npos);
+  CHECK(text.find('\x07') == std::string::npos);
+  CHECK(text.find("evil\\x1b]0;pwned\\x07") != std::string::npos);
+  CHECK(to_text(samples::sol("s\x1bx", 1)).find("s\\x1bx") != std::string::npos);  // the profiler's report
 }

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "napkin/detail/number_text.hpp"
+#include "napkin/detail/printable.hpp"
 #include "napkin/report/document.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
@@ -299,10 +300,11 @@ inline std::string diff_percent(const field_change& c) {
 inline std::string to_text(const report_diff& d) {
   std::string out = "napkin diff: " + std::string(to_string(d.outcome));
   if (d.bad_input()) {
-    for (const auto& p : d.problems) out += "\n  bad input: " + p;
+    for (const auto& p : d.problems) out += "\n  bad input: " + detail::printable(p);
     return out + "\n";
   }
-  out += " (" + d.kind + ", " + d.old_source + " -> " + d.new_source + ", threshold " +
+  out += " (" + detail::printable(d.kind) + ", " + detail::printable(d.old_source) + " -> " +
+         detail::printable(d.new_source) + ", threshold " +
          detail::fixed(d.threshold_pct, 1) + "%)\n";
   std::size_t same = 0, w_entity = 6, w_field = 5;
   for (const auto& c : d.changes) {
@@ -310,7 +312,7 @@ inline std::string to_text(const report_diff& d) {
       ++same;
       continue;
     }
-    w_entity = std::max(w_entity, c.entity.size());
+    w_entity = std::max(w_entity, detail::printable(c.entity).size());
     w_field = std::max(w_field, c.field.size());
   }
   if (same < d.changes.size()) {
@@ -319,7 +321,7 @@ inline std::string to_text(const report_diff& d) {
            "  status\n";
     for (const auto& c : d.changes) {
       if (c.status == change_status::same) continue;
-      out += "  " + detail::pad(c.entity, w_entity) + "  " + detail::pad(c.field, w_field) + "  " +
+      out += "  " + detail::pad(detail::printable(c.entity), w_entity) + "  " + detail::pad(c.field, w_field) + "  " +
              detail::pad(detail::diff_number(c.old_value), 12, true) + "  " +
              detail::pad(detail::diff_number(c.new_value), 12, true) + "  " +
              detail::pad(detail::diff_percent(c), 9, true) + "  " + std::string(to_string(c.status)) +
@@ -329,9 +331,10 @@ inline std::string to_text(const report_diff& d) {
   out += "  " + std::to_string(same) + " of " + std::to_string(d.changes.size()) + " numbers within " +
          detail::fixed(d.threshold_pct, 1) + "%\n";
   for (const auto& v : d.verdict_changes)
-    out += "  verdict " + v.entity + " " + v.field + ": " + v.old_text + " -> " + v.new_text + "\n";
-  for (const auto& a : d.added) out += "  added: " + a + "\n";
-  for (const auto& r : d.removed) out += "  removed: " + r + "\n";
+    out += "  verdict " + detail::printable(v.entity) + " " + v.field + ": " + detail::printable(v.old_text) + " -> " +
+           detail::printable(v.new_text) + "\n";
+  for (const auto& a : d.added) out += "  added: " + detail::printable(a) + "\n";
+  for (const auto& r : d.removed) out += "  removed: " + detail::printable(r) + "\n";
   return out;
 }
 

@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "napkin/detail/number_text.hpp"
+#include "napkin/detail/printable.hpp"
 #include "napkin/error.hpp"
 #include "napkin/report/communication.hpp"
 #include "napkin/report/document.hpp"
@@ -295,7 +296,7 @@ inline std::string to_text(const cross_rank_table& t) {
          cross_pad("min", 11, true) + cross_pad("median", 11, true) + cross_pad("max", 11, true) +
          cross_pad("slowest", 8, true) + cross_pad("max/med", 9, true) + "\n";
   for (const cross_rank_row& r : t.rows) {
-    std::string name = r.name.empty() ? "(no phase)" : r.name;
+    std::string name = r.name.empty() ? "(no phase)" : detail::printable(r.name);
     if (name.size() > 96) name = name.substr(0, 93) + "...";
     if (name.size() > 27) {  // a long name gets its own line; the numbers follow on the next
       out += "  " + name + "\n";
@@ -314,7 +315,7 @@ inline std::string to_text(const cross_rank_table& t) {
   out += "\n  " + cross_pad("rank", 6, false) + cross_pad("host", 24, false) + cross_pad("GPU time", 11, true) +
          cross_pad("compute", 11, true) + cross_pad("comm", 11, true) + cross_pad("comm %", 8, true) + "\n";
   for (const rank_split& s : t.per_rank) {
-    std::string host = s.context.host.value_or("?");
+    std::string host = detail::printable(s.context.host.value_or("?"));
     if (host.size() > 23) host = host.substr(0, 20) + "...";
     out += "  " + cross_pad(std::to_string(s.rank), 6, false) + cross_pad(host, 24, false) +
            cross_pad(detail::cross_ns(s.gpu_ns), 11, true);
