@@ -269,3 +269,16 @@ TEST_CASE("text renderers show control characters in names as escapes") {
   CHECK(text.find("evil\\x1b]0;pwned\\x07") != std::string::npos);
   CHECK(to_text(samples::sol("s\x1bx", 1)).find("s\\x1bx") != std::string::npos);  // the profiler's report
 }
+
+// Trojan Source (CVE-2021-42574): bidi overrides and isolates are shown, in text as in HTML and SVG.
+TEST_CASE("bidi overrides, isolates and marks are shown as <U+XXXX>") {
+  const std::string rlo = "\xe2\x80\xae", lri = "\xe2\x81\xa6", pdi = "\xe2\x81\xa9", lrm = "\xe2\x80\x8e";
+  CHECK(detail::printable("a" + rlo + "b" + lri + pdi + lrm) == "a<U+202E>b<U+2066><U+2069><U+200E>");
+  CHECK(detail::xml_escape("a" + rlo + "<b>") == "a&lt;U+202E&gt;&lt;b&gt;");
+  report_page page;
+  page.title = "t";
+  page.kernels = {samples::sol("gemm" + rlo + "lanruter", 1000)};
+  const std::string html = to_html(page);
+  CHECK(html.find(rlo) == std::string::npos);
+  CHECK(html.find("gemm&lt;U+202E&gt;lanruter") != std::string::npos);
+}
