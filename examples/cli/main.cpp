@@ -13,7 +13,6 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <stdexcept>
@@ -24,6 +23,7 @@
 #include "command.hpp"
 #include "names.hpp"
 #include "napkin/config.hpp"
+#include "napkin/report/text_file.hpp"
 #include "options.hpp"
 #include "render.hpp"
 
@@ -82,15 +82,11 @@ int finish(int status, const std::string& who) {
 }
 
 // -o FILE: the answer goes to the file; a file that cannot be written is exit status 1.
+// Through napkin::write_text_file: a temporary file renamed over FILE, so a failed write leaves FILE as it was.
 int write_file(const std::string& file, const std::string& text, int status, const std::string& who) {
-  errno = 0;
-  std::ofstream out(file, std::ios::binary | std::ios::trunc);
-  if (out) out << text;
-  if (out) out.close();
-  if (out) return status;
-  const int e = errno;
-  std::cerr << who << ": cannot write " << file << (e ? ": " : "") << (e ? std::strerror(e) : "")
-            << "\n";
+  const std::string why = napkin::write_text_file(file, text);
+  if (why.empty()) return status;
+  std::cerr << who << ": cannot write " << file << ": " << why << "\n";
   return exit_failure;
 }
 
