@@ -40,10 +40,11 @@ TEST_CASE("the defaults, and why") {
 }
 
 TEST_CASE("off and on") {
-  for (const char* off : {"", "0", "off", "OFF", "false", "no", "No"}) CHECK_FALSE(ok(off).enabled);
+  // One reader for every on/off variable (detail/switch_word.hpp): any case, blanks around ignored.
+  for (const char* off : {"", " ", "0", "off", "OFF", "false", "FALSE", "no", "No", " off\t"}) CHECK_FALSE(ok(off).enabled);
   CHECK_FALSE(parse_monitor_settings(nullptr).settings.enabled);
   CHECK(parse_monitor_settings(nullptr).ok());
-  for (const char* on : {"1", "on", "ON", "true", "yes"}) {
+  for (const char* on : {"1", "on", "ON", "true", "True", "yes", "YES", " on "}) {
     const monitor_settings s = ok(on);
     CHECK(s.enabled);
     CHECK(s.interval_ns == monitor_settings{}.interval_ns);
@@ -104,7 +105,9 @@ TEST_CASE("every error names the variable and the bad part") {
   CHECK(error("interval=2ms,").find("an empty option") != std::string::npos);
   CHECK(error(",interval=2ms").find("an empty option") != std::string::npos);
   CHECK(error("on,interval=2ms").find("\"on\" is not key=value (on/off must be the whole value") != std::string::npos);
-  CHECK(error("maybe").find("\"maybe\" is not key=value") != std::string::npos);
+  CHECK(error("maybe") == "napkin: NAPKIN_MONITOR=\"maybe\" is not on or off (1/0, true/false, on/off or yes/no, any "
+                          "case), nor key=value options");
+  CHECK(error("offf").find("is not on or off") != std::string::npos);
 }
 
 TEST_CASE("the exit report's form and file") {

@@ -2,7 +2,7 @@
 // napkin/monitor/settings.hpp — the phase monitor's settings and the NAPKIN_MONITOR environment variable
 // that switches it on at run time, so that a binary can ship with the monitor off:
 //
-//   unset, "", 0, off, false, no          off
+//   unset, "", 0, off, false, no          off (any case, blanks around ignored: detail/switch_word.hpp)
 //   1, on, true, yes                      on, with the defaults below
 //   key=value[,key=value...]              on, with these changes:
 //     device=<index>                      the CUDA device to sample (default 0)
@@ -36,6 +36,7 @@
 #include <string_view>
 #include <utility>
 
+#include "napkin/detail/switch_word.hpp"
 #include "napkin/error.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
@@ -143,9 +144,16 @@ inline monitor_settings_result parse_monitor_settings(const char* value) {
     r.error = "napkin: NAPKIN_MONITOR=\"" + std::string(v) + "\": " + why;
     return r;
   };
-  if (v.empty() || detail::monitor_word_is(v, {"0", "off", "false", "no"})) return r;
+  // On or off: the one reader of napkin's on/off variables (detail/switch_word.hpp); else key=value options.
+  const detail::switch_word word = detail::parse_switch_word(v);
+  if (detail::trim_blanks(v).empty() || word == detail::switch_word::off) return r;
   r.settings.enabled = true;
-  if (detail::monitor_word_is(v, {"1", "on", "true", "yes"})) return r;
+  if (word == detail::switch_word::on) return r;
+  if (v.find('=') == std::string_view::npos) {
+    r.settings = monitor_settings{};
+    r.error = detail::switch_word_problem("NAPKIN_MONITOR", v) + ", nor key=value options";
+    return r;
+  }
   constexpr std::string_view keys = "device, interval, buffer, samples, report, every, format, file";
   unsigned seen = 0;
   bool report_off = false;
