@@ -66,18 +66,29 @@ std::string without_prefix(const char* what) {
   return s;
 }
 
-// True when everything written to stdout reached it (a full disk or a closed pipe is an error).
-bool stdout_ok() {
-  std::cout.flush();
+// 0 when everything written to stdout reached it, else why not (errno; EIO when the system gave none): a
+// full disk or a closed pipe is an error. errno is taken at the first failed flush (cout's flush reaches
+// stdio's, and a second fflush of a failed stream reports nothing new).
+int stdout_error() {
   errno = 0;
-  const bool flushed = std::fflush(stdout) == 0;
-  return flushed && std::cout.good() && !std::ferror(stdout);
+  std::cout.flush();
+  int e = errno;
+  if (std::fflush(stdout) != 0 && e == 0) e = errno;
+  if (std::cout.good() && !std::ferror(stdout)) return 0;
+  return e != 0 ? e : EIO;
 }
 
-int finish(int status, const std::string& who) {
-  if (stdout_ok()) return status;
-  const int e = errno;
-  std::cerr << who << ": cannot write to standard output" << (e ? ": " : "") << (e ? std::strerror(e) : "") << "\n";
+// Writes `text` to stdout in one piece; 0 or why not (errno of the failed write or flush, EIO without one).
+int write_stdout(const std::string& text) {
+  std::cout.flush();
+  errno = 0;
+  if (std::fwrite(text.data(), 1, text.size(), stdout) == text.size() && std::fflush(stdout) == 0) return 0;
+  return errno != 0 ? errno : EIO;
+}
+
+int finish(int status, const std::string& who, int e = stdout_error()) {
+  if (e == 0) return status;
+  std::cerr << who << ": cannot write to standard output: " << std::strerror(e) << "\n";
   return exit_failure;
 }
 
@@ -218,12 +229,9 @@ int main(int argc, char** argv) {
         const answer a = r.second();
         for (const std::string& note : answer_notes(a)) std::cerr << who() << ": note: " << note << "\n";
         const std::string file = output_file(a);
-        if (file.empty()) {
-          render(std::cout, a, output);
-          return finish(answer_status(a), who());
-        }
         std::ostringstream text;  // all of it first: a failed render leaves no half-written file
         render(text, a, output);
+        if (file.empty()) return finish(answer_status(a), who(), write_stdout(text.str()));
         return write_file(file, text.str(), answer_status(a), who());
       }
     return exit_failure;  // every subcommand but help has a runner

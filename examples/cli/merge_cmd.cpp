@@ -37,10 +37,19 @@ struct merge_args {
   std::string dir, output;
 };
 
-// N from a file name ending in "rank<N>.json"; nullopt otherwise.
+// N from a file name ending in "rank<N>.json" (any case of .json); nullopt otherwise.
+// Whether a file name ends in .json, in any case (rank2.JSON is a rank file too).
+bool json_file_name(const std::string& file_name) {
+  const std::string suffix = ".json";
+  if (file_name.size() <= suffix.size()) return false;
+  for (std::size_t i = 0; i < suffix.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(file_name[file_name.size() - suffix.size() + i])) != suffix[i]) return false;
+  return true;
+}
+
 std::optional<std::int64_t> rank_from_file_name(const std::string& file_name) {
   const std::string suffix = ".json";
-  if (file_name.size() <= suffix.size()) return std::nullopt;
+  if (!json_file_name(file_name)) return std::nullopt;
   const std::string stem = file_name.substr(0, file_name.size() - suffix.size());
   std::size_t digits = stem.size();
   while (digits > 0 && std::isdigit(static_cast<unsigned char>(stem[digits - 1]))) --digits;
@@ -85,7 +94,7 @@ merge_answer merge(const std::string& dir) {
   if (!fs::is_directory(dir, ec)) throw usage_error(dir + ": not a folder" + (ec ? ": " + ec.message() : std::string()));
   std::vector<std::string> files;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-    if (it->path().extension() == ".json" && !it->is_directory()) files.push_back(it->path().string());
+    if (json_file_name(it->path().filename().string()) && !it->is_directory()) files.push_back(it->path().string());
   if (ec) throw usage_error(dir + ": cannot list: " + ec.message());
   std::sort(files.begin(), files.end());
   merge_answer a;
@@ -109,7 +118,8 @@ merge_answer merge(const std::string& dir) {
       throw usage_error(file + ": " + (this_kind.empty() ? std::string("not a napkin report document") : "a document of kind '" + this_kind + "'") +
                         "; merge reads one rank per file: kernel-reports, phase-reports or monitor-report");
     if (!kind.empty() && this_kind != kind)
-      throw usage_error(file + ": a " + this_kind + " document among " + kind + " documents: merge one kind at a time");
+      throw usage_error(file + ": " + napkin::detail::a_or_an(this_kind) + " " + this_kind + " document among " + kind +
+                        " documents: merge one kind at a time");
     kind = this_kind;
     napkin::rank_summary s;
     s.context = context_of(r.value, file);

@@ -8,7 +8,7 @@ shift 2
 case $case_name in
   deep_power)  # a 80,001-character power: refused for its length, without recursion
     exec "$napkin" reduction "$(printf '2^%.0s' $(seq 40000))2" ;;
-  write_error)  # the answer to /dev/full: exit 1 and a message on stderr
+  write_error)  # the answer to /dev/full: exit 1 and a message on stderr, with the system's reason
     exec "$napkin" "$@" > /dev/full ;;
   help_same)  # `napkin help X` prints exactly `napkin X --help` and `napkin X -h`, for every command
     n=0

@@ -108,7 +108,7 @@ TEST_CASE("broken files are bad input, named, with what is wrong") {
                               "gpu": {}, "kernels": [{"name": 7}]})",
        "kernels[0].name: expected a string"},
       {"no_entities.json", R"({"schema": "napkin.estimate", "schema_version": 1, "kind": "estimate", "gpu": {}})",
-       "no \"estimate\" (a estimate document has one)"},
+       "no \"estimate\" (an estimate document has one)"},
   };
   for (const broken_case& b : cases) {
     const std::string path = write_file(b.file, b.text);

@@ -236,8 +236,9 @@ inline report_diff diff(const report_document& baseline, const report_document& 
   if (!(o.threshold_pct >= 0) || !std::isfinite(o.threshold_pct))
     d.problems.push_back("the threshold must be a finite percentage >= 0, got " + detail::general(o.threshold_pct));
   if (d.problems.empty() && baseline.kind != current.kind)
-    d.problems.push_back("different kinds: " + baseline.source + " is a " + detail::quoted(baseline.kind) +
-                         " document, " + current.source + " a " + detail::quoted(current.kind) +
+    d.problems.push_back("different kinds: " + baseline.source + " is " + detail::a_or_an(baseline.kind) + " " +
+                         detail::quoted(baseline.kind) + " document, " + current.source + " " +
+                         detail::a_or_an(current.kind) + " " + detail::quoted(current.kind) +
                          " document; only documents of the same kind compare");
   if (d.problems.empty()) {
     std::string gpus = validate_same_gpu(baseline.gpu, baseline.source, current.gpu, current.source, o.allow_different_gpu);

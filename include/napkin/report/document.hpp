@@ -137,6 +137,11 @@ inline bool is_known_report_kind(std::string_view kind) {
 
 inline std::string quoted(std::string_view s) { return "\"" + std::string(s) + "\""; }
 
+// "a" or "an" before a word: "an estimate", "an occupancy", "a kernel-reports".
+inline const char* a_or_an(std::string_view word) {
+  return !word.empty() && std::string_view("aeiouAEIOU").find(word.front()) != std::string_view::npos ? "an" : "a";
+}
+
 // The header of every document; the kind's content is added after it.
 inline json_value document_header(std::string_view kind, gpu_identity gpu, const document_options& options) {
   const gpu_identity& given = options.gpu;
@@ -294,7 +299,8 @@ inline report_document flatten(const json_value& doc, std::string source) {
   const detail::entity_location where = detail::entities_of(out.kind);
   const std::string member(where.member);
   const json_value* content = doc.find(member);
-  if (content == nullptr) return fail("no " + detail::quoted(member) + " (a " + out.kind + " document has one)");
+  if (content == nullptr)
+    return fail("no " + detail::quoted(member) + " (" + detail::a_or_an(out.kind) + " " + out.kind + " document has one)");
   std::vector<const json_value*> items;
   if (where.array) {
     if (!content->is_array()) return fail(member + ": expected an array");
