@@ -27,6 +27,7 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "napkin/detail/number_text.hpp"
@@ -173,15 +174,19 @@ inline field_change compare_number(const std::string& entity, const std::string&
   return c;
 }
 
+// Fields are matched through an index (an entity may carry thousands of metric values: no n^2 search).
 inline void compare_entities(const report_entity& a, const report_entity& b, const std::string& name,
                              const diff_options& o, report_diff& out) {
+  std::unordered_map<std::string_view, const report_number*> old_numbers, new_numbers;
+  for (const auto& n : a.numbers) old_numbers.try_emplace(n.field, &n);
+  for (const auto& n : b.numbers) new_numbers.try_emplace(n.field, &n);
   for (const auto& n : b.numbers) {
-    const report_number* old = a.number(n.field);
-    out.changes.push_back(compare_number(name, n.field, old ? std::optional<double>(old->value) : std::nullopt,
-                                         n.value, o));
+    const auto old = old_numbers.find(n.field);
+    out.changes.push_back(compare_number(
+        name, n.field, old != old_numbers.end() ? std::optional<double>(old->second->value) : std::nullopt, n.value, o));
   }
   for (const auto& n : a.numbers)
-    if (b.number(n.field) == nullptr) out.changes.push_back(compare_number(name, n.field, n.value, std::nullopt, o));
+    if (new_numbers.count(n.field) == 0) out.changes.push_back(compare_number(name, n.field, n.value, std::nullopt, o));
   for (const auto& v : b.verdicts) {
     const report_verdict* old = a.verdict(v.field);
     if (old != nullptr && old->text != v.text) out.verdict_changes.push_back({name, v.field, old->text, v.text});
@@ -251,13 +256,16 @@ inline report_diff diff(const report_document& baseline, const report_document& 
 
   const bool one_to_one = detail::single_entity_kind(current.kind) && baseline.entities.size() == 1 &&
                           current.entities.size() == 1;
+  // Entities match by name through an index (the last of a name, as a search from the front would find).
+  std::unordered_map<std::string_view, const report_entity*> old_by_name, new_by_name;
+  for (const report_entity& e : baseline.entities) old_by_name[e.name] = &e;
+  for (const report_entity& e : current.entities) new_by_name[e.name] = &e;
   for (const report_entity& b : current.entities) {
     const report_entity* a = nullptr;
     if (one_to_one) {
       a = &baseline.entities.front();
-    } else {
-      for (const report_entity& e : baseline.entities)
-        if (e.name == b.name) a = &e;
+    } else if (const auto it = old_by_name.find(b.name); it != old_by_name.end()) {
+      a = it->second;
     }
     if (a == nullptr) {
       d.added.push_back(b.name);
@@ -267,11 +275,8 @@ inline report_diff diff(const report_document& baseline, const report_document& 
     detail::compare_entities(*a, b, name, o, d);
   }
   if (!one_to_one)
-    for (const report_entity& a : baseline.entities) {
-      bool found = false;
-      for (const report_entity& b : current.entities) found = found || b.name == a.name;
-      if (!found) d.removed.push_back(a.name);
-    }
+    for (const report_entity& a : baseline.entities)
+      if (new_by_name.count(a.name) == 0) d.removed.push_back(a.name);
   bool regressed = o.removed_is_regression && !d.removed.empty();
   for (const auto& c : d.changes) regressed = regressed || c.regression;
   d.outcome = regressed ? diff_outcome::regression : diff_outcome::no_regression;

@@ -24,6 +24,7 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -99,7 +100,12 @@ class json_value_builder {
       return &root;
     }
     json_value& top = *stack_.back();
-    return top.is_object() ? &top.set(key_, std::move(v)) : &top.push(std::move(v));
+    if (!top.is_object()) return &top.push(std::move(v));
+    // A repeated name replaces the earlier member (as set() would), found through the object's index.
+    auto& names = names_.back();
+    const auto [it, inserted] = names.try_emplace(key_, top.items().size());
+    if (!inserted) return &(top.item_at(it->second) = std::move(v));
+    return &top.add_member(key_, std::move(v));
   }
   bool add(json_value v) {
     add_to_top(std::move(v));
@@ -108,13 +114,16 @@ class json_value_builder {
   bool open(json_value container) {
     if (stack_.size() >= max_depth) return fail("nested deeper than " + std::to_string(max_depth) + " levels");
     stack_.push_back(add_to_top(std::move(container)));
+    names_.emplace_back();
     return true;
   }
   bool close() {
     stack_.pop_back();
+    names_.pop_back();
     return true;
   }
   std::vector<json_value*> stack_;
+  std::vector<std::unordered_map<std::string, std::size_t>> names_;  // per open container: member name -> index
   std::string key_;
 };
 
