@@ -8,6 +8,7 @@
 #include "napkin/config.hpp"
 
 #include <cstddef>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 
