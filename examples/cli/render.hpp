@@ -24,54 +24,11 @@
 
 namespace napkin::cli {
 
-inline constexpr std::size_t max_columns = 100;
-
 using napkin::detail::estimate_duration;
 using napkin::detail::fixed;
 using napkin::detail::percent_of;
 using napkin::detail::si;
 using napkin::detail::significant;
-
-// `text` in lines of at most `width` characters, broken at spaces; each line of `text` keeps its leading
-// spaces, and the lines a break makes start with `indent` spaces. `first_column`: where the text starts.
-inline std::string wrap(const std::string& text, std::size_t width, std::size_t indent, std::size_t first_column = 0) {
-  std::string out;
-  std::size_t line_start = 0;
-  while (line_start <= text.size()) {
-    const std::size_t line_end = std::min(text.find('\n', line_start), text.size());
-    const std::string source = text.substr(line_start, line_end - line_start);
-    const std::size_t lead = std::min(source.find_first_not_of(' '), source.size());
-    std::string line(lead, ' ');
-    std::size_t column = first_column + lead;
-    bool empty = true;
-    std::size_t start = lead;
-    while (start < source.size()) {
-      std::size_t end = source.find(' ', start);
-      if (end == std::string::npos) end = source.size();
-      const std::string word = source.substr(start, end - start);
-      start = end + 1;
-      if (word.empty()) continue;
-      const std::size_t w = text_width(word);
-      if (!empty && column + 1 + w > width) {
-        out += line + "\n";
-        line = std::string(indent, ' ');
-        column = indent;
-      } else if (!empty) {
-        line += ' ';
-        ++column;
-      }
-      line += word;
-      column += w;
-      empty = false;
-    }
-    out += line;
-    if (line_end >= text.size()) break;
-    out += "\n";
-    line_start = line_end + 1;
-    first_column = 0;
-  }
-  return out;
-}
 
 // Bytes in decimal units (bandwidths are decimal) and, where it differs, the binary value beside them:
 // "4.295 GB (4 GiB)", "100.7 MB (96 MiB)", "512 B".
