@@ -268,6 +268,12 @@ TEST_CASE("text renderers show control characters in names as escapes") {
   CHECK(text.find('\x07') == std::string::npos);
   CHECK(text.find("evil\\x1b]0;pwned\\x07") != std::string::npos);
   CHECK(to_text(samples::sol("s\x1bx", 1)).find("s\\x1bx") != std::string::npos);  // the profiler's report
+  report_document with_field = to_document(before), changed = to_document(before);  // a field from a file
+  with_field.entities[0].numbers.push_back({"m\x1b[2J", 1});
+  changed.entities[0].numbers.push_back({"m\x1b[2J", 2});
+  const std::string fields = to_text(diff(with_field, changed));
+  CHECK(fields.find('\x1b') == std::string::npos);
+  CHECK(fields.find("m\\x1b[2J") != std::string::npos);
 }
 
 // Trojan Source (CVE-2021-42574): bidi overrides and isolates are shown, in text as in HTML and SVG.

@@ -182,8 +182,9 @@ inline void compare_entities(const report_entity& a, const report_entity& b, con
   for (const auto& n : b.numbers) new_numbers.try_emplace(n.field, &n);
   for (const auto& n : b.numbers) {
     const auto old = old_numbers.find(n.field);
-    out.changes.push_back(compare_number(
-        name, n.field, old != old_numbers.end() ? std::optional<double>(old->second->value) : std::nullopt, n.value, o));
+    const std::optional<double> old_value =
+        old != old_numbers.end() ? std::optional<double>(old->second->value) : std::nullopt;
+    out.changes.push_back(compare_number(name, n.field, old_value, n.value, o));
   }
   for (const auto& n : a.numbers)
     if (new_numbers.count(n.field) == 0) out.changes.push_back(compare_number(name, n.field, n.value, std::nullopt, o));
@@ -216,7 +217,8 @@ inline bool different_gpus(const gpu_identity& a, const gpu_identity& b) {
 // and the names differ. The one rule of diff() and of every other comparison of two documents (the CLI's
 // `napkin report RUN --baseline BASE`); `allow` (allow_different_gpu) lets them through.
 inline std::string validate_same_gpu(const gpu_identity& baseline, const std::string& baseline_source,
-                                     const gpu_identity& current, const std::string& current_source, bool allow = false) {
+                                     const gpu_identity& current, const std::string& current_source,
+                                     bool allow = false) {
   if (allow || !detail::different_gpus(baseline, current)) return {};
   return "different GPUs: " + baseline_source + " is about " + detail::gpu_text(baseline) + ", " + current_source +
          " about " + detail::gpu_text(current) + " (allow_different_gpu / --allow-different-gpu compares them anyway)";
@@ -246,7 +248,8 @@ inline report_diff diff(const report_document& baseline, const report_document& 
                          detail::a_or_an(current.kind) + " " + detail::quoted(current.kind) +
                          " document; only documents of the same kind compare");
   if (d.problems.empty()) {
-    std::string gpus = validate_same_gpu(baseline.gpu, baseline.source, current.gpu, current.source, o.allow_different_gpu);
+    std::string gpus =
+        validate_same_gpu(baseline.gpu, baseline.source, current.gpu, current.source, o.allow_different_gpu);
     if (!gpus.empty()) d.problems.push_back(std::move(gpus));
   }
   if (!d.problems.empty()) {
@@ -319,7 +322,7 @@ inline std::string to_text(const report_diff& d) {
       continue;
     }
     w_entity = std::max(w_entity, detail::printable(c.entity).size());
-    w_field = std::max(w_field, c.field.size());
+    w_field = std::max(w_field, detail::printable(c.field).size());
   }
   if (same < d.changes.size()) {
     out += "  " + detail::pad("entity", w_entity) + "  " + detail::pad("field", w_field) + "  " +
@@ -327,7 +330,8 @@ inline std::string to_text(const report_diff& d) {
            "  status\n";
     for (const auto& c : d.changes) {
       if (c.status == change_status::same) continue;
-      out += "  " + detail::pad(detail::printable(c.entity), w_entity) + "  " + detail::pad(c.field, w_field) + "  " +
+      out += "  " + detail::pad(detail::printable(c.entity), w_entity) + "  " +
+             detail::pad(detail::printable(c.field), w_field) + "  " +
              detail::pad(detail::diff_number(c.old_value), 12, true) + "  " +
              detail::pad(detail::diff_number(c.new_value), 12, true) + "  " +
              detail::pad(detail::diff_percent(c), 9, true) + "  " + std::string(to_string(c.status)) +
@@ -337,8 +341,8 @@ inline std::string to_text(const report_diff& d) {
   out += "  " + std::to_string(same) + " of " + std::to_string(d.changes.size()) + " numbers within " +
          detail::fixed(d.threshold_pct, 1) + "%\n";
   for (const auto& v : d.verdict_changes)
-    out += "  verdict " + detail::printable(v.entity) + " " + v.field + ": " + detail::printable(v.old_text) + " -> " +
-           detail::printable(v.new_text) + "\n";
+    out += "  verdict " + detail::printable(v.entity) + " " + detail::printable(v.field) + ": " +
+           detail::printable(v.old_text) + " -> " + detail::printable(v.new_text) + "\n";
   for (const auto& a : d.added) out += "  added: " + detail::printable(a) + "\n";
   for (const auto& r : d.removed) out += "  removed: " + detail::printable(r) + "\n";
   return out;
