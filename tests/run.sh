@@ -216,7 +216,7 @@ lane_fuzz() {
     name=$(basename "$corpus")
     bin=$dir/tests/fuzz/fuzz_$name
     if [ ! -x "$bin" ]; then
-      say "fuzz lane: SKIPPED: fuzz_$name because it was not built (its library needs the CUDA toolkit)"
+      say "fuzz lane: SKIPPED: fuzz_$name because it was not built (it needs the CUDA toolkit or nlohmann/json)"
       continue
     fi
     mkdir -p "$dir/work/$name"

@@ -64,6 +64,9 @@ inline file_gpu read_gpu_entry(const json_value& entry, const std::string& where
   auto strings = std::make_shared<owned_gpu_strings>();
   strings->key = string_member(entry, "key", where);
   if (strings->key.empty()) bad_gpu_file(where, "key must not be empty");
+  if (strings->key.find_first_of("@,") != std::string::npos)
+    bad_gpu_file(where, "key '" + quote_input(strings->key) +
+                            "' holds '@' or ',', which --gpu cannot name (KEY@FILE.json picks a key, a,b lists GPUs)");
   strings->name = string_member(entry, "name", where);
   const json_value* source = entry.find("source");
   strings->source = (source != nullptr && source->is_string() ? source->as_string() + "; " : std::string()) +

@@ -13,7 +13,6 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <stdexcept>
@@ -24,6 +23,8 @@
 #include "command.hpp"
 #include "names.hpp"
 #include "napkin/config.hpp"
+#include "napkin/detail/printable.hpp"
+#include "napkin/report/text_file.hpp"
 #include "options.hpp"
 #include "render.hpp"
 
@@ -66,36 +67,44 @@ std::string without_prefix(const char* what) {
   return s;
 }
 
-// True when everything written to stdout reached it (a full disk or a closed pipe is an error).
-bool stdout_ok() {
-  std::cout.flush();
+// 0 when everything written to stdout reached it, else why not (errno; EIO when the system gave none): a
+// full disk or a closed pipe is an error. errno is taken at the first failed flush (cout's flush reaches
+// stdio's, and a second fflush of a failed stream reports nothing new).
+int stdout_error() {
   errno = 0;
-  const bool flushed = std::fflush(stdout) == 0;
-  return flushed && std::cout.good() && !std::ferror(stdout);
+  std::cout.flush();
+  int e = errno;
+  if (std::fflush(stdout) != 0 && e == 0) e = errno;
+  if (std::cout.good() && !std::ferror(stdout)) return 0;
+  return e != 0 ? e : EIO;
 }
 
-int finish(int status, const std::string& who) {
-  if (stdout_ok()) return status;
-  const int e = errno;
-  std::cerr << who << ": cannot write to standard output" << (e ? ": " : "") << (e ? std::strerror(e) : "") << "\n";
+// Writes `text` to stdout in one piece; 0 or why not (errno of the failed write or flush, EIO without one).
+int write_stdout(const std::string& text) {
+  std::cout.flush();
+  errno = 0;
+  if (std::fwrite(text.data(), 1, text.size(), stdout) == text.size() && std::fflush(stdout) == 0) return 0;
+  return errno != 0 ? errno : EIO;
+}
+
+int finish(int status, const std::string& who, int e = stdout_error()) {
+  if (e == 0) return status;
+  std::cerr << who << ": cannot write to standard output: " << std::strerror(e) << "\n";
   return exit_failure;
 }
 
 // -o FILE: the answer goes to the file; a file that cannot be written is exit status 1.
+// Through napkin::write_text_file: a temporary file renamed over FILE, so a failed write leaves FILE as it was.
 int write_file(const std::string& file, const std::string& text, int status, const std::string& who) {
-  errno = 0;
-  std::ofstream out(file, std::ios::binary | std::ios::trunc);
-  if (out) out << text;
-  if (out) out.close();
-  if (out) return status;
-  const int e = errno;
-  std::cerr << who << ": cannot write " << file << (e ? ": " : "") << (e ? std::strerror(e) : "")
-            << "\n";
+  const std::string why = napkin::write_text_file(file, text);
+  if (why.empty()) return status;
+  std::cerr << who << ": cannot write " << napkin::detail::printable(file) << ": " << why << "\n";
   return exit_failure;
 }
 
 int usage_failure(const std::string& who, const std::string& message, const std::string& help_hint) {
-  std::cerr << who << ": " << message << "\n" << help_hint << "\n";
+  // Messages quote names from files (kernels, kinds, paths): shown, never sent to the terminal as controls.
+  std::cerr << who << ": " << napkin::detail::printable_lines(message) << "\n" << help_hint << "\n";
   return exit_usage;
 }
 
@@ -220,14 +229,12 @@ int main(int argc, char** argv) {
     for (const auto& r : runners)
       if (r.first == sub) {
         const answer a = r.second();
-        for (const std::string& note : answer_notes(a)) std::cerr << who() << ": note: " << note << "\n";
+        for (const std::string& note : answer_notes(a))
+          std::cerr << who() << ": note: " << napkin::detail::printable_lines(note) << "\n";
         const std::string file = output_file(a);
-        if (file.empty()) {
-          render(std::cout, a, output);
-          return finish(answer_status(a), who());
-        }
         std::ostringstream text;  // all of it first: a failed render leaves no half-written file
         render(text, a, output);
+        if (file.empty()) return finish(answer_status(a), who(), write_stdout(text.str()));
         return write_file(file, text.str(), answer_status(a), who());
       }
     return exit_failure;  // every subcommand but help has a runner
@@ -240,7 +247,7 @@ int main(int argc, char** argv) {
   } catch (const std::overflow_error& e) {
     return usage_failure(who(), without_prefix(e.what()), hint());
   } catch (const std::exception& e) {
-    std::cerr << who() << ": " << without_prefix(e.what()) << "\n";
+    std::cerr << who() << ": " << napkin::detail::printable_lines(without_prefix(e.what())) << "\n";
     return exit_failure;
   }
 }

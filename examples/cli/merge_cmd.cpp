@@ -4,12 +4,14 @@
 // ranks, the slowest rank, the imbalance (max / median), the ranks that lack it, and each rank's
 // communication / compute split. --format json writes the job document (kind "job"), csv the table.
 //
-// Every *.json in DIR (not its subfolders) is read. Documents of kind kernel-reports, phase-reports or
+// Every *.json in DIR (not its subfolders) is read, with the checks of `napkin report` (one reader: the
+// header by flatten(), measured runs by read_run(), monitor reports by read_monitor_report()). Documents of kind kernel-reports, phase-reports or
 // monitor-report are ranks; a job document (an earlier merge's output) is skipped with a note; any other
 // kind, mixed kinds, an unreadable file, two files of one rank, or an empty DIR is bad input (exit status 2).
 // The rank is the document's context.rank; a document without one takes it from a file name that ends in
 // rank<N>.json (rank3.json, step.rank12.json), and is refused otherwise: a guessed rank would be a wrong
-// row of the table. A context.rank that disagrees with the file name is refused too.
+// row of the table. A context.rank that disagrees with the file name is refused too, and so are a world
+// size above napkin::max_world_size (2^20) and files that disagree on the world size.
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -22,6 +24,7 @@
 #include <vector>
 
 #include "command.hpp"
+#include "monitor_file.hpp"
 #include "napkin/report/rank_summaries.hpp"
 #include "runs.hpp"
 
@@ -34,10 +37,19 @@ struct merge_args {
   std::string dir, output;
 };
 
-// N from a file name ending in "rank<N>.json"; nullopt otherwise.
+// N from a file name ending in "rank<N>.json" (any case of .json); nullopt otherwise.
+// Whether a file name ends in .json, in any case (rank2.JSON is a rank file too).
+bool json_file_name(const std::string& file_name) {
+  const std::string suffix = ".json";
+  if (file_name.size() <= suffix.size()) return false;
+  for (std::size_t i = 0; i < suffix.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(file_name[file_name.size() - suffix.size() + i])) != suffix[i]) return false;
+  return true;
+}
+
 std::optional<std::int64_t> rank_from_file_name(const std::string& file_name) {
   const std::string suffix = ".json";
-  if (file_name.size() <= suffix.size()) return std::nullopt;
+  if (!json_file_name(file_name)) return std::nullopt;
   const std::string stem = file_name.substr(0, file_name.size() - suffix.size());
   std::size_t digits = stem.size();
   while (digits > 0 && std::isdigit(static_cast<unsigned char>(stem[digits - 1]))) --digits;
@@ -77,56 +89,26 @@ napkin::report_context context_of(const napkin::json_value& doc, const std::stri
   return c;
 }
 
-double number_at(const napkin::json_value& o, const char* field, const std::string& where) {
-  const napkin::json_value* v = o.find(field);
-  if (v == nullptr || !v->is_number()) throw usage_error(where + "." + field + ": expected a number");
-  return v->as_number();
-}
-
-// A monitor-report document's kernel and phase rows ("path" rows repeat the phases' time): the label, the
-// count, totals.gpu_ns and, for phases, totals.communication_ns (napkin/report/monitor_documents.hpp).
-std::vector<napkin::rank_row> monitor_rows(const napkin::json_value& doc, const std::string& file) {
-  const napkin::json_value* rows = doc.find("rows");
-  if (rows == nullptr || !rows->is_array()) throw usage_error(file + ": a monitor-report without a \"rows\" array");
-  std::vector<napkin::rank_row> out;
-  for (std::size_t i = 0; i < rows->items().size(); ++i) {
-    const napkin::json_value& r = rows->items()[i];
-    const std::string where = file + ": rows[" + std::to_string(i) + "]";
-    const std::optional<std::string> by = text_member(r, "by");
-    if (!by) throw usage_error(where + ".by: expected a string");
-    if (*by != "kernel" && *by != "phase") continue;
-    const std::optional<std::string> label = text_member(r, "label");
-    if (!label) throw usage_error(where + ".label: expected a string");
-    const napkin::json_value* totals = r.find("totals");
-    if (totals == nullptr || !totals->is_object()) throw usage_error(where + ".totals: expected an object");
-    const double count = number_at(r, "count", where), gpu_ns = number_at(*totals, "gpu_ns", where + ".totals");
-    if (!(count >= 0 && count < 1e18) || !(gpu_ns >= 0)) throw usage_error(where + ": a negative count or GPU time");
-    napkin::rank_row row{*label, *by == "kernel" ? napkin::row_kind::kernel : napkin::row_kind::phase,
-                         static_cast<std::uint64_t>(count), gpu_ns, std::nullopt};
-    if (row.by == napkin::row_kind::phase && totals->find("communication_ns") != nullptr)
-      row.communication_ns = number_at(*totals, "communication_ns", where + ".totals");
-    out.push_back(std::move(row));
-  }
-  return out;
-}
-
 merge_answer merge(const std::string& dir) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) throw usage_error(dir + ": not a folder" + (ec ? ": " + ec.message() : std::string()));
   std::vector<std::string> files;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-    if (it->path().extension() == ".json" && !it->is_directory()) files.push_back(it->path().string());
+    if (json_file_name(it->path().filename().string()) && !it->is_directory()) files.push_back(it->path().string());
   if (ec) throw usage_error(dir + ": cannot list: " + ec.message());
   std::sort(files.begin(), files.end());
   merge_answer a;
   std::string kind;  // of the first rank's document
   std::vector<std::pair<std::int64_t, std::string>> seen;  // rank, file
+  std::optional<std::pair<std::int64_t, std::string>> sized;  // the first world size given, its file
   std::vector<napkin::rank_summary> summaries;
   for (const std::string& file : files) {
     const napkin::json_read_result r = napkin::read_json_file(file);
     if (!r.ok()) throw usage_error(r.problem);
-    const napkin::json_value* k = r.value.find("kind");
-    const std::string this_kind = k != nullptr && k->is_string() ? k->as_string() : "";
+    // The checks of every document reader (napkin report, diff): schema, version, kind, GPU, entities.
+    const napkin::report_document header = napkin::flatten(r.value, file);
+    if (!header.ok()) throw usage_error(header.problem);
+    const std::string this_kind = header.kind;
     if (this_kind == napkin::report_kind::job) {
       a.notes.push_back(file + ": a job document (an earlier merge), skipped");
       continue;
@@ -136,7 +118,8 @@ merge_answer merge(const std::string& dir) {
       throw usage_error(file + ": " + (this_kind.empty() ? std::string("not a napkin report document") : "a document of kind '" + this_kind + "'") +
                         "; merge reads one rank per file: kernel-reports, phase-reports or monitor-report");
     if (!kind.empty() && this_kind != kind)
-      throw usage_error(file + ": a " + this_kind + " document among " + kind + " documents: merge one kind at a time");
+      throw usage_error(file + ": " + napkin::detail::a_or_an(this_kind) + " " + this_kind + " document among " + kind +
+                        " documents: merge one kind at a time");
     kind = this_kind;
     napkin::rank_summary s;
     s.context = context_of(r.value, file);
@@ -145,6 +128,11 @@ merge_answer merge(const std::string& dir) {
       throw usage_error(file + ": context.rank is " + std::to_string(*s.context.rank) + " but the file is named for rank " +
                         std::to_string(*named));
     if (!s.context.rank) s.context.rank = named;
+    if (std::string bad = napkin::validate_rank_fields(s.context, file); !bad.empty()) throw usage_error(bad);
+    if (s.context.world_size && sized && sized->first != *s.context.world_size)
+      throw usage_error(file + ": context.world_size is " + std::to_string(*s.context.world_size) + " but " + sized->second +
+                        " says " + std::to_string(sized->first) + ": reports of one job agree on its world size");
+    if (s.context.world_size && !sized) sized.emplace(*s.context.world_size, file);
     if (!s.context.rank)
       throw usage_error(file + ": no context.rank and no rank in the file name (name it rank<N>.json, or write the "
                         "report with napkin::process_context())");
@@ -152,8 +140,8 @@ merge_answer merge(const std::string& dir) {
       if (rank == *s.context.rank)
         throw usage_error(file + ": rank " + std::to_string(rank) + " again (also in " + other + ")");
     seen.emplace_back(*s.context.rank, file);
-    if (kind == "monitor-report") {
-      s.rows = monitor_rows(r.value, file);
+    if (kind == "monitor-report") {  // read as `napkin report` reads it: every member checked
+      s.rows = napkin::summary_of(read_monitor_report(r.value, file), s.context).rows;
     } else {
       const measured_run run = read_run(file);
       s.rows = napkin::summary_of(run.run, s.context).rows;

@@ -10,9 +10,11 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "errors.hpp"
+#include "napkin/detail/number_text.hpp"
 #include "napkin/report/document.hpp"
 #include "napkin/report/json_read.hpp"
 #include "napkin/report/monitor_documents.hpp"
@@ -39,12 +41,18 @@ inline std::uint64_t monitor_count(const json_value& o, const char* field, const
   return static_cast<std::uint64_t>(v.as_number());
 }
 
-// A number, or null for a reading never taken.
+// A number, or null for a reading never taken. Every reading is >= 0 (times, bytes, rates, fractions), and
+// a percentage (a member ending in _pct) is at most 1000.
 inline std::optional<double> monitor_reading(const json_value& o, const char* field, const std::string& where) {
   const json_value& v = monitor_member(o, field, where);
   if (v.is_null()) return std::nullopt;
   if (!v.is_number()) bad_monitor(where + "." + field, "expected a number or null");
-  return v.as_number();
+  const double x = v.as_number();
+  if (!(x >= 0)) bad_monitor(where + "." + field, "must not be negative, got " + napkin::detail::general(x));
+  const std::string_view name = field;
+  if (name.size() > 4 && name.substr(name.size() - 4) == "_pct" && x > 1000)
+    bad_monitor(where + "." + field, "a percentage above 1000, got " + napkin::detail::general(x));
+  return x;
 }
 
 inline double monitor_number_member(const json_value& o, const char* field, const std::string& where) {

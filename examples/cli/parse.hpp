@@ -214,6 +214,9 @@ inline double parse_duration(const std::string& text, const char* what) {
   else return fail(s.empty() ? "give a unit: ns, us, ms or s" : "the unit must be ns, us, ms or s");
   const double seconds = v * scale;
   if (!(seconds > 0) || !std::isfinite(seconds)) return fail("must be positive");
+  // 1 ps to 10^6 s (11.6 days): outside it no kernel's time, and 5e-324 s gave "inf FLOP/s", 1e300 s a
+  // 300-digit line.
+  if (seconds < 1e-12 || seconds > 1e6) return fail("must be within 1 ps and 1e6 s");
   return seconds;
 }
 

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <ostream>
+#include <sstream>
 #include <string>
 #include <type_traits>
 #include <variant>
@@ -15,6 +16,7 @@
 #include "answer_documents.hpp"
 #include "names.hpp"
 #include "napkin/detail/number_text.hpp"
+#include "napkin/detail/printable.hpp"
 #include "napkin/math.hpp"
 #include "napkin/occupancy.hpp"
 #include "options.hpp"
@@ -22,54 +24,11 @@
 
 namespace napkin::cli {
 
-inline constexpr std::size_t max_columns = 100;
-
 using napkin::detail::estimate_duration;
 using napkin::detail::fixed;
 using napkin::detail::percent_of;
 using napkin::detail::si;
 using napkin::detail::significant;
-
-// `text` in lines of at most `width` characters, broken at spaces; each line of `text` keeps its leading
-// spaces, and the lines a break makes start with `indent` spaces. `first_column`: where the text starts.
-inline std::string wrap(const std::string& text, std::size_t width, std::size_t indent, std::size_t first_column = 0) {
-  std::string out;
-  std::size_t line_start = 0;
-  while (line_start <= text.size()) {
-    const std::size_t line_end = std::min(text.find('\n', line_start), text.size());
-    const std::string source = text.substr(line_start, line_end - line_start);
-    const std::size_t lead = std::min(source.find_first_not_of(' '), source.size());
-    std::string line(lead, ' ');
-    std::size_t column = first_column + lead;
-    bool empty = true;
-    std::size_t start = lead;
-    while (start < source.size()) {
-      std::size_t end = source.find(' ', start);
-      if (end == std::string::npos) end = source.size();
-      const std::string word = source.substr(start, end - start);
-      start = end + 1;
-      if (word.empty()) continue;
-      const std::size_t w = text_width(word);
-      if (!empty && column + 1 + w > width) {
-        out += line + "\n";
-        line = std::string(indent, ' ');
-        column = indent;
-      } else if (!empty) {
-        line += ' ';
-        ++column;
-      }
-      line += word;
-      column += w;
-      empty = false;
-    }
-    out += line;
-    if (line_end >= text.size()) break;
-    out += "\n";
-    line_start = line_end + 1;
-    first_column = 0;
-  }
-  return out;
-}
 
 // Bytes in decimal units (bandwidths are decimal) and, where it differs, the binary value beside them:
 // "4.295 GB (4 GiB)", "100.7 MB (96 MiB)", "512 B".
@@ -476,7 +435,15 @@ inline void render(std::ostream& out, const answer& a, const output_options& o) 
   const std::string format = lower(o.format);
   if (format == "json") out << json_text(a);
   else if (format == "csv") out << csv_text(a);
-  else std::visit([&](const auto& value) { render_text(out, value); }, a);
+  else if (std::holds_alternative<roofline_answer>(a) || std::holds_alternative<report_answer>(a))
+    std::visit([&](const auto& value) { render_text(out, value); }, a);  // SVG and HTML: escaped as markup
+  else {
+    // Text for a terminal: names from files (kernels, hosts, GPU files) may hold terminal escapes or bidi
+    // overrides; every line goes through printable() (napkin/detail/printable.hpp), the one place.
+    std::ostringstream text;
+    std::visit([&](const auto& value) { render_text(text, value); }, a);
+    out << napkin::detail::printable_lines(text.str());
+  }
 }
 
 }  // namespace napkin::cli

@@ -20,6 +20,7 @@ using namespace napkin::cli;
 
 struct report_args {
   std::string run, baseline, gpu = "h100-sxm", title, output;
+  bool allow_different_gpu = false;
   CLI::Option* gpu_option = nullptr;
 };
 
@@ -31,13 +32,20 @@ constexpr const char* renderable_kinds =
 struct read_document_file {
   napkin::json_value value;
   std::string kind;
+  napkin::gpu_identity gpu;
 };
 read_document_file read_any(const std::string& file) {
   const napkin::json_read_result r = napkin::read_json_file(file);
   if (!r.ok()) throw usage_error(r.problem);
   const napkin::report_document header = napkin::flatten(r.value, file);
   if (!header.ok()) throw usage_error(header.problem);
-  return {r.value, header.kind};
+  return {r.value, header.kind, header.gpu};
+}
+
+// A baseline about another GPU is refused as `napkin diff` refuses it (one rule: validate_same_gpu).
+void same_gpu(const report_args& a, const napkin::gpu_identity& base, const napkin::gpu_identity& run) {
+  const std::string problem = napkin::validate_same_gpu(base, a.baseline, run, a.run, a.allow_different_gpu);
+  if (!problem.empty()) throw usage_error(problem);
 }
 
 // The monitor page of a monitor-report document, and of its baseline (a monitor-report too).
@@ -52,6 +60,7 @@ answer monitor_answer(const report_args& a, const read_document_file& doc) {
     if (base.kind != napkin::report_kind::monitor_report)
       throw usage_error(a.baseline + ": a document of kind '" + base.kind +
                         "'; the baseline of a monitor-report is a monitor-report");
+    same_gpu(a, base.gpu, doc.gpu);
     page.baseline = read_monitor_report(base.value, a.baseline);
   }
   if (a.gpu_option->count() > 0) out.notes.push_back("--gpu: the monitor page has no roofline; --gpu is not used");
@@ -67,6 +76,7 @@ runner setup_report(CLI::App& sub) {
       ->type_name("FILE");
   sub.add_option("--baseline", a->baseline, "an earlier run: each kernel's change")->type_name("FILE");
   a->gpu_option = sub.add_option("--gpu", a->gpu, "GPU for the roofline (default: the run's GPU key)")->type_name("GPU");
+  sub.add_flag("--allow-different-gpu", a->allow_different_gpu, "a baseline about another GPU (as napkin diff)");
   sub.add_option("--title", a->title, "the page's title")->type_name("TEXT");
   sub.add_option("-o,--output", a->output, "write to FILE instead of standard output")->type_name("FILE");
   sub.footer("The page needs no network to open; its kind follows the document's: a run page\n"
@@ -84,7 +94,10 @@ runner setup_report(CLI::App& sub) {
                         renderable_kinds);
     const measured_run run = read_run(a->run);
     std::optional<measured_run> base;
-    if (!a->baseline.empty()) base = read_run(a->baseline);
+    if (!a->baseline.empty()) {
+      base = read_run(a->baseline);
+      same_gpu(*a, base->gpu, run.gpu);
+    }
     report_answer out;
     out.run = run.run;
     out.output = a->output;

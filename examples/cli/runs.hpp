@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "errors.hpp"
+#include "napkin/detail/number_text.hpp"
 #include "napkin/profiler/sol_report.hpp"
 #include "napkin/report/document.hpp"
 #include "napkin/report/json_read.hpp"
@@ -47,6 +48,15 @@ inline double number_of(const json_value& v, const std::string& where) {
   return v.as_number();
 }
 
+// A measured quantity: every metric napkin reads (durations, cycles, bytes, rates, percentages) is >= 0,
+// and a percentage of peak is at most 1000 (above 100 only by the counters' own noise).
+inline double measured_of(const json_value& v, const std::string& where, bool percentage) {
+  const double x = number_of(v, where);
+  if (!(x >= 0)) bad_run(where, "must not be negative, got " + napkin::detail::general(x));
+  if (percentage && x > 1000) bad_run(where, "a percentage above 1000, got " + napkin::detail::general(x));
+  return x;
+}
+
 inline measured_by measured_by_of(const std::string& text, const std::string& where) {
   for (measured_by m : {measured_by::user_range, measured_by::kernel_replay, measured_by::application_replay,
                         measured_by::scope, measured_by::phase})
@@ -69,13 +79,15 @@ inline sol_report rebuild_report(const json_value& e, const std::string& where) 
       {"enable_s", &r.cost.enable_s}, {"setup_s", &r.cost.setup_s}, {"passes_s", &r.cost.passes_s},
       {"flush_s", &r.cost.flush_s},   {"cupti_s", &r.cost.cupti_s}, {"work_s", &r.cost.work_s},
       {"decode_s", &r.cost.decode_s}};
-  for (const auto& [field, target] : parts) *target = number_of(member(cost, field, where + ".cost"), where + ".cost." + field);
+  for (const auto& [field, target] : parts)
+    *target = measured_of(member(cost, field, where + ".cost"), where + ".cost." + field, false);
   const json_value& values = member(e, "values", where);
   if (!values.is_object()) bad_run(where + ".values", "expected an object of metric values");
   for (std::size_t i = 0; i < values.keys().size(); ++i) {
     const json_value& v = values.items()[i];
     if (v.is_null()) continue;  // a metric the set asked for and the GPU did not give
-    r.values[values.keys()[i]] = number_of(v, where + ".values." + values.keys()[i]);
+    const std::string& key = values.keys()[i];
+    r.values[key] = measured_of(v, where + ".values." + key, key.find("pct") != std::string::npos);
   }
   if (const json_value* derived = e.find("derived"); derived != nullptr) {  // absent before napkin 0.2
     if (!derived->is_object()) bad_run(where + ".derived", "expected an object of numbers");
@@ -96,7 +108,7 @@ inline sol_report rebuild_report(const json_value& e, const std::string& where) 
   for (const json_value& s : samples.items()) {
     if (!s.is_object()) bad_run(where + ".pass_samples", "expected objects");
     pass_sample p;
-    p.duration_ns = number_of(member(s, "duration_ns", where + ".pass_samples"), where + ".pass_samples.duration_ns");
+    p.duration_ns = measured_of(member(s, "duration_ns", where + ".pass_samples"), where + ".pass_samples.duration_ns", false);
     const json_value* launches = s.find("launches");
     if (launches != nullptr && launches->is_number() && launches->as_number() >= 0 && launches->as_number() < 1e15) p.launches = static_cast<std::size_t>(launches->as_number());
     r.pass_samples.push_back(p);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// A plain-text table: a header row and right- or left-aligned columns, two spaces apart. Widths count
+// Text layout: wrap() for paragraphs, and a plain-text table: a header row and right- or left-aligned columns, two spaces apart. Widths count
 // characters, not bytes ("µs" is one column wide). The renderers keep every table within 100 columns
 // (tests/cli checks every command's output).
 #pragma once
@@ -27,6 +27,50 @@ inline std::string pad_right(std::string text, std::size_t width) {
 inline std::string pad_left(const std::string& text, std::size_t width) {
   const std::size_t w = text_width(text);
   return w < width ? std::string(width - w, ' ') + text : text;
+}
+
+// Every line of the CLI's text output fits in this many columns (tests/cli checks it).
+inline constexpr std::size_t max_columns = 100;
+
+// `text` in lines of at most `width` characters, broken at spaces; each line of `text` keeps its leading
+// spaces, and the lines a break makes start with `indent` spaces. `first_column`: where the text starts.
+inline std::string wrap(const std::string& text, std::size_t width, std::size_t indent, std::size_t first_column = 0) {
+  std::string out;
+  std::size_t line_start = 0;
+  while (line_start <= text.size()) {
+    const std::size_t line_end = std::min(text.find('\n', line_start), text.size());
+    const std::string source = text.substr(line_start, line_end - line_start);
+    const std::size_t lead = std::min(source.find_first_not_of(' '), source.size());
+    std::string line(lead, ' ');
+    std::size_t column = first_column + lead;
+    bool empty = true;
+    std::size_t start = lead;
+    while (start < source.size()) {
+      std::size_t end = source.find(' ', start);
+      if (end == std::string::npos) end = source.size();
+      const std::string word = source.substr(start, end - start);
+      start = end + 1;
+      if (word.empty()) continue;
+      const std::size_t w = text_width(word);
+      if (!empty && column + 1 + w > width) {
+        out += line + "\n";
+        line = std::string(indent, ' ');
+        column = indent;
+      } else if (!empty) {
+        line += ' ';
+        ++column;
+      }
+      line += word;
+      column += w;
+      empty = false;
+    }
+    out += line;
+    if (line_end >= text.size()) break;
+    out += "\n";
+    line_start = line_end + 1;
+    first_column = 0;
+  }
+  return out;
 }
 
 class text_table {

@@ -20,10 +20,12 @@
 #include <cuda_runtime_api.h>
 
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
 #include "napkin/check/core.hpp"
+#include "napkin/detail/switch_word.hpp"
 
 NAPKIN_BEGIN_PROCESS_STATE
 // Whether launches are synchronized: -1 not decided yet (read the environment on first use); 0 or 1.
@@ -88,7 +90,8 @@ struct status_traits<cudaError_t> {
 
 // Whether NAPKIN_CUDA_CHECK_LAUNCH synchronizes the device after the launch so that an asynchronous
 // fault is attributed to the launch that caused it: the compiled default NAPKIN_SYNC_LAUNCHES
-// (napkin/config.hpp: on in debug builds), over it the environment variable NAPKIN_SYNC_LAUNCHES=0/1
+// (napkin/config.hpp: on in debug builds), over it the environment variable NAPKIN_SYNC_LAUNCHES=0/1 (or
+// true/false, on/off, yes/no)
 // (read once), over both set_launch_sync().
 
 namespace detail {
@@ -96,9 +99,18 @@ namespace detail {
 // The compiled default comes in as an argument, from the macros' expansion in the caller's translation
 // unit: a body that read NAPKIN_SYNC_LAUNCHES itself would differ between debug and release translation
 // units of one program (an ODR violation). The first decision holds for the whole process.
+// The value is read by detail::parse_switch_word (1/0, true/false, on/off, yes/no, any case); anything else
+// is said on stderr (this runs inside a noexcept check) and the compiled default holds.
 inline int launch_sync_from_environment(bool compiled_default) noexcept {
   const char* v = std::getenv("NAPKIN_SYNC_LAUNCHES");  // NOLINT(concurrency-mt-unsafe): read-only use
-  if (v && *v) return std::strcmp(v, "0") != 0 && std::strcmp(v, "false") != 0 && std::strcmp(v, "off") != 0;
+  if (v && *v) {
+    const switch_word w = parse_switch_word(v);
+    if (w != switch_word::other) return w == switch_word::on ? 1 : 0;
+    std::fprintf(stderr,
+                 "napkin: NAPKIN_SYNC_LAUNCHES=\"%s\" is not on or off (1/0, true/false, on/off or yes/no, any "
+                 "case); launches stay %s (the build's default)\n",
+                 v, compiled_default ? "synchronized" : "unsynchronized");
+  }
   return compiled_default ? 1 : 0;
 }
 

@@ -194,6 +194,11 @@ inline rank_summary summary_from_bytes(const char* data, std::size_t size, std::
     s.rows.push_back(std::move(row));
   }
   if (r.ok() && !r.at_end()) r.problem = "bytes left over after the last row";
+  // A world size or rank past napkin's limit would make the table list up to 10^12 absent ranks.
+  if (r.ok()) {
+    std::string bad = validate_rank_fields(c, "the summary");
+    if (!bad.empty()) r.problem = std::move(bad);
+  }
   if (!r.ok()) {
     problem = "a broken rank summary: " + r.problem;
     return {};

@@ -86,6 +86,24 @@ TEST_CASE("NAPKIN_SYNC_LAUNCHES in the environment decides the default, read onc
   CHECK(NAPKIN_LAUNCH_SYNC());  // already decided
   napkin::process_state::launch_sync.store(-1);
   CHECK_FALSE(NAPKIN_LAUNCH_SYNC());
+  // The one reader of napkin's on/off variables: "no" used to mean on (only 0, false and off were off).
+  for (const char* off : {"no", "NO", "Off", " false ", "FALSE"}) {
+    ::setenv("NAPKIN_SYNC_LAUNCHES", off, 1);
+    napkin::process_state::launch_sync.store(-1);
+    CHECK_MESSAGE(!NAPKIN_LAUNCH_SYNC(), off);
+  }
+  for (const char* on : {"yes", "ON", " true", "1"}) {
+    ::setenv("NAPKIN_SYNC_LAUNCHES", on, 1);
+    napkin::process_state::launch_sync.store(-1);
+    CHECK_MESSAGE(NAPKIN_LAUNCH_SYNC(), on);
+  }
+  ::setenv("NAPKIN_SYNC_LAUNCHES", "maybe", 1);  // said on stderr; the build's default holds
+  napkin::process_state::launch_sync.store(-1);
+#ifdef NDEBUG
+  CHECK_FALSE(NAPKIN_LAUNCH_SYNC());
+#else
+  CHECK(NAPKIN_LAUNCH_SYNC());
+#endif
   ::unsetenv("NAPKIN_SYNC_LAUNCHES");
   napkin::process_state::launch_sync.store(-1);
 #ifdef NDEBUG

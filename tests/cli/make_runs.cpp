@@ -5,6 +5,7 @@
 //                  2e6 ffma = 6e6 FLOP (add + mul + 2 fma): 2.4 FLOP/B at 1.2 TFLOP/s; "copy" (no FLOP)
 //   run.json       the same kernels after a fix: "softmax" 2000 ns, 1.25 MB: 4.8 FLOP/B at 3 TFLOP/s
 //   nokey.json     run.json without the GPU key (chip GH100 only)
+//   run_a100.json  run.json said to be of a100-sxm-80gb: a baseline about another GPU
 //   monitor.json, monitor_baseline.json   monitor-report documents of tests/report/monitor_samples.hpp: load's
 //                  SM 20 % (40 % in the baseline, which also has "transpose"); names with <, & and quotes
 #include <fstream>
@@ -51,11 +52,14 @@ int main(int argc, char** argv) {
   napkin::document_options on_h100;
   on_h100.gpu.key = "h100-sxm";
   on_h100.gpu.name = "H100 SXM5 80GB";
+  napkin::document_options on_a100;
+  on_a100.gpu.key = "a100-sxm-80gb";
   napkin::kernel_reports baseline, run;
   baseline.kernels = {kernel("softmax", 5000, 2.5e6, true), kernel("copy", 1000, 2e6, false)};
   run.kernels = {kernel("softmax", 2000, 1.25e6, true), kernel("copy", 1000, 2e6, false)};
   const bool ok = write(dir + "/baseline.json", napkin::to_json(baseline, on_h100)) &&
                   write(dir + "/run.json", napkin::to_json(run, on_h100)) && write(dir + "/nokey.json", napkin::to_json(run)) &&
+                  write(dir + "/run_a100.json", napkin::to_json(run, on_a100)) &&
                   write(dir + "/monitor.json", napkin::to_json(monitor_samples::report(20))) &&
                   write(dir + "/monitor_baseline.json", napkin::to_json(monitor_samples::report(40, true)));
   if (!ok) std::cerr << "make_runs: cannot write to " << dir << "\n";

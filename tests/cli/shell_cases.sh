@@ -8,7 +8,7 @@ shift 2
 case $case_name in
   deep_power)  # a 80,001-character power: refused for its length, without recursion
     exec "$napkin" reduction "$(printf '2^%.0s' $(seq 40000))2" ;;
-  write_error)  # the answer to /dev/full: exit 1 and a message on stderr
+  write_error)  # the answer to /dev/full: exit 1 and a message on stderr, with the system's reason
     exec "$napkin" "$@" > /dev/full ;;
   help_same)  # `napkin help X` prints exactly `napkin X --help` and `napkin X -h`, for every command
     n=0
@@ -43,6 +43,24 @@ case $case_name in
   report_round_trip)  # napkin report monitor.json --format json writes the document it read: nothing lost
     out=$("$napkin" report "$1" --format json) || exit 1
     [ "$out" = "$(cat "$1")" ] && echo "the same document" ;;
+  special_file)  # $1 of a fresh folder is a symlink to /dev/zero, a FIFO or a 65 MiB file: refused at once
+    d=$(mktemp -d) || exit 1
+    trap 'rm -rf "$d"' EXIT
+    case $1 in
+      dev_zero) ln -s /dev/zero "$d/rank0.json" ;;
+      fifo) mkfifo "$d/rank1.json" ;;
+      large) truncate -s 65M "$d/rank0.json" ;;
+    esac
+    shift
+    # timeout: before the fix a FIFO waited for a writer forever and /dev/zero was read until memory ran out
+    timeout 20 "$napkin" "$@" "$d"
+    s=$?
+    ls "$d"/* >/dev/null 2>&1 && exit $s ;;
+  gpu_dev_zero)  # --gpu KEY@FILE.json where the file is /dev/zero
+    d=$(mktemp -d) || exit 1
+    trap 'rm -rf "$d"' EXIT
+    ln -s /dev/zero "$d/zero.json"
+    timeout 20 "$napkin" gemm 1 1 1 --gpu "k@$d/zero.json" ;;
   *)
     echo "shell_cases.sh: unknown case $case_name" >&2
     exit 64 ;;

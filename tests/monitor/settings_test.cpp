@@ -40,10 +40,11 @@ TEST_CASE("the defaults, and why") {
 }
 
 TEST_CASE("off and on") {
-  for (const char* off : {"", "0", "off", "OFF", "false", "no", "No"}) CHECK_FALSE(ok(off).enabled);
+  // One reader for every on/off variable (detail/switch_word.hpp): any case, blanks around ignored.
+  for (const char* off : {"", " ", "0", "off", "OFF", "false", "FALSE", "no", "No", " off\t"}) CHECK_FALSE(ok(off).enabled);
   CHECK_FALSE(parse_monitor_settings(nullptr).settings.enabled);
   CHECK(parse_monitor_settings(nullptr).ok());
-  for (const char* on : {"1", "on", "ON", "true", "yes"}) {
+  for (const char* on : {"1", "on", "ON", "true", "True", "yes", "YES", " on "}) {
     const monitor_settings s = ok(on);
     CHECK(s.enabled);
     CHECK(s.interval_ns == monitor_settings{}.interval_ns);
@@ -89,11 +90,11 @@ TEST_CASE("every error names the variable and the bad part") {
         "interval=1.2.3ms", "interval=0.5ns", "interval=2 ms", "interval=99999999999999s", "interval=1.0000000001s"})
     CHECK(error(bad).find("interval: \"") != std::string::npos);
   CHECK(error("every=5").find("every: \"5\" is not a duration") != std::string::npos);
-  for (const char* bad : {"device=-1", "device=x", "device=1.5", "device=", "device=99999"})
+  for (const char* bad : {"device=-1", "device=x", "device=1.5", "device="})
     CHECK(error(bad).find("is not a device index") != std::string::npos);
   for (const char* bad : {"buffer=0", "buffer=12XB", "buffer=MiB", "buffer=0.5B", "buffer=99999999999999GiB"})
     CHECK(error(bad).find("buffer: \"") != std::string::npos);
-  for (const char* bad : {"samples=0", "samples=1.5", "samples=many", "samples=99999999999"})
+  for (const char* bad : {"samples=0", "samples=1.5", "samples=many"})
     CHECK(error(bad).find("is not a sample count") != std::string::npos);
   CHECK(error("report=sometimes").find("report: \"sometimes\" is not exit or off") != std::string::npos);
   CHECK(error("intervall=2ms") ==
@@ -104,7 +105,32 @@ TEST_CASE("every error names the variable and the bad part") {
   CHECK(error("interval=2ms,").find("an empty option") != std::string::npos);
   CHECK(error(",interval=2ms").find("an empty option") != std::string::npos);
   CHECK(error("on,interval=2ms").find("\"on\" is not key=value (on/off must be the whole value") != std::string::npos);
-  CHECK(error("maybe").find("\"maybe\" is not key=value") != std::string::npos);
+  CHECK(error("maybe") == "napkin: NAPKIN_MONITOR=\"maybe\" is not on or off (1/0, true/false, on/off or yes/no, any "
+                          "case), nor key=value options");
+  CHECK(error("offf").find("is not on or off") != std::string::npos);
+}
+
+// Each field has a limit, and the error names the field and the limit (a buffer of 10^15 bytes, a sample
+// count of 4 G or a report period of 10^6 hours used to be taken).
+TEST_CASE("every field is bounded, the error names it and its limit") {
+  CHECK(error("device=99999") ==
+        "napkin: NAPKIN_MONITOR=\"device=99999\": device: \"99999\" is above 1024, napkin's limit for a device index");
+  CHECK(error("interval=61s").find("interval: \"61s\" is above 60 s, napkin's limit") != std::string::npos);
+  CHECK(error("every=86401s").find("every: \"86401s\" is above a day (86400 s)") != std::string::npos);
+  CHECK(error("buffer=17GiB").find("buffer: \"17GiB\" is above 16 GiB, napkin's limit") != std::string::npos);
+  CHECK(error("buffer=1000000GB").find("above 16 GiB") != std::string::npos);
+  CHECK(error("samples=99999999999").find("samples: \"99999999999\" is above 16777216") != std::string::npos);
+  CHECK(error("samples=4294967296").find("is above 16777216") != std::string::npos);
+  CHECK(ok("device=1024,interval=60s,every=86400s,buffer=16GiB,samples=16777216").enabled);
+  monitor_settings s;
+  s.max_samples = std::size_t{1} << 30;
+  CHECK(validate_monitor_settings(s) == "napkin: monitor max_samples must be at most 16777216, got 1073741824");
+  s = monitor_settings{};
+  s.device = 5000;
+  CHECK(validate_monitor_settings(s) == "napkin: monitor device must be at most 1024, got 5000");
+  s = monitor_settings{};
+  s.hardware_buffer_bytes = std::uint64_t{1} << 40;
+  CHECK(validate_monitor_settings(s).find("hardware buffer must be at most 16 GiB") != std::string::npos);
 }
 
 TEST_CASE("the exit report's form and file") {

@@ -106,6 +106,12 @@ void check_byte_format() {
   other_version[4] = 7;
   napkin::mpi::summary_from_bytes(other_version.data(), other_version.size(), problem);
   CHECK(problem == "rank summary format version 7, this napkin reads version 1");
+  napkin::rank_summary huge = summary_of_rank(2);  // a world size of 10^12 would list 10^12 absent ranks
+  huge.context.world_size = 1000000000000;
+  const std::string huge_bytes = napkin::mpi::summary_bytes(huge);
+  napkin::mpi::summary_from_bytes(huge_bytes.data(), huge_bytes.size(), problem);
+  CHECK(problem == "a broken rank summary: the summary: context.world_size 1000000000000 is outside 1..1048576, "
+                   "napkin's limit for a job's ranks");
 }
 }  // namespace
 

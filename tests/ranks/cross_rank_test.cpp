@@ -196,6 +196,21 @@ TEST_CASE("bad summaries are refused with a reason") {
                        std::invalid_argument);
 }
 
+// Each absent rank of the world size is an entry: a world size of 10^12 is refused, not listed, and ranks
+// that disagree on it are refused (the larger used to win silently).
+TEST_CASE("world size: bounded, and one value for the job") {
+  CHECK(validate_summaries({rank_of(0, {}, 1000000000000)}) ==
+        "napkin: rank 0: context.world_size 1000000000000 is outside 1..1048576, napkin's limit for a job's ranks");
+  CHECK(validate_summaries({rank_of(0, {}, 0)}).find("context.world_size 0 is outside") != std::string::npos);
+  CHECK(validate_summaries({rank_of(0, {}, max_world_size)}).empty());
+  CHECK(validate_summaries({rank_of(0, {}, 4), rank_of(1, {}, 8)}) ==
+        "napkin: ranks 0 and 1 disagree on the world size (context.world_size 4 and 8): reports of different jobs?");
+  CHECK_THROWS_AS(make_cross_rank_table({rank_of(0, {}, 10000000)}), std::invalid_argument);
+  rank_summary unsized = rank_of(1, {});
+  unsized.context.world_size.reset();
+  CHECK(make_cross_rank_table({rank_of(0, {}, 3), unsized}).absent_ranks == std::vector<std::int64_t>{2});
+}
+
 TEST_CASE("text: within 100 columns, long names on their own line") {
   std::vector<rank_summary> s = four_ranks();
   s[0].context.host = std::string(40, 'h');

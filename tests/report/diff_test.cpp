@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "napkin/detail/printable.hpp"
+#include "napkin/profiler/report.hpp"
 #include "napkin/report.hpp"
 #include "napkin/report/cross_rank.hpp"
 #include "napkin/report/job_documents.hpp"
@@ -126,6 +128,24 @@ TEST_CASE("verdict changes, added and removed entities") {
   CHECK(os.str() == text);
 }
 
+// Names k, k, "k #2" used to become k, "k #2", "k #2": two entities of one name, matched to the wrong
+// kernels. Every name is unique now and the same kernels in another order get the same names.
+TEST_CASE("duplicate names: unique, whatever names the kernels already have") {
+  kernel_reports before, after;
+  before.kernels = {samples::sol("k", 1000), samples::sol("k", 2000), samples::sol("k #2", 3000)};
+  after.kernels = {samples::sol("k", 1000), samples::sol("k #2", 3000), samples::sol("k", 2000)};
+  const report_document b = to_document(before);
+  std::vector<std::string> names;
+  for (const report_entity& e : b.entities) names.push_back(e.name);
+  CHECK(names == std::vector<std::string>{"k", "k #3", "k #2"});
+  const report_diff d = diff(b, to_document(after));
+  CHECK_FALSE(d.regressed());
+  CHECK(d.added.empty());
+  CHECK(d.removed.empty());
+  REQUIRE(find(d, "k #2", "duration_ns") != nullptr);
+  CHECK(find(d, "k #2", "duration_ns")->status == change_status::same);
+}
+
 TEST_CASE("one-entity kinds match their entity whatever its name") {
   const report_diff d = diff(to_document(samples::sol("softmax_naive", 2000)), to_document(samples::sol("softmax_fast", 1000)));
   CHECK(d.outcome == diff_outcome::no_regression);
@@ -231,4 +251,40 @@ TEST_CASE("job documents: times and imbalance better lower, counts without a dir
   max_only.gate_fields = {"max_ns"};
   CHECK(diff(before, after, max_only).regressed());
   CHECK_FALSE(diff(before, job(2000, 2000, 500), max_only).regressed());
+}
+
+// Names come from files: a terminal escape, a bell, a C1 control or DEL in one is shown, not sent to the
+// terminal, in every text renderer (napkin/detail/printable.hpp).
+TEST_CASE("text renderers show control characters in names as escapes") {
+  CHECK(detail::printable("k\x1b[31m\a\r\n\x7f") == "k\\x1b[31m\\x07\\x0d\\x0a\\x7f");
+  CHECK(detail::printable("csi \xc2\x9b x") == "csi \\u009b x");  // C1 CSI (UTF-8 C2 9B)
+  CHECK(detail::printable("caf\xc3\xa9 \xe2\x9c\x93") == "caf\xc3\xa9 \xe2\x9c\x93");  // other UTF-8 unchanged
+  CHECK(detail::printable_lines("a\x1b\nb\n") == "a\\x1b\nb\n");
+  kernel_reports before, after;
+  before.kernels = {samples::sol("evil\x1b]0;pwned\x07", 1000)};
+  after.kernels = {samples::sol("evil\x1b]0;pwned\x07", 2000), samples::sol("new\x9b\x1b", 1)};
+  const std::string text = to_text(diff(to_document(before), to_document(after)));
+  CHECK(text.find('\x1b') == std::string::npos);
+  CHECK(text.find('\x07') == std::string::npos);
+  CHECK(text.find("evil\\x1b]0;pwned\\x07") != std::string::npos);
+  CHECK(to_text(samples::sol("s\x1bx", 1)).find("s\\x1bx") != std::string::npos);  // the profiler's report
+  report_document with_field = to_document(before), changed = to_document(before);  // a field from a file
+  with_field.entities[0].numbers.push_back({"m\x1b[2J", 1});
+  changed.entities[0].numbers.push_back({"m\x1b[2J", 2});
+  const std::string fields = to_text(diff(with_field, changed));
+  CHECK(fields.find('\x1b') == std::string::npos);
+  CHECK(fields.find("m\\x1b[2J") != std::string::npos);
+}
+
+// Trojan Source (CVE-2021-42574): bidi overrides and isolates are shown, in text as in HTML and SVG.
+TEST_CASE("bidi overrides, isolates and marks are shown as <U+XXXX>") {
+  const std::string rlo = "\xe2\x80\xae", lri = "\xe2\x81\xa6", pdi = "\xe2\x81\xa9", lrm = "\xe2\x80\x8e";
+  CHECK(detail::printable("a" + rlo + "b" + lri + pdi + lrm) == "a<U+202E>b<U+2066><U+2069><U+200E>");
+  CHECK(detail::xml_escape("a" + rlo + "<b>") == "a&lt;U+202E&gt;&lt;b&gt;");
+  report_page page;
+  page.title = "t";
+  page.kernels = {samples::sol("gemm" + rlo + "lanruter", 1000)};
+  const std::string html = to_html(page);
+  CHECK(html.find(rlo) == std::string::npos);
+  CHECK(html.find("gemm&lt;U+202E&gt;lanruter") != std::string::npos);
 }

@@ -270,3 +270,11 @@ TEST_CASE("CSV: profiler reports, one row each, RFC 4180 quoting") {
                  "2499999999999.9995,,,memory-bound-dram,high-throughput,true,0.8125\r\nb,") != std::string::npos);
   CHECK(to_csv(kernel_reports{}).find("\r\n") == csv.find("\r\n"));  // the header alone
 }
+
+// OWASP's CSV injection: a name a spreadsheet would run as a formula starts with ' ; numbers never change.
+TEST_CASE("CSV: text fields that start a formula get a leading quote, numbers do not") {
+  CHECK(to_csv(samples::one_pass("=HYPERLINK(1)")).find("\r\n'=HYPERLINK(1),GH100,") != std::string::npos);
+  csv_table t{{"name", "value"},
+              {{"+x", "-1.5"}, {"-x", "-2e-05"}, {"@SUM(A1)", "+3"}, {"\tx", "1E+300"}, {"\rx", "-.5"}, {"-", "0"}}};
+  CHECK(write_csv(t) == "name,value\r\n'+x,-1.5\r\n'-x,-2e-05\r\n'@SUM(A1),+3\r\n'\tx,1E+300\r\n\"'\rx\",-.5\r\n'-,0\r\n");
+}

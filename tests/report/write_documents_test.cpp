@@ -2,7 +2,11 @@
 // report_schema test (validate_schema.py) then checks each against docs/schema/napkin.schema.json.
 #include <doctest/doctest.h>
 
+#include <csignal>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <limits>
 #include <string>
 #include <vector>
@@ -12,6 +16,8 @@
 #include "napkin/report.hpp"
 #include "napkin/report/monitor_documents.hpp"
 #include "napkin/workloads.hpp"
+
+#include <sys/resource.h>
 #include "monitor/helpers.hpp"
 #include "samples.hpp"
 
@@ -104,4 +110,43 @@ TEST_CASE("write every document kind") {
   write("monitor_report.json", to_json(monitored));
   write("monitor_report_context.json", to_json(monitored, everything));
   write("monitor_report_empty.json", to_json(monitor_report{}));
+}
+
+namespace {
+std::string contents(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+}  // namespace
+
+// write_text_file replaces a file atomically: a write that fails half-way (here: past a 4-byte file size
+// limit, EFBIG) leaves the old file whole and no temporary file; the permission bits are kept.
+TEST_CASE("write_text_file: atomic replace, the old file intact when the write fails") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(NAPKIN_REPORT_DOCUMENTS_DIR) / "atomic";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string path = (dir / "report.json").string();
+  CHECK(write_text_file(path, "old report").empty());
+  fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+  CHECK(write_text_file(path, "new report").empty());
+  CHECK(contents(path) == "new report");
+  CHECK((fs::status(path).permissions() & fs::perms::all) ==
+        (fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read));
+
+  rlimit old_limit{};
+  REQUIRE(getrlimit(RLIMIT_FSIZE, &old_limit) == 0);
+  rlimit small = old_limit;
+  small.rlim_cur = 4;
+  const auto old_handler = std::signal(SIGXFSZ, SIG_IGN);  // EFBIG instead of the signal
+  REQUIRE(setrlimit(RLIMIT_FSIZE, &small) == 0);
+  const std::string why = write_text_file(path, "a much longer report");
+  setrlimit(RLIMIT_FSIZE, &old_limit);
+  std::signal(SIGXFSZ, old_handler);
+  CHECK(why == "File too large");
+  CHECK(contents(path) == "new report");
+  std::size_t files = 0;
+  for (const auto& e : fs::directory_iterator(dir)) files += e.is_regular_file() ? 1 : 0;
+  CHECK(files == 1);  // no temporary left behind
+  CHECK_FALSE(write_text_file((dir / "no" / "such.json").string(), "x").empty());
 }

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "napkin/detail/number_text.hpp"
+#include "napkin/detail/printable.hpp"
 #include "napkin/monitor/accumulator.hpp"
 #include "napkin/monitor/attribution.hpp"
 #include "napkin/profiler/verdicts.hpp"
@@ -176,7 +177,7 @@ inline void monitor_table(std::string& out, const char* title, const std::vector
          monitor_pad("SM%", 7, true) + monitor_pad("DRAM%", 7, true) + monitor_pad("L1%", 7, true) +
          monitor_pad("L2s%", 7, true) + monitor_pad("DRAM bytes", 12, true) + monitor_pad("DRAM BW", 13, true) + "\n";
   for (const monitor_row& r : rows) {
-    std::string name = r.name.empty() && phase_names ? "(no phase)" : r.name;
+    std::string name = r.name.empty() && phase_names ? "(no phase)" : printable(r.name);
     if (name.size() > 96) name = name.substr(0, 93) + "...";
     if (name.size() > 25) {  // a long name gets its own line; the numbers follow on the next
       out += "  " + name + "\n";
@@ -268,6 +269,7 @@ inline void monitor_key_value(std::ostringstream& os, const char* key, const std
 }
 
 inline std::string monitor_key_name(std::string s) {
+  s = printable(s);
   std::replace(s.begin(), s.end(), ' ', '_');
   return s.empty() ? "-" : s;
 }

@@ -2,7 +2,7 @@
 // napkin/monitor/settings.hpp — the phase monitor's settings and the NAPKIN_MONITOR environment variable
 // that switches it on at run time, so that a binary can ship with the monitor off:
 //
-//   unset, "", 0, off, false, no          off
+//   unset, "", 0, off, false, no          off (any case, blanks around ignored: detail/switch_word.hpp)
 //   1, on, true, yes                      on, with the defaults below
 //   key=value[,key=value...]              on, with these changes:
 //     device=<index>                      the CUDA device to sample (default 0)
@@ -17,6 +17,7 @@
 //     every=<duration>                    a report this often too: to monitor::on_report's callback, or written
 //                                         like the exit report (format=, file=: the latest one)
 //   e.g. NAPKIN_MONITOR=interval=2ms,device=1,report=exit
+// Limits (monitor_limits): device <= 1024, interval <= 60 s, every <= a day, buffer <= 16 GiB, samples <= 2^24.
 //
 // A malformed value is an error naming the variable and the bad part. monitor_settings_from_env() raises it
 // through napkin's failure path; parse_monitor_settings() and try_monitor_settings_from_env() return it as
@@ -36,6 +37,7 @@
 #include <string_view>
 #include <utility>
 
+#include "napkin/detail/switch_word.hpp"
 #include "napkin/error.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
@@ -65,12 +67,36 @@ struct monitor_settings {
   std::uint64_t drain_period_ns = 0;
 };
 
+// The largest value of each setting: beyond them a setting is a typo (or an overflow waiting in the
+// arithmetic of the decode thread), and NAPKIN_MONITOR and validate_monitor_settings refuse it by name.
+struct monitor_limits {
+  static constexpr int max_device = 1024;                                   // device index
+  static constexpr std::uint64_t max_interval_ns = 60'000'000'000;          // interval: 60 s
+  static constexpr std::uint64_t max_every_ns = 86'400'000'000'000;         // every: a day
+  static constexpr std::uint64_t max_buffer_bytes = std::uint64_t{16} << 30;  // buffer: 16 GiB
+  static constexpr std::size_t max_samples = std::size_t{1} << 24;          // samples: 16 Mi (~2 GB decoded)
+};
+
 // Why settings cannot be used; "" when they can.
 inline std::string validate_monitor_settings(const monitor_settings& s) {
+  using l = monitor_limits;
   if (s.device < 0) return "napkin: monitor device must be >= 0, got " + std::to_string(s.device);
+  if (s.device > l::max_device)
+    return "napkin: monitor device must be at most " + std::to_string(l::max_device) + ", got " + std::to_string(s.device);
   if (s.interval_ns == 0) return "napkin: monitor interval must be > 0";
+  if (s.interval_ns > l::max_interval_ns)
+    return "napkin: monitor interval must be at most 60 s, got " + std::to_string(s.interval_ns) + " ns";
+  if (s.report_every_ns > l::max_every_ns)
+    return "napkin: monitor report period (every) must be at most a day (86400 s), got " +
+           std::to_string(s.report_every_ns) + " ns";
   if (s.hardware_buffer_bytes == 0) return "napkin: monitor hardware buffer must be > 0 bytes";
+  if (s.hardware_buffer_bytes > l::max_buffer_bytes)
+    return "napkin: monitor hardware buffer must be at most 16 GiB, got " + std::to_string(s.hardware_buffer_bytes) +
+           " bytes";
   if (s.max_samples == 0) return "napkin: monitor max_samples must be >= 1";
+  if (s.max_samples > l::max_samples)
+    return "napkin: monitor max_samples must be at most " + std::to_string(l::max_samples) + ", got " +
+           std::to_string(s.max_samples);
   return {};
 }
 
@@ -143,9 +169,16 @@ inline monitor_settings_result parse_monitor_settings(const char* value) {
     r.error = "napkin: NAPKIN_MONITOR=\"" + std::string(v) + "\": " + why;
     return r;
   };
-  if (v.empty() || detail::monitor_word_is(v, {"0", "off", "false", "no"})) return r;
+  // On or off: the one reader of napkin's on/off variables (detail/switch_word.hpp); else key=value options.
+  const detail::switch_word word = detail::parse_switch_word(v);
+  if (detail::trim_blanks(v).empty() || word == detail::switch_word::off) return r;
   r.settings.enabled = true;
-  if (detail::monitor_word_is(v, {"1", "on", "true", "yes"})) return r;
+  if (word == detail::switch_word::on) return r;
+  if (v.find('=') == std::string_view::npos) {
+    r.settings = monitor_settings{};
+    r.error = detail::switch_word_problem("NAPKIN_MONITOR", v) + ", nor key=value options";
+    return r;
+  }
   constexpr std::string_view keys = "device, interval, buffer, samples, report, every, format, file";
   unsigned seen = 0;
   bool report_off = false;
@@ -170,14 +203,21 @@ inline monitor_settings_result parse_monitor_settings(const char* value) {
     seen |= bit;
     std::uint64_t n = 0;
     if (key == "device") {
-      if (!detail::monitor_scaled(val, {}, false, n) || val.find('.') != std::string_view::npos || n > 1024)
+      if (!detail::monitor_scaled(val, {}, false, n) || val.find('.') != std::string_view::npos)
         return fail("device: " + quoted + " is not a device index (0, 1, ...)");
+      if (n > static_cast<std::uint64_t>(monitor_limits::max_device))
+        return fail("device: " + quoted + " is above " + std::to_string(monitor_limits::max_device) +
+                    ", napkin's limit for a device index");
       r.settings.device = static_cast<int>(n);
     } else if (key == "interval" || key == "every") {
       if (!detail::monitor_scaled(val, {{"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}}, true, n) ||
           n == 0)
         return fail(std::string(key) + ": " + quoted +
                     " is not a duration (a number above 0 and a unit: ns, us, ms or s; e.g. 5ms, 0.5ms, 250us)");
+      if (key == "interval" && n > monitor_limits::max_interval_ns)
+        return fail("interval: " + quoted + " is above 60 s, napkin's limit for the sampling interval");
+      if (key == "every" && n > monitor_limits::max_every_ns)
+        return fail("every: " + quoted + " is above a day (86400 s), napkin's limit for the report period");
       (key == "interval" ? r.settings.interval_ns : r.settings.report_every_ns) = n;
     } else if (key == "buffer") {
       const std::initializer_list<std::pair<std::string_view, std::uint64_t>> byte_units = {
@@ -185,11 +225,15 @@ inline monitor_settings_result parse_monitor_settings(const char* value) {
           {"kB", 1000}, {"KB", 1000}, {"MB", 1000000}, {"GB", 1000000000}};
       if (!detail::monitor_scaled(val, byte_units, false, n) || n == 0)
         return fail("buffer: " + quoted + " is not a size in bytes (e.g. 32MiB, 64MB, 1048576)");
+      if (n > monitor_limits::max_buffer_bytes)
+        return fail("buffer: " + quoted + " is above 16 GiB, napkin's limit for the hardware buffer");
       r.settings.hardware_buffer_bytes = n;
     } else if (key == "samples") {
-      if (!detail::monitor_scaled(val, {}, false, n) || val.find('.') != std::string_view::npos || n == 0 ||
-          n > (std::uint64_t{1} << 32))
+      if (!detail::monitor_scaled(val, {}, false, n) || val.find('.') != std::string_view::npos || n == 0)
         return fail("samples: " + quoted + " is not a sample count (a whole number >= 1)");
+      if (n > monitor_limits::max_samples)
+        return fail("samples: " + quoted + " is above " + std::to_string(monitor_limits::max_samples) +
+                    ", napkin's limit for samples held");
       r.settings.max_samples = static_cast<std::size_t>(n);
     } else if (key == "format") {
       if (detail::monitor_word_is(val, {"text"}))

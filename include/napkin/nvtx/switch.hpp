@@ -11,6 +11,7 @@
 #pragma once
 
 #include "napkin/config.hpp"
+#include "napkin/detail/switch_word.hpp"
 #include "napkin/nvtx/config.hpp"
 
 #include <atomic>
@@ -66,12 +67,12 @@ inline void initialize_nvtx() noexcept {
 NAPKIN_DETAIL_COLD inline bool read_nvtx_switch() noexcept {
   unsigned char wanted = switch_on;
   if (const char* env = std::getenv("NAPKIN_NVTX"); env != nullptr && *env != '\0') {
-    const std::string_view v{env};
-    if (v == "0" || v == "off" || v == "OFF" || v == "false" || v == "FALSE" || v == "no") {
+    const switch_word w = parse_switch_word(env);  // the one reader of napkin's on/off variables
+    if (w == switch_word::off) {
       wanted = switch_off;
-    } else if (!(v == "1" || v == "on" || v == "ON" || v == "true" || v == "TRUE" || v == "yes")) {
-      std::fprintf(stderr, "napkin: ignoring NAPKIN_NVTX=\"%s\" (expected 0/off/false/no or 1/on/true/yes); "
-                           "NVTX ranges stay enabled\n", env);
+    } else if (w == switch_word::other) {
+      std::fprintf(stderr, "napkin: NAPKIN_NVTX=\"%s\" is not on or off (1/0, true/false, on/off or yes/no, any "
+                           "case); NVTX ranges stay enabled\n", env);
     }
   }
   if (wanted == switch_on) initialize_nvtx();

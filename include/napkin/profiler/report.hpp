@@ -16,6 +16,7 @@
 #include <utility>
 
 #include "napkin/detail/number_text.hpp"
+#include "napkin/detail/printable.hpp"
 #include "napkin/profiler/comparison.hpp"
 #include "napkin/profiler/sol_report.hpp"
 #include "napkin/profiler/verdicts.hpp"
@@ -58,7 +59,8 @@ inline std::string wrapped(const std::string& text, std::size_t indent, std::siz
 }  // namespace detail
 
 inline std::string to_text(const sol_report& r) {
-  std::string out = "  " + r.name + "  [" + r.chip + ", " + r.metric_set + " set, " + std::to_string(r.passes) +
+  std::string out = "  " + detail::printable(r.name) + "  [" + detail::printable(r.chip) + ", " +
+                    detail::printable(r.metric_set) + " set, " + std::to_string(r.passes) +
                     (r.passes == 1 ? " pass, " : " passes, ") + std::string(describe(r.how)) + "]\n";
   out += "    Section: GPU Speed Of Light Throughput\n";
   out += detail::section_row("DRAM Frequency", "GHz", r.dram_hz(), 1e-9, 2);

@@ -27,9 +27,11 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "napkin/detail/number_text.hpp"
+#include "napkin/detail/printable.hpp"
 #include "napkin/report/document.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
@@ -172,15 +174,20 @@ inline field_change compare_number(const std::string& entity, const std::string&
   return c;
 }
 
+// Fields are matched through an index (an entity may carry thousands of metric values: no n^2 search).
 inline void compare_entities(const report_entity& a, const report_entity& b, const std::string& name,
                              const diff_options& o, report_diff& out) {
+  std::unordered_map<std::string_view, const report_number*> old_numbers, new_numbers;
+  for (const auto& n : a.numbers) old_numbers.try_emplace(n.field, &n);
+  for (const auto& n : b.numbers) new_numbers.try_emplace(n.field, &n);
   for (const auto& n : b.numbers) {
-    const report_number* old = a.number(n.field);
-    out.changes.push_back(compare_number(name, n.field, old ? std::optional<double>(old->value) : std::nullopt,
-                                         n.value, o));
+    const auto old = old_numbers.find(n.field);
+    const std::optional<double> old_value =
+        old != old_numbers.end() ? std::optional<double>(old->second->value) : std::nullopt;
+    out.changes.push_back(compare_number(name, n.field, old_value, n.value, o));
   }
   for (const auto& n : a.numbers)
-    if (b.number(n.field) == nullptr) out.changes.push_back(compare_number(name, n.field, n.value, std::nullopt, o));
+    if (new_numbers.count(n.field) == 0) out.changes.push_back(compare_number(name, n.field, n.value, std::nullopt, o));
   for (const auto& v : b.verdicts) {
     const report_verdict* old = a.verdict(v.field);
     if (old != nullptr && old->text != v.text) out.verdict_changes.push_back({name, v.field, old->text, v.text});
@@ -206,6 +213,17 @@ inline bool different_gpus(const gpu_identity& a, const gpu_identity& b) {
 
 }  // namespace detail
 
+// Why `current` cannot be compared with `baseline` for their GPUs, or "": both name the GPU (key or chip)
+// and the names differ. The one rule of diff() and of every other comparison of two documents (the CLI's
+// `napkin report RUN --baseline BASE`); `allow` (allow_different_gpu) lets them through.
+inline std::string validate_same_gpu(const gpu_identity& baseline, const std::string& baseline_source,
+                                     const gpu_identity& current, const std::string& current_source,
+                                     bool allow = false) {
+  if (allow || !detail::different_gpus(baseline, current)) return {};
+  return "different GPUs: " + baseline_source + " is about " + detail::gpu_text(baseline) + ", " + current_source +
+         " about " + detail::gpu_text(current) + " (allow_different_gpu / --allow-different-gpu compares them anyway)";
+}
+
 // `current` against `baseline`. Bad input is reported in the result (outcome bad_input, problems), never
 // raised: a document that failed to read (report_document::problem), a schema version other than
 // report_schema_version, kinds that differ, GPUs that differ (unless allowed).
@@ -225,13 +243,15 @@ inline report_diff diff(const report_document& baseline, const report_document& 
   if (!(o.threshold_pct >= 0) || !std::isfinite(o.threshold_pct))
     d.problems.push_back("the threshold must be a finite percentage >= 0, got " + detail::general(o.threshold_pct));
   if (d.problems.empty() && baseline.kind != current.kind)
-    d.problems.push_back("different kinds: " + baseline.source + " is a " + detail::quoted(baseline.kind) +
-                         " document, " + current.source + " a " + detail::quoted(current.kind) +
+    d.problems.push_back("different kinds: " + baseline.source + " is " + detail::a_or_an(baseline.kind) + " " +
+                         detail::quoted(baseline.kind) + " document, " + current.source + " " +
+                         detail::a_or_an(current.kind) + " " + detail::quoted(current.kind) +
                          " document; only documents of the same kind compare");
-  if (d.problems.empty() && !o.allow_different_gpu && detail::different_gpus(baseline.gpu, current.gpu))
-    d.problems.push_back("different GPUs: " + baseline.source + " is about " + detail::gpu_text(baseline.gpu) + ", " +
-                         current.source + " about " + detail::gpu_text(current.gpu) +
-                         " (allow_different_gpu / --allow-different-gpu compares them anyway)");
+  if (d.problems.empty()) {
+    std::string gpus =
+        validate_same_gpu(baseline.gpu, baseline.source, current.gpu, current.source, o.allow_different_gpu);
+    if (!gpus.empty()) d.problems.push_back(std::move(gpus));
+  }
   if (!d.problems.empty()) {
     d.outcome = diff_outcome::bad_input;
     return d;
@@ -239,13 +259,16 @@ inline report_diff diff(const report_document& baseline, const report_document& 
 
   const bool one_to_one = detail::single_entity_kind(current.kind) && baseline.entities.size() == 1 &&
                           current.entities.size() == 1;
+  // Entities match by name through an index (the last of a name, as a search from the front would find).
+  std::unordered_map<std::string_view, const report_entity*> old_by_name, new_by_name;
+  for (const report_entity& e : baseline.entities) old_by_name[e.name] = &e;
+  for (const report_entity& e : current.entities) new_by_name[e.name] = &e;
   for (const report_entity& b : current.entities) {
     const report_entity* a = nullptr;
     if (one_to_one) {
       a = &baseline.entities.front();
-    } else {
-      for (const report_entity& e : baseline.entities)
-        if (e.name == b.name) a = &e;
+    } else if (const auto it = old_by_name.find(b.name); it != old_by_name.end()) {
+      a = it->second;
     }
     if (a == nullptr) {
       d.added.push_back(b.name);
@@ -255,11 +278,8 @@ inline report_diff diff(const report_document& baseline, const report_document& 
     detail::compare_entities(*a, b, name, o, d);
   }
   if (!one_to_one)
-    for (const report_entity& a : baseline.entities) {
-      bool found = false;
-      for (const report_entity& b : current.entities) found = found || b.name == a.name;
-      if (!found) d.removed.push_back(a.name);
-    }
+    for (const report_entity& a : baseline.entities)
+      if (new_by_name.count(a.name) == 0) d.removed.push_back(a.name);
   bool regressed = o.removed_is_regression && !d.removed.empty();
   for (const auto& c : d.changes) regressed = regressed || c.regression;
   d.outcome = regressed ? diff_outcome::regression : diff_outcome::no_regression;
@@ -289,10 +309,11 @@ inline std::string diff_percent(const field_change& c) {
 inline std::string to_text(const report_diff& d) {
   std::string out = "napkin diff: " + std::string(to_string(d.outcome));
   if (d.bad_input()) {
-    for (const auto& p : d.problems) out += "\n  bad input: " + p;
+    for (const auto& p : d.problems) out += "\n  bad input: " + detail::printable(p);
     return out + "\n";
   }
-  out += " (" + d.kind + ", " + d.old_source + " -> " + d.new_source + ", threshold " +
+  out += " (" + detail::printable(d.kind) + ", " + detail::printable(d.old_source) + " -> " +
+         detail::printable(d.new_source) + ", threshold " +
          detail::fixed(d.threshold_pct, 1) + "%)\n";
   std::size_t same = 0, w_entity = 6, w_field = 5;
   for (const auto& c : d.changes) {
@@ -300,8 +321,8 @@ inline std::string to_text(const report_diff& d) {
       ++same;
       continue;
     }
-    w_entity = std::max(w_entity, c.entity.size());
-    w_field = std::max(w_field, c.field.size());
+    w_entity = std::max(w_entity, detail::printable(c.entity).size());
+    w_field = std::max(w_field, detail::printable(c.field).size());
   }
   if (same < d.changes.size()) {
     out += "  " + detail::pad("entity", w_entity) + "  " + detail::pad("field", w_field) + "  " +
@@ -309,7 +330,8 @@ inline std::string to_text(const report_diff& d) {
            "  status\n";
     for (const auto& c : d.changes) {
       if (c.status == change_status::same) continue;
-      out += "  " + detail::pad(c.entity, w_entity) + "  " + detail::pad(c.field, w_field) + "  " +
+      out += "  " + detail::pad(detail::printable(c.entity), w_entity) + "  " +
+             detail::pad(detail::printable(c.field), w_field) + "  " +
              detail::pad(detail::diff_number(c.old_value), 12, true) + "  " +
              detail::pad(detail::diff_number(c.new_value), 12, true) + "  " +
              detail::pad(detail::diff_percent(c), 9, true) + "  " + std::string(to_string(c.status)) +
@@ -319,9 +341,10 @@ inline std::string to_text(const report_diff& d) {
   out += "  " + std::to_string(same) + " of " + std::to_string(d.changes.size()) + " numbers within " +
          detail::fixed(d.threshold_pct, 1) + "%\n";
   for (const auto& v : d.verdict_changes)
-    out += "  verdict " + v.entity + " " + v.field + ": " + v.old_text + " -> " + v.new_text + "\n";
-  for (const auto& a : d.added) out += "  added: " + a + "\n";
-  for (const auto& r : d.removed) out += "  removed: " + r + "\n";
+    out += "  verdict " + detail::printable(v.entity) + " " + detail::printable(v.field) + ": " +
+           detail::printable(v.old_text) + " -> " + detail::printable(v.new_text) + "\n";
+  for (const auto& a : d.added) out += "  added: " + detail::printable(a) + "\n";
+  for (const auto& r : d.removed) out += "  removed: " + detail::printable(r) + "\n";
   return out;
 }
 

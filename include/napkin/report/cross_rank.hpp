@@ -17,7 +17,8 @@
 // "mostly communication".
 //
 // Plain C++17, no dependency; bad input (duplicate ranks, a summary without a rank, a negative time)
-// goes through napkin's failure path (validate_summaries returns it as text). Text within 100 columns.
+// goes through napkin's failure path (validate_summaries returns it as text), and so do a world size above
+// max_world_size and ranks that disagree on the world size (no "the larger wins"). Text within 100 columns.
 #pragma once
 
 #include "napkin/config.hpp"
@@ -33,6 +34,7 @@
 #include <vector>
 
 #include "napkin/detail/number_text.hpp"
+#include "napkin/detail/printable.hpp"
 #include "napkin/error.hpp"
 #include "napkin/report/communication.hpp"
 #include "napkin/report/document.hpp"
@@ -70,6 +72,21 @@ inline std::optional<time_split> split_of(const rank_row& r) {
   }
   if (!r.communication_ns) return std::nullopt;
   return time_split{r.gpu_ns - *r.communication_ns, *r.communication_ns};
+}
+
+// The largest world size (and rank + 1) napkin accepts: each absent rank of the world size is an entry of
+// the table, so a report that claims 10^12 ranks is refused rather than listed.
+constexpr std::int64_t max_world_size = std::int64_t{1} << 20;
+
+// Why a context's rank / world size cannot be a job's, or "" (`where` names the source).
+inline std::string validate_rank_fields(const report_context& c, const std::string& where) {
+  if (c.world_size && (*c.world_size < 1 || *c.world_size > max_world_size))
+    return where + ": context.world_size " + std::to_string(*c.world_size) + " is outside 1.." +
+           std::to_string(max_world_size) + ", napkin's limit for a job's ranks";
+  if (c.rank && (*c.rank < 0 || *c.rank >= max_world_size))
+    return where + ": context.rank " + std::to_string(*c.rank) + " is outside 0.." + std::to_string(max_world_size - 1) +
+           ", napkin's limit for a job's ranks";
+  return {};
 }
 
 // One rank's rows. The rank is context.rank (required: the table has no other way to tell ranks apart).
@@ -125,12 +142,19 @@ inline double median_of(std::vector<double> v) {
 inline std::string validate_summaries(const std::vector<rank_summary>& summaries) {
   if (summaries.empty()) return "napkin: no rank summaries to put in a cross-rank table";
   std::vector<std::int64_t> seen;
+  const rank_summary* sized = nullptr;  // the first summary that gives a world size
   for (std::size_t i = 0; i < summaries.size(); ++i) {
     const rank_summary& s = summaries[i];
     const std::string which = "summary " + std::to_string(i);
     if (!s.context.rank) return "napkin: " + which + " has no rank (context.rank)";
     const std::int64_t r = *s.context.rank;
     if (r < 0) return "napkin: " + which + " has a negative rank " + std::to_string(r);
+    if (std::string bad = validate_rank_fields(s.context, "napkin: rank " + std::to_string(r)); !bad.empty()) return bad;
+    if (s.context.world_size && sized && *sized->context.world_size != *s.context.world_size)
+      return "napkin: ranks " + std::to_string(*sized->context.rank) + " and " + std::to_string(r) +
+             " disagree on the world size (context.world_size " + std::to_string(*sized->context.world_size) + " and " +
+             std::to_string(*s.context.world_size) + "): reports of different jobs?";
+    if (s.context.world_size && !sized) sized = &s;
     if (std::find(seen.begin(), seen.end(), r) != seen.end()) return "napkin: rank " + std::to_string(r) + " appears twice";
     seen.push_back(r);
     if (s.context.world_size && r >= *s.context.world_size)
@@ -182,10 +206,10 @@ inline cross_rank_table make_cross_rank_table(std::vector<rank_summary> summarie
   std::sort(summaries.begin(), summaries.end(),
             [](const rank_summary& a, const rank_summary& b) { return *a.context.rank < *b.context.rank; });
   cross_rank_table t;
-  std::int64_t world = 0;
+  std::int64_t world = 0;  // one value, at most max_world_size: validate_summaries checked
   for (const rank_summary& s : summaries) {
     t.ranks.push_back(*s.context.rank);
-    if (s.context.world_size) world = std::max(world, *s.context.world_size);
+    if (s.context.world_size) world = *s.context.world_size;
     t.per_rank.push_back(detail::split_of_rank(s));
   }
   for (std::int64_t r = 0; r < world; ++r)
@@ -272,7 +296,7 @@ inline std::string to_text(const cross_rank_table& t) {
          cross_pad("min", 11, true) + cross_pad("median", 11, true) + cross_pad("max", 11, true) +
          cross_pad("slowest", 8, true) + cross_pad("max/med", 9, true) + "\n";
   for (const cross_rank_row& r : t.rows) {
-    std::string name = r.name.empty() ? "(no phase)" : r.name;
+    std::string name = r.name.empty() ? "(no phase)" : detail::printable(r.name);
     if (name.size() > 96) name = name.substr(0, 93) + "...";
     if (name.size() > 27) {  // a long name gets its own line; the numbers follow on the next
       out += "  " + name + "\n";
@@ -291,7 +315,7 @@ inline std::string to_text(const cross_rank_table& t) {
   out += "\n  " + cross_pad("rank", 6, false) + cross_pad("host", 24, false) + cross_pad("GPU time", 11, true) +
          cross_pad("compute", 11, true) + cross_pad("comm", 11, true) + cross_pad("comm %", 8, true) + "\n";
   for (const rank_split& s : t.per_rank) {
-    std::string host = s.context.host.value_or("?");
+    std::string host = detail::printable(s.context.host.value_or("?"));
     if (host.size() > 23) host = host.substr(0, 20) + "...";
     out += "  " + cross_pad(std::to_string(s.rank), 6, false) + cross_pad(host, 24, false) +
            cross_pad(detail::cross_ns(s.gpu_ns), 11, true);

@@ -5,6 +5,8 @@
 //
 //   - Lines end with CRLF, as RFC 4180 writes them (spreadsheets, Python's csv and pandas read it).
 //   - A field holding a comma, a double quote, CR or LF is quoted, its quotes doubled.
+//   - A text field starting with =, +, -, @, tab or CR (a spreadsheet formula: OWASP's "CSV injection")
+//     starts with ' instead; numbers are never changed.
 //   - Numbers are written as in the JSON documents (json_writer.hpp: exact round trip); a missing or
 //     non-finite number is an empty field.
 //
@@ -32,7 +34,37 @@ struct csv_table {
 
 namespace detail {
 
+// A number as csv_cell writes it: [+-]digits[.digits][e[+-]digits].
+inline bool is_csv_number(std::string_view s) {
+  std::size_t i = 0;
+  const auto digits = [&]() {
+    const std::size_t start = i;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+    return i > start;
+  };
+  if (i < s.size() && (s[i] == '-' || s[i] == '+')) ++i;
+  bool any = digits();
+  if (i < s.size() && s[i] == '.') {
+    ++i;
+    any = digits() || any;
+  }
+  if (!any) return false;
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < s.size() && (s[i] == '-' || s[i] == '+')) ++i;
+    if (!digits()) return false;
+  }
+  return i == s.size();
+}
+
 inline void append_csv_field(std::string& out, std::string_view s) {
+  // OWASP's CSV injection advice: a text field that a spreadsheet would read as a formula (it starts
+  // with =, +, -, @, tab or CR) gets a leading '. A number stays a number: -1.5 is written as -1.5.
+  std::string guarded;
+  if (!s.empty() && std::string_view("=+-@\t\r").find(s.front()) != std::string_view::npos && !is_csv_number(s)) {
+    guarded = "'" + std::string(s);
+    s = guarded;
+  }
   if (s.find_first_of(",\"\r\n") == std::string_view::npos) {
     out.append(s);
     return;

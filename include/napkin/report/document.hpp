@@ -15,7 +15,9 @@
 
 #include <cmath>
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -134,6 +136,11 @@ inline bool is_known_report_kind(std::string_view kind) {
 }
 
 inline std::string quoted(std::string_view s) { return "\"" + std::string(s) + "\""; }
+
+// "a" or "an" before a word: "an estimate", "an occupancy", "a kernel-reports".
+inline const char* a_or_an(std::string_view word) {
+  return !word.empty() && std::string_view("aeiouAEIOU").find(word.front()) != std::string_view::npos ? "an" : "a";
+}
 
 // The header of every document; the kind's content is added after it.
 inline json_value document_header(std::string_view kind, gpu_identity gpu, const document_options& options) {
@@ -292,7 +299,8 @@ inline report_document flatten(const json_value& doc, std::string source) {
   const detail::entity_location where = detail::entities_of(out.kind);
   const std::string member(where.member);
   const json_value* content = doc.find(member);
-  if (content == nullptr) return fail("no " + detail::quoted(member) + " (a " + out.kind + " document has one)");
+  if (content == nullptr)
+    return fail("no " + detail::quoted(member) + " (" + detail::a_or_an(out.kind) + " " + out.kind + " document has one)");
   std::vector<const json_value*> items;
   if (where.array) {
     if (!content->is_array()) return fail(member + ": expected an array");
@@ -300,17 +308,27 @@ inline report_document flatten(const json_value& doc, std::string source) {
   } else {
     items.push_back(content);
   }
-  std::vector<std::string> raw_names;
+  // The same kernel launched twice: the second is "name #2", so entities match by name one to one. A
+  // suffixed name that is taken (a kernel really named "k #2") moves on to " #3" and up: every name the
+  // document holds is reserved first, so that k, k, "k #2" and k, "k #2", k give the same three names.
+  std::set<std::string> taken;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const json_value* name = items[i]->is_object() ? items[i]->find("name") : nullptr;
+    if (name != nullptr && name->is_string()) taken.insert(name->as_string());
+  }
+  std::map<std::string, std::size_t> seen;  // raw name -> launches so far
   for (std::size_t i = 0; i < items.size(); ++i) {
     report_entity e;
     const std::string path = where.array ? member + "[" + std::to_string(i) + "]" : member;
     std::string problem = detail::flatten_entity(*items[i], path, e);
     if (!problem.empty()) return fail(problem);
-    // The same kernel launched twice: the second is "name #2", so entities match by name one to one.
-    std::size_t seen = 0;
-    for (const auto& earlier : raw_names) seen += earlier == e.name ? 1 : 0;
-    raw_names.push_back(e.name);
-    if (seen > 0) e.name += " #" + std::to_string(seen + 1);
+    const std::size_t before = seen[e.name]++;
+    if (before > 0) {
+      std::size_t n = before + 1;
+      while (taken.count(e.name + " #" + std::to_string(n)) != 0) ++n;
+      e.name += " #" + std::to_string(n);
+      taken.insert(e.name);
+    }
     out.entities.push_back(std::move(e));
   }
   return out;

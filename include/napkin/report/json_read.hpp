@@ -8,8 +8,9 @@
 // napkin includes it; writing documents needs nothing (json_writer.hpp).
 //
 // Nothing is thrown, with or without exceptions: every problem comes back as text naming the source
-// and what is wrong (a file that cannot be read, an empty file, JSON syntax with its byte offset, a number
-// too large for a double, nesting deeper than 256 levels), and report_document::problem adds what makes a
+// and what is wrong (a file that cannot be read, one that is not a regular file or is larger than 64 MiB,
+// an empty file, JSON syntax with its byte offset, a number too large for a double, nesting deeper than 256
+// levels), and report_document::problem adds what makes a
 // document unusable (no schema, an unknown schema_version, a wrong type). diff() turns a problem into its
 // bad_input outcome.
 #pragma once
@@ -23,8 +24,13 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -94,7 +100,12 @@ class json_value_builder {
       return &root;
     }
     json_value& top = *stack_.back();
-    return top.is_object() ? &top.set(key_, std::move(v)) : &top.push(std::move(v));
+    if (!top.is_object()) return &top.push(std::move(v));
+    // A repeated name replaces the earlier member (as set() would), found through the object's index.
+    auto& names = names_.back();
+    const auto [it, inserted] = names.try_emplace(key_, top.items().size());
+    if (!inserted) return &(top.item_at(it->second) = std::move(v));
+    return &top.add_member(key_, std::move(v));
   }
   bool add(json_value v) {
     add_to_top(std::move(v));
@@ -103,13 +114,16 @@ class json_value_builder {
   bool open(json_value container) {
     if (stack_.size() >= max_depth) return fail("nested deeper than " + std::to_string(max_depth) + " levels");
     stack_.push_back(add_to_top(std::move(container)));
+    names_.emplace_back();
     return true;
   }
   bool close() {
     stack_.pop_back();
+    names_.pop_back();
     return true;
   }
   std::vector<json_value*> stack_;
+  std::vector<std::unordered_map<std::string, std::size_t>> names_;  // per open container: member name -> index
   std::string key_;
 };
 
@@ -132,19 +146,58 @@ inline json_read_result parse_json(std::string_view text, const std::string& sou
   return r;
 }
 
-// The contents of a file: "" and a problem when it cannot be read (missing, a folder, no permission).
+// The largest document napkin reads: larger is not a report napkin wrote, and reading it whole would
+// take that much memory.
+constexpr std::size_t max_document_bytes = std::size_t{64} << 20;
+
+namespace detail {
+inline const char* file_type_name(mode_t mode) {
+  if (S_ISDIR(mode)) return "a folder";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a plain file";
+}
+}  // namespace detail
+
+// The contents of a file: "" and a problem when it cannot be read (missing, no permission, not a regular
+// file, larger than max_document_bytes). The one file reader of every napkin document reader (JSON
+// documents, GPU files, the CLI's runs and ranks): /dev/zero, a FIFO or a folder are refused before
+// anything is read (a FIFO is opened without waiting for a writer), and no more than the limit is read.
 inline std::string read_file_text(const std::string& path, std::string& problem) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
     problem = path + ": cannot open: " + std::strerror(errno);
     return {};
   }
+  struct stat st {};
   std::string text;
-  char buf[65536];
-  std::size_t n = 0;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
-  if (std::ferror(f)) problem = path + ": cannot read: " + std::strerror(errno);
-  std::fclose(f);
+  if (::fstat(fd, &st) != 0) {
+    problem = path + ": cannot read: " + std::strerror(errno);
+  } else if (!S_ISREG(st.st_mode)) {
+    problem = path + " is not a regular file (" + detail::file_type_name(st.st_mode) + "): napkin reads documents from files";
+  } else if (static_cast<unsigned long long>(st.st_size) > max_document_bytes) {
+    problem = path + " is larger than 64 MiB, napkin's limit for a document";
+  } else {
+    char buf[65536];
+    for (;;) {
+      const ssize_t n = ::read(fd, buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) {
+        problem = path + ": cannot read: " + std::strerror(errno);
+        break;
+      }
+      if (n == 0) break;
+      text.append(buf, static_cast<std::size_t>(n));
+      if (text.size() > max_document_bytes) {  // it grew while being read
+        problem = path + " is larger than 64 MiB, napkin's limit for a document";
+        break;
+      }
+    }
+  }
+  ::close(fd);
+  if (!problem.empty()) text.clear();
   return text;
 }
 

@@ -85,6 +85,15 @@ class json_value {
     items_.push_back(std::move(v));
     return items_.back();
   }
+  // Appends a member the caller knows to be new, without the search of set() (the JSON reader keeps an index
+  // of the names it has seen, so that reading an object of n members is not n^2 work).
+  json_value& add_member(std::string key, json_value v) {
+    keys_.push_back(std::move(key));
+    items_.push_back(std::move(v));
+    return items_.back();
+  }
+  // The member or item at position i (i < items().size()).
+  json_value& item_at(std::size_t i) { return items_[i]; }
   // The member `key` of an object; nullptr when absent (or when this is not an object).
   const json_value* find(std::string_view key) const noexcept {
     if (type_ != type::object) return nullptr;

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "napkin/detail/number_text.hpp"
+#include "napkin/detail/printable.hpp"
 #include "napkin/math/pipes.hpp"
 #include "napkin/math/roofline.hpp"
 #include "napkin/report/roofline_chart.hpp"
@@ -33,11 +34,19 @@ NAPKIN_BEGIN_NAMESPACE
 
 namespace detail {
 
-// Text for XML and HTML content and attribute values. Control characters XML 1.0 cannot hold become '?'.
+// Text for XML and HTML content and attribute values. Control characters XML 1.0 cannot hold become '?';
+// Unicode's bidi overrides and isolates are shown as <U+202E> (detail/printable.hpp), not obeyed.
 inline std::string xml_escape(std::string_view s) {
   std::string out;
   out.reserve(s.size());
-  for (char ch : s) {
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char ch = s[i];
+    if (const unsigned cp = bidi_control_at(s, i); cp != 0) {
+      const std::string shown = code_point_text(cp);
+      out += "&lt;" + shown.substr(1, shown.size() - 2) + "&gt;";
+      i += 2;
+      continue;
+    }
     switch (ch) {
       case '&': out += "&amp;"; break;
       case '<': out += "&lt;"; break;

@@ -1,29 +1,76 @@
 // SPDX-License-Identifier: Apache-2.0
 // napkin/report/text_file.hpp — writing a report to a file, the one way napkin does it: the whole text or
 // a reason, never an exception (a program must not die on its way out because a report could not be
-// written). Plain C++17.
+// written). Plain C++17 and POSIX.
+//
+// A regular file (or a new one) is replaced atomically: the text goes to a temporary file in the same
+// folder, which is renamed over the old one only once it is complete, so a failed write (a full disk, a
+// file size limit) leaves the old file as it was and no temporary behind. The replacement keeps the old
+// file's permission bits; a new file gets the usual 0666 less the umask. Anything else that exists at the
+// path (/dev/stdout, a FIFO) is written in place, as it cannot be replaced.
 #pragma once
 
 #include "napkin/config.hpp"
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <string>
 #include <string_view>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 NAPKIN_BEGIN_NAMESPACE
 
-// Writes `text` to `path` (replacing it). Returns "" or why not: the system's words for a failed open
-// ("No such file or directory"), or "a short write" / "closing failed".
-inline std::string write_text_file(const std::string& path, std::string_view text) {
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (f == nullptr) return std::strerror(errno);
-  const bool written = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  const bool closed = std::fclose(f) == 0;
-  if (!written) return "a short write";
-  if (!closed) return "closing failed";
+namespace detail {
+
+// Writes all of `text` to `fd`; "" or why not.
+inline std::string write_all(int fd, std::string_view text) {
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return std::strerror(errno);
+    if (n == 0) return "a short write";
+    done += static_cast<std::size_t>(n);
+  }
   return {};
+}
+
+}  // namespace detail
+
+// Writes `text` to `path` (replacing it). Returns "" or why not: the system's words for a failed open or
+// write ("No such file or directory", "File too large"), or "a short write" / "closing failed".
+inline std::string write_text_file(const std::string& path, std::string_view text) {
+  struct stat old {};
+  const bool exists = ::stat(path.c_str(), &old) == 0;
+  if (exists && !S_ISREG(old.st_mode)) {  // a device or a FIFO: written in place
+    const int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+    if (fd < 0) return std::strerror(errno);
+    std::string why = detail::write_all(fd, text);
+    if (::close(fd) != 0 && why.empty()) why = "closing failed";
+    return why;
+  }
+  // A temporary name no other writer uses: the process id, the clock and the attempt, created exclusively.
+  const auto now = std::chrono::steady_clock::now().time_since_epoch().count();
+  std::string temporary;
+  int fd = -1;
+  for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
+    temporary = path + ".napkin-" + std::to_string(::getpid()) + "-" + std::to_string(now) + "-" +
+                std::to_string(attempt) + ".tmp";
+    fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0 && errno != EEXIST) return std::strerror(errno);
+  }
+  if (fd < 0) return "no free temporary file name next to it";
+  std::string why = detail::write_all(fd, text);
+  if (why.empty() && exists && ::fchmod(fd, old.st_mode & 07777) != 0) why = std::strerror(errno);
+  if (::close(fd) != 0 && why.empty()) why = "closing failed";
+  if (why.empty() && ::rename(temporary.c_str(), path.c_str()) != 0) why = std::strerror(errno);
+  if (!why.empty()) ::unlink(temporary.c_str());
+  return why;
 }
 
 NAPKIN_END_NAMESPACE
