@@ -86,12 +86,12 @@ inline std::string to_text(const sol_report& r) {
       {"duration_ns", "Duration"},          {"sm_pct", "Compute (SM) Throughput"},
       {"memory_pct", "Memory Throughput"},  {"dram_pct", "DRAM Throughput"},
       {"l1tex_pct", "L1/TEX Cache Throughput"}, {"l2_pct", "L2 Cache Throughput"}};
-  if (!r.derivations.empty()) out += "    Derived (" + r.metric_set + " set):\n";
+  if (!r.derivations.empty()) out += "    Derived (" + detail::printable(r.metric_set) + " set):\n";
   for (const auto& [field, label] : derived_rows)
     if (const auto it = r.derivations.find(field); it != r.derivations.end())
-      out += detail::wrapped(std::string(label) + " = " + it->second, 6, 100);
+      out += detail::wrapped(std::string(label) + " = " + detail::printable(it->second), 6, 100);
   if (!r.passes_disagree.empty()) {
-    out += "    Passes disagree: " + r.passes_disagree + "\n";
+    out += "    Passes disagree: " + detail::printable(r.passes_disagree) + "\n";
     out += "    Verdict: none - the replay passes disagree, so neither the SOL table nor ncu's rule applies.\n";
     return out;
   }

@@ -54,7 +54,10 @@ inline std::string xml_escape(std::string_view s) {
       case '"': out += "&quot;"; break;
       case '\'': out += "&#39;"; break;
       default:
-        out += (static_cast<unsigned char>(ch) < 0x20 && ch != '\t' && ch != '\n' && ch != '\r') ? '?' : ch;
+        // C0 controls and DEL are shown as '?': no page renders them, and some terminals act on them.
+        const bool control = (static_cast<unsigned char>(ch) < 0x20 && ch != '\t' && ch != '\n' && ch != '\r') ||
+                             ch == '\x7f';
+        out += control ? '?' : ch;
     }
   }
   return out;
