@@ -13,6 +13,7 @@
 #include <string>
 
 #include "parse.hpp"
+#include "sweep.hpp"
 
 namespace {
 
@@ -75,6 +76,30 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (size_value && *size_value <= 0) finding(text, "size not positive");
   if (size_value && (!count || *count != *size_value)) finding(text, "size and count disagree");
   if (count && *count > 0 && !size_value) finding(text, "positive count refused as a size");
+
+  // Durations, rates, compute capabilities and size sweeps take the same text: whatever they accept is a
+  // number that can be (a duration within 1 ps..1e6 s, a positive finite rate, a sweep of positive sizes).
+  try {
+    const double s = napkin::cli::parse_duration(text, "--time");
+    if (!(s >= 1e-12 && s <= 1e6)) finding(text, "a duration out of 1 ps..1e6 s");
+  } catch (const napkin::cli::usage_error&) {
+  }
+  try {
+    const double r = napkin::cli::parse_rate(text, "--bandwidth", "B/s");
+    if (!(r > 0) || !std::isfinite(r)) finding(text, "a rate that is not positive and finite");
+  } catch (const napkin::cli::usage_error&) {
+  }
+  try {
+    (void)napkin::cli::parse_cc(text);
+  } catch (const napkin::cli::usage_error&) {
+  }
+  try {
+    const napkin::cli::size_axis axis = napkin::cli::parse_axis(text, "M");
+    if (axis.values.empty() || axis.values.size() > napkin::cli::max_sweep_cases) finding(text, "a sweep's size");
+    for (std::int64_t v : axis.values)
+      if (v <= 0) finding(text, "a sweep with a size that is not positive");
+  } catch (const napkin::cli::usage_error&) {
+  }
 
   std::optional<i128> expected = text.find('^') == std::string::npos ? plain_value(text) : power_value(text);
   if (expected) {

@@ -1,0 +1,69 @@
+// Fuzz target: the `napkin` tool's readers of documents it did not write (examples/cli): a measured run's
+// kernels (runs.hpp), a monitor report (monitor_file.hpp) and a GPU file's entries (gpu_file.hpp), fed the
+// input as JSON. Bad input must come back as a usage_error naming where, never a crash, a hang or a number that
+// cannot be: whatever a reader accepts has durations and rates of at least 0 and percentages of at most 1000.
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "gpu_file.hpp"
+#include "monitor_file.hpp"
+#include "runs.hpp"
+
+namespace {
+void require(bool ok, const char* what) {
+  if (ok) return;
+  std::fprintf(stderr, "fuzz_cli_documents: %s\n", what);
+  std::abort();
+}
+
+void require_sane(std::optional<double> v, double most, const char* what) {
+  if (v) require(std::isfinite(*v) && *v >= 0 && *v <= most, what);
+}
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  const napkin::json_read_result doc = napkin::parse_json(text, "fuzz.json");
+  if (!doc.ok()) return 0;
+  const napkin::json_value& root = doc.value;
+  if (!root.is_object()) return 0;
+  for (const char* member : {"kernels", "phases"}) {
+    const napkin::json_value* list = root.find(member);
+    if (list == nullptr || !list->is_array()) continue;
+    for (const napkin::json_value& e : list->items()) {
+      try {
+        const napkin::sol_report r = napkin::cli::detail::rebuild_report(e, "fuzz.json");
+        require_sane(r.duration_ns(), 1e30, "a run's duration out of range");
+        require_sane(r.sm_pct(), 1000, "a run's SM % out of range");
+        require_sane(r.memory_pct(), 1000, "a run's Memory % out of range");
+      } catch (const napkin::cli::usage_error&) {
+      }
+    }
+  }
+  try {
+    const napkin::monitor_report m = napkin::cli::read_monitor_report(root, "fuzz.json");
+    for (const auto* rows : {&m.kernels, &m.phases, &m.paths})
+      for (const napkin::monitor_row& row : *rows) {
+        require(std::isfinite(row.mean_ns) && row.mean_ns >= 0, "a monitor row's mean time out of range");
+        require_sane(row.sm_pct, 1000, "a monitor row's SM % out of range");
+        require_sane(row.dram_bytes_per_s, 1e30, "a monitor row's DRAM rate out of range");
+      }
+  } catch (const napkin::cli::usage_error&) {
+  }
+  if (const napkin::json_value* gpus = root.find("gpus"); gpus != nullptr && gpus->is_array()) {
+    for (const napkin::json_value& entry : gpus->items()) {
+      try {
+        const napkin::cli::file_gpu g = napkin::cli::detail::read_gpu_entry(entry, "fuzz.json: gpus", "fuzz.json");
+        require(!g.spec.key.empty(), "a GPU accepted without a key");
+      } catch (const napkin::cli::usage_error&) {
+      }
+    }
+  }
+  return 0;
+}
