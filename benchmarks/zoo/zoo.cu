@@ -488,7 +488,7 @@ struct state {
   float* a = nullptr;     // 2 big_n floats (the strided load's span, the split-K GEMM's operands)
   float* b = nullptr;     // big_n floats
   float* c = nullptr;     // big_n floats
-  unsigned* u = nullptr;  // big_n: the chase's chain, the histogram's input, local_spill's seeds
+  unsigned* u = nullptr;  // big_n: the chase's chain, the histogram's input, local_spill's indices
   unsigned* bins = nullptr;
   float* acc = nullptr;
   float* small = nullptr;       // 4 MiB of per-thread outputs
@@ -605,6 +605,13 @@ struct case_t {
 // x -> x a + b with a = 1 - 2^-20, b = 2^-20: bounded, never -1 from positive starts (as kernels.cuh's loop).
 constexpr float fma_a = 1.0f - 9.5367431640625e-07f, fma_b = 9.5367431640625e-07f;
 
+// One cublasGemmEx of gemm_n^3, C = A B, all three matrices of `type`, column-major, no transposes.
+void gemm_ex(const state& s, const void* a, const void* b, void* c, cudaDataType type, cublasComputeType_t compute) {
+  const float one = 1.0f, zero = 0.0f;
+  NAPKIN_CUDA_CHECK(cublasGemmEx(s.blas, CUBLAS_OP_N, CUBLAS_OP_N, gemm_n, gemm_n, gemm_n, &one, a, type, gemm_n, b,
+                                 type, gemm_n, &zero, c, type, gemm_n, compute, CUBLAS_GEMM_DEFAULT));
+}
+
 std::vector<case_t> make_cases(state& s) {
   std::vector<case_t> v;
   // Grids are computed at launch time: `list` builds the cases without a GPU.
@@ -680,32 +687,15 @@ std::vector<case_t> make_cases(state& s) {
                {}});
   v.push_back({"gemm_fp16",
                "Tensor-core bound: cublasGemmEx 4096^3, FP16 in/out, FP32 accumulate",
-               [&s] {
-                 const float one = 1.0f, zero = 0.0f;
-                 NAPKIN_CUDA_CHECK(cublasGemmEx(s.blas, CUBLAS_OP_N, CUBLAS_OP_N, gemm_n, gemm_n, gemm_n, &one, s.h,
-                                                CUDA_R_16F, gemm_n, s.h + gemm_nn, CUDA_R_16F, gemm_n, &zero,
-                                                s.h + 2 * gemm_nn, CUDA_R_16F, gemm_n, CUBLAS_COMPUTE_32F,
-                                                CUBLAS_GEMM_DEFAULT));
-               },
+               [&s] { gemm_ex(s, s.h, s.h + gemm_nn, s.h + 2 * gemm_nn, CUDA_R_16F, CUBLAS_COMPUTE_32F); },
                {}});
   v.push_back({"gemm_bf16",
                "Tensor-core bound: cublasGemmEx 4096^3, BF16 in/out, FP32 accumulate",
-               [&s] {
-                 const float one = 1.0f, zero = 0.0f;
-                 NAPKIN_CUDA_CHECK(cublasGemmEx(s.blas, CUBLAS_OP_N, CUBLAS_OP_N, gemm_n, gemm_n, gemm_n, &one, s.bf,
-                                                CUDA_R_16BF, gemm_n, s.bf + gemm_nn, CUDA_R_16BF, gemm_n, &zero,
-                                                s.bf + 2 * gemm_nn, CUDA_R_16BF, gemm_n, CUBLAS_COMPUTE_32F,
-                                                CUBLAS_GEMM_DEFAULT));
-               },
+               [&s] { gemm_ex(s, s.bf, s.bf + gemm_nn, s.bf + 2 * gemm_nn, CUDA_R_16BF, CUBLAS_COMPUTE_32F); },
                {}});
   v.push_back({"gemm_tf32",
                "Tensor-core bound: cublasGemmEx 4096^3, FP32 in/out, CUBLAS_COMPUTE_32F_FAST_TF32",
-               [&s] {
-                 const float one = 1.0f, zero = 0.0f;
-                 NAPKIN_CUDA_CHECK(cublasGemmEx(s.blas, CUBLAS_OP_N, CUBLAS_OP_N, gemm_n, gemm_n, gemm_n, &one, s.a,
-                                                CUDA_R_32F, gemm_n, s.a + gemm_nn, CUDA_R_32F, gemm_n, &zero, s.b,
-                                                CUDA_R_32F, gemm_n, CUBLAS_COMPUTE_32F_FAST_TF32, CUBLAS_GEMM_DEFAULT));
-               },
+               [&s] { gemm_ex(s, s.a, s.a + gemm_nn, s.b, CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_TF32); },
                {}});
   v.push_back({"gemm_fp8",
                "Tensor-core bound: cublasLtMatmul 4096^3, FP8 E4M3 in (TN), BF16 out",

@@ -15,15 +15,11 @@
 #include "monitor_file.hpp"
 #include "runs.hpp"
 
-namespace {
-void require(bool ok, const char* what) {
-  if (ok) return;
-  std::fprintf(stderr, "fuzz_cli_documents: %s\n", what);
-  std::abort();
-}
+#include "fuzz_checks.hpp"
 
+namespace {
 void require_sane(std::optional<double> v, double most, const char* what) {
-  if (v) require(std::isfinite(*v) && *v >= 0 && *v <= most, what);
+  if (v) fuzz::require(std::isfinite(*v) && *v >= 0 && *v <= most, what);
 }
 }  // namespace
 
@@ -50,7 +46,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const napkin::monitor_report m = napkin::cli::read_monitor_report(root, "fuzz.json");
     for (const auto* rows : {&m.kernels, &m.phases, &m.paths})
       for (const napkin::monitor_row& row : *rows) {
-        require(std::isfinite(row.mean_ns) && row.mean_ns >= 0, "a monitor row's mean time out of range");
+        fuzz::require(std::isfinite(row.mean_ns) && row.mean_ns >= 0, "a monitor row's mean time out of range");
         require_sane(row.sm_pct, 1000, "a monitor row's SM % out of range");
         require_sane(row.dram_bytes_per_s, 1e30, "a monitor row's DRAM rate out of range");
       }
@@ -60,7 +56,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (const napkin::json_value& entry : gpus->items()) {
       try {
         const napkin::cli::file_gpu g = napkin::cli::detail::read_gpu_entry(entry, "fuzz.json: gpus", "fuzz.json");
-        require(!g.spec.key.empty(), "a GPU accepted without a key");
+        fuzz::require(!g.spec.key.empty(), "a GPU accepted without a key");
       } catch (const napkin::cli::usage_error&) {
       }
     }

@@ -14,20 +14,15 @@
 #include "napkin/monitor/settings.hpp"
 #include "napkin/report/rank.hpp"
 
-namespace {
-void require(bool ok, const char* what) {
-  if (ok) return;
-  std::fprintf(stderr, "fuzz_environment: %s\n", what);
-  std::abort();
-}
-}  // namespace
+#include "fuzz_checks.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string input(reinterpret_cast<const char*>(data), size);
   const std::size_t first_end = input.find('\n');
   const std::string monitor = input.substr(0, first_end);
   const napkin::monitor_settings_result m = napkin::parse_monitor_settings(monitor.c_str());
-  if (m.ok()) require(napkin::validate_monitor_settings(m.settings).empty(), "parsed settings that do not validate");
+  if (m.ok())
+    fuzz::require(napkin::validate_monitor_settings(m.settings).empty(), "parsed settings that do not validate");
 
   std::map<std::string, std::string> environment;
   for (std::size_t start = first_end; start != std::string::npos && start < input.size();) {
@@ -43,11 +38,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return it->second;
   });
   if (r.ok()) {
-    if (r.rank) require(*r.rank >= 0, "a negative rank");
-    if (r.rank && r.world_size) require(*r.rank < *r.world_size, "a rank not below its world size");
-    if (r.local_rank) require(*r.local_rank >= 0, "a negative local rank");
+    if (r.rank) fuzz::require(*r.rank >= 0, "a negative rank");
+    if (r.rank && r.world_size) fuzz::require(*r.rank < *r.world_size, "a rank not below its world size");
+    if (r.local_rank) fuzz::require(*r.local_rank >= 0, "a negative local rank");
   } else {
-    require(r.problem.rfind("napkin: ", 0) == 0, "a problem that does not say it is napkin's");
+    fuzz::require(r.problem.rfind("napkin: ", 0) == 0, "a problem that does not say it is napkin's");
   }
   return 0;
 }

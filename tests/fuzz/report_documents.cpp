@@ -16,29 +16,16 @@
 #include "napkin/report.hpp"
 #include "napkin/report/json_read.hpp"
 
-namespace {
-void require(bool ok, const char* what) {
-  if (ok) return;
-  std::fprintf(stderr, "fuzz_report_documents: %s\n", what);
-  std::abort();
-}
-
-bool printable_text(const std::string& s) {
-  for (char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if ((u < 0x20 && c != '\n') || u == 0x7F) return false;
-  }
-  return true;
-}
-}  // namespace
+#include "fuzz_checks.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   const napkin::report_document d = napkin::read_document(text, "fuzz.json");
   const napkin::report_diff self = napkin::diff(d, d);
-  require(!self.regressed(), "a document diffed against itself regressed");
+  fuzz::require(!self.regressed(), "a document diffed against itself regressed");
   std::set<std::string> names;
-  for (const napkin::report_entity& e : d.entities) require(names.insert(e.name).second, "two entities of one name");
+  for (const napkin::report_entity& e : d.entities)
+    fuzz::require(names.insert(e.name).second, "two entities of one name");
   napkin::kernel_reports k;
   napkin::sol_report r;
   r.name = "k";
@@ -46,8 +33,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   r.metric_set = "sol";
   k.kernels = {r};
   const napkin::report_diff other = napkin::diff(napkin::to_document(k), d);
-  require(printable_text(napkin::to_text(self)) && printable_text(napkin::to_text(other)),
+  fuzz::require(fuzz::no_control_characters(napkin::to_text(self)) &&
+                    fuzz::no_control_characters(napkin::to_text(other)),
           "a control character in the text of a diff");
-  require(printable_text(napkin::detail::printable(text)), "printable() let a control character through");
+  fuzz::require(fuzz::no_control_characters(napkin::detail::printable(text)),
+                "printable() let a control character through");
   return 0;
 }

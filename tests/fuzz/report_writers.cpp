@@ -15,21 +15,9 @@
 #include "napkin/profiler/report.hpp"
 #include "napkin/report.hpp"
 
+#include "fuzz_checks.hpp"
+
 namespace {
-void require(bool ok, const char* what) {
-  if (ok) return;
-  std::fprintf(stderr, "fuzz_report_writers: %s\n", what);
-  std::abort();
-}
-
-bool no_controls(const std::string& s) {
-  for (char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if ((u < 0x20 && c != '\n' && c != '\r' && c != '\t') || u == 0x7F) return false;
-  }
-  return s.find("\xE2\x80\xAE") == std::string::npos && s.find("\xE2\x81\xA6") == std::string::npos;
-}
-
 // Fields per record of an RFC 4180 document with CRLF line ends; -1 when malformed.
 std::vector<int> csv_field_counts(const std::string& csv) {
   std::vector<int> counts;
@@ -76,7 +64,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::size_t start = 0;
   while (names.size() < 3) {
     const std::size_t end = input.find('\n', start);
-    names.push_back("<napkin-fuzz" + std::string(input.substr(start, end == std::string_view::npos ? end : end - start)));
+    const std::size_t length = end == std::string_view::npos ? end : end - start;
+    names.push_back("<napkin-fuzz" + std::string(input.substr(start, length)));
     if (end == std::string_view::npos) break;
     start = end + 1;
   }
@@ -87,18 +76,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   page.kernels = run.kernels;
   page.baseline = std::vector<napkin::sol_report>{kernel(names.back(), 2.0)};
   const std::string html = napkin::to_html(page);
-  require(html.find("<napkin-fuzz") == std::string::npos, "a name opened a tag in the HTML page");
-  require(no_controls(html), "a raw control or bidi character in the HTML page");
+  fuzz::require(html.find("<napkin-fuzz") == std::string::npos, "a name opened a tag in the HTML page");
+  fuzz::require(fuzz::no_control_characters(html, true), "a raw control or bidi character in the HTML page");
 
   const std::string csv = napkin::to_csv(run);
   const std::vector<int> counts = csv_field_counts(csv);
-  require(!counts.empty(), "an empty CSV");
-  for (int n : counts) require(n == counts.front(), "a CSV record with another field count than the header's");
-  for (const std::string& line : {std::string("\r\n=")}) require(csv.find(line) == std::string::npos, "a formula cell");
+  fuzz::require(!counts.empty(), "an empty CSV");
+  for (int n : counts) fuzz::require(n == counts.front(), "a CSV record with another field count than the header's");
+  fuzz::require(csv.find("\r\n=") == std::string::npos, "a formula cell left unquoted");
 
   for (const napkin::sol_report& r : run.kernels)
-    require(no_controls(napkin::to_text(r)), "a control character in a report's text");
-  require(no_controls(napkin::to_text(napkin::diff(napkin::to_document(run), napkin::to_document(run)))),
+    fuzz::require(fuzz::no_control_characters(napkin::to_text(r)), "a control character in a report's text");
+  const napkin::report_document doc = napkin::to_document(run);
+  fuzz::require(fuzz::no_control_characters(napkin::to_text(napkin::diff(doc, doc))),
           "a control character in a diff's text");
   return 0;
 }
