@@ -118,8 +118,10 @@ inline void adjust_to_busy_time(sol_report& r, const range_activity& activity, c
   const std::string spans = "span " + detail::duration(*span * 1e-9) +
                             (sm_span != *span ? ", the SM's " + detail::duration(sm_span * 1e-9) : std::string()) +
                             ", busy " + detail::duration(busy * 1e-9);
-  const std::string how = "over the GPU's busy time inside the range: each input over elapsed cycles x its pass's "
-                          "span / busy (" + spans + ")";
+  // An estimate, and said so: each pass has its own span, and only the SM's and the duration's are known.
+  const std::string how = "estimated over the GPU's busy time inside the range: each input over elapsed cycles x "
+                          "span / busy, SM-side inputs by the SM's span (" + spans + "); the passes' spans differ, "
+                          "so an input from another pass can read a few percent off (docs/accuracy.md)";
   r.derivations["duration_ns"] = "the GPU's busy time inside the range: the union of its kernels', memcpys' and "
                                  "memsets' activity records, mean of " + std::to_string(activity.passes) +
                                  " passes; the range spanned " + detail::duration(*span * 1e-9) + ", " +
