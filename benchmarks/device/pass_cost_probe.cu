@@ -6,6 +6,10 @@
 // blocks in the driver); CPU-bound time would be work napkin might avoid.
 // Build and run on the GPU machine (CUDA 13, CUPTI from the toolkit):
 //   nvcc -std=c++17 -arch=sm_90 -Iinclude benchmarks/device/pass_cost_probe.cu -o /tmp/pcp -lcupti -lcublas && /tmp/pcp
+// `/tmp/pcp sets [FILE...]`: only the per-pass split (start, stop: wall and system time) of the default fast
+// set and of each FILE's set (one metric per line: benchmarks/device/fast_sets/), beside one measure() of each:
+// how much of a measurement is the counter programming in the kernel driver (docs/accuracy.md, "Cost").
+#include <fstream>
 #include <cublas_v2.h>
 #include <sys/resource.h>
 #include <chrono>
@@ -96,7 +100,82 @@ struct variant {
 };
 }  // namespace
 
-int main() {
+// Per pass of a complete user replay: start and stop (wall and system ms), L2 flush + push + copy + pop +
+// synchronize as measure() does them.
+struct pass_split {
+  sample start, stop;
+};
+std::vector<pass_split> replay_split(napkin::detail::cupti_session& rp, napkin::detail::l2_flusher& flusher,
+                                     const float* a, float* b, size_t len) {
+  std::vector<pass_split> out;
+  for (bool done = false; !done && out.size() < 20;) {
+    pass_split p;
+    p.start = timed([&] { rp.start(); });
+    flusher.flush();
+    rp.push("r");
+    copy_kernel<<<1024, 256>>>(a, b, len);
+    rp.pop();
+    p.stop = timed([&] { done = rp.stop(); });
+    cudaDeviceSynchronize();
+    out.push_back(p);
+  }
+  return out;
+}
+
+int sets_mode(int argc, char** argv, CUcontext ctx, float* a, float* b, size_t n) {
+  std::vector<napkin::metric_set> sets{napkin::metric_sets::sol_fast()};
+  for (int i = 2; i < argc; ++i) {
+    std::ifstream in(argv[i]);
+    std::vector<std::string> metrics;
+    for (std::string line; std::getline(in, line);)
+      if (!line.empty() && line[0] != '#') metrics.push_back(line);
+    std::string name = argv[i];
+    name = name.substr(name.find_last_of('/') + 1);
+    sets.push_back(napkin::metric_sets::custom(name, metrics));
+  }
+  napkin::profiler dummy(napkin::metric_sets::one_pass());
+  napkin::detail::l2_flusher flusher(0);
+  for (const auto& set : sets) {
+    napkin::metric_config cfg(dummy.chip(), set);
+    {
+      napkin::detail::cupti_session rp(ctx, napkin::detail::user_range_user_replay);
+      rp.set_config(cfg, 1);
+      for (int rep = 0; rep < 5; ++rep) {
+        if (rep > 0) rp.initialize_image();
+        const auto t0 = clk::now();
+        const std::vector<pass_split> passes = replay_split(rp, flusher, a, b, n);
+        rp.decode();
+        const double total_ms = std::chrono::duration<double, std::milli>(clk::now() - t0).count();
+        if (rep < 2) continue;  // the first replays pay first-use costs
+        double start_sys = 0, stop_sys = 0, start_wall = 0, stop_wall = 0;
+        std::string per;
+        for (const pass_split& p : passes) {
+          start_sys += p.start.sys_ms;
+          stop_sys += p.stop.sys_ms;
+          start_wall += p.start.wall_ms;
+          stop_wall += p.stop.wall_ms;
+          char buf[64];
+          std::snprintf(buf, sizeof buf, "%.1f/%.1f ", p.start.wall_ms, p.stop.wall_ms);
+          per += buf;
+        }
+        std::printf("PASS_SPLIT set=%s passes=%zu replay=%d total_ms=%.1f start_ms=%.1f start_sys_ms=%.1f "
+                    "stop_ms=%.1f stop_sys_ms=%.1f per_pass_start/stop_ms=%s\n",
+                    set.name.c_str(), passes.size(), rep, total_ms, start_wall, start_sys, stop_wall, stop_sys,
+                    per.c_str());
+      }
+    }
+    napkin::profiler prof(set);
+    for (int rep = 0; rep < 4; ++rep) {
+      const auto t0 = clk::now();
+      const napkin::sol_report r = prof.measure("copy", [&] { copy_kernel<<<1024, 256>>>(a, b, n); });
+      const double ms = std::chrono::duration<double, std::milli>(clk::now() - t0).count();
+      if (rep > 0) std::printf("MEASURE set=%s passes=%zu wall_ms=%.1f\n", set.name.c_str(), r.passes, ms);
+    }
+  }
+  return 0;
+}
+
+int main(int argc, char** argv) {
   size_t n = size_t(1) << 24;
   float *a, *b;
   cudaMalloc(&a, n * 4);
@@ -105,6 +184,7 @@ int main() {
   CUcontext ctx;
   napkin::detail::driver_entry_point<CUresult (*)(CUcontext*)>("cuCtxGetCurrent")(&ctx);
   napkin::detail::cupti_initialization init;
+  if (argc > 1 && std::string(argv[1]) == "sets") return sets_mode(argc, argv, ctx, a, b, n);
   napkin::profiler dummy(napkin::metric_sets::one_pass());
   napkin::metric_config sol(dummy.chip(), napkin::metric_sets::sol());
   napkin::metric_config one(dummy.chip(), napkin::metric_sets::one_pass());

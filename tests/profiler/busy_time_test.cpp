@@ -158,3 +158,22 @@ TEST_CASE("measure() over the busy time: SM-side numbers take the span of the SM
   CHECK(*f.memory_pct() == doctest::Approx(30.0 * 300.0 / 200.0));
   CHECK(*f.l1tex_pct() == doctest::Approx(10.0));  // over active cycles
 }
+
+TEST_CASE("measure() over several kernels says its maxima are the range's, not each kernel's") {
+  // Two kernels of 100 us, limited by different inputs: the first uses pipe A at 80 % and B at 10 %, the
+  // second A at 10 % and B at 80 %. ncu's per-kernel maxima weigh to (80 + 80) / 2 = 80 %; over the range
+  // each input averages (80 + 10) / 2 = 45 %, so the range's maximum is 45 %: a sum and a maximum do not
+  // commute, and the report must say which one it printed.
+  sol_report two = range_of(200000, 45.0, 45.0, 20.0, 45.0, 45.0);
+  adjust_to_busy_time(two, {200000, 3, 2}, metric_sets::sol());
+  CHECK(*two.sm_pct() == doctest::Approx(45.0));
+  for (const char* field : {"sm_pct", "memory_pct", "l1tex_pct", "l2_pct"}) {
+    CAPTURE(field);
+    CHECK(two.derivations.at(field).find("a range of 2 kernels") != std::string::npos);
+    CHECK(two.derivations.at(field).find("per_kernel(fn, replay::application)") != std::string::npos);
+  }
+  sol_report one = range_of(200000, 45.0, 45.0, 20.0, 45.0, 45.0);
+  adjust_to_busy_time(one, {200000, 3, 1}, metric_sets::sol());
+  CHECK(one.derivations.count("l1tex_pct") == 0);  // one kernel: the range's maximum is the kernel's
+  CHECK(one.derivations.at("sm_pct").find("kernels") == std::string::npos);
+}

@@ -301,8 +301,9 @@ TEST_CASE("repeated measurements on one configuration each report their own work
       half_copy();
       CHECK(*s.stop().dram_bytes() == doctest::Approx(buffer_bytes).epsilon(0.10));
     }
-    // per_kernel(application) sizes its image by fn's kernels: one, then two (a new configuration), then one.
-    for (int kernels : {1, 2, 1}) {
+    // per_kernel(application) sizes its image by fn's kernels: one, then three (a new configuration: CUPTI
+    // recorded only two of them when the session of the first was configured again), then one, then three.
+    for (int kernels : {1, 3, 1, 3}) {
       CAPTURE(kernels);
       const auto out = prof.per_kernel(
           [&] {

@@ -33,6 +33,7 @@ NAPKIN_BEGIN_NAMESPACE
 struct range_activity {
   double busy_ns = 0;
   std::size_t passes = 0;
+  std::size_t kernels = 0;  // kernels launched inside the range (the most any pass launched)
 };
 
 namespace detail {
@@ -130,6 +131,18 @@ inline void adjust_to_busy_time(sol_report& r, const range_activity& activity, c
     if (!r.derived.count(field)) continue;
     const auto before = scaled.derivations.find(field);
     r.derivations[field] = before == scaled.derivations.end() ? how : before->second + "; " + how;
+  }
+  // A maximum over inputs does not commute with a sum over kernels: over a range of several kernels each
+  // throughput is the largest input's share of the whole range, which is at most (and, when the kernels are
+  // limited by different inputs, below) the duration-weighted mean of each kernel's own maximum, ncu's view.
+  if (activity.kernels > 1) {
+    const std::string several = "a range of " + std::to_string(activity.kernels) +
+                                " kernels: the largest input over the whole range, at most the duration-weighted "
+                                "mean of each kernel's own maximum (per_kernel(fn, replay::application) gives those)";
+    for (const char* field : {"sm_pct", "memory_pct", "l1tex_pct", "l2_pct"}) {
+      auto& d = r.derivations[field];
+      d = d.empty() ? several : d + "; " + several;
+    }
   }
 }
 

@@ -111,6 +111,10 @@ class cupti_session {
   }
 
   range_mode mode() const noexcept { return mode_; }
+  // The range count the last successful configure() set up, if any.
+  std::optional<std::size_t> configured_ranges() const noexcept {
+    return configured_ ? std::optional<std::size_t>(configured_->max_ranges) : std::nullopt;
+  }
   // The counter-data image the last configure() set up; the passes are decoded into it.
   const std::vector<std::uint8_t>& data() const noexcept { return data_; }
 
