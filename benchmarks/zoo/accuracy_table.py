@@ -140,11 +140,17 @@ def read_napkin(path):
     """{(mode, case): combined values} for one `zoo napkin` run, plus its ZOO_ERROR lines."""
     per = {}
     errors = []
+    dropped = {}
     if not os.path.exists(path):
         return {}, errors
     for line in open(path, errors="replace"):
         if line.startswith("ZOO_ERROR"):
             errors.append(line.strip())
+            continue
+        if line.startswith("ZOO_KERNELS"):  # kernels CUPTI did not record: the row covers less than the case
+            kv = dict(t.split("=", 1) for t in line.split()[1:] if "=" in t)
+            if kv.get("dropped", "0") not in ("0", ""):
+                dropped[(kv.get("mode"), kv.get("case"))] = kv["dropped"]
             continue
         if not line.startswith("NAPKIN_SOL"):
             continue
@@ -162,7 +168,11 @@ def read_napkin(path):
         if kv.get("verdict"):
             vals["verdict"] = kv["verdict"]
         per.setdefault((mode, case), []).append(vals)
-    return {k: combine(v) for k, v in per.items()}, errors
+    out = {k: combine(v) for k, v in per.items()}
+    for k, n in dropped.items():
+        if out.get(k):
+            out[k]["dropped"] = n
+    return out, errors
 
 
 # ---- ncu ---------------------------------------------------------------------------------------------------
@@ -304,10 +314,13 @@ def accuracy_table(cases, ncu, napkin, full, rng, ncu_runs, napkin_runs):
             if not verdict:
                 verdict = sol_verdict(row.get("sm"), row.get("mem"), row.get("dram")) + "*"
             points, dur, ok = compare(row, ref) if label != "ncu" else (None, None, None)
+            kernels = row.get("kernels") if label != "measure" else None  # measure(): one range, whatever it ran
+            if row.get("dropped") and kernels is not None:  # fewer kernels than the case ran: never "within"
+                kernels = f"{round(kernels)} ({row['dropped']} dropped)"
+                ok = False if ok is not None else ok
             if ok is not None:
                 summary.setdefault(label, []).append(ok)
-            kernels = row.get("kernels") if label != "measure" else None  # measure(): one range, whatever it ran
-            print(f"| {c} | {label} | {'' if kernels is None else round(kernels)} | "
+            print(f"| {c} | {label} | {'' if kernels is None else kernels if isinstance(kernels, str) else round(kernels)} | "
                   f"{fmt(row['dur'] / 1e3 if row.get('dur') is not None else None)} | "
                   + " | ".join(fmt(row.get(k)) for k in PCTS)
                   + f" | {fmt(points)} | {'' if dur is None else f'{dur:+.1f}%'} | {verdict} | "
