@@ -42,16 +42,14 @@ inline std::uint64_t monitor_count(const json_value& o, const char* field, const
 }
 
 // A number, or null for a reading never taken. Every reading is >= 0 (times, bytes, rates, fractions), and
-// a percentage (a member ending in _pct) is at most 1000.
+// a percentage (a member ending in _pct) is at most 1000: the library's one check (report/document.hpp).
 inline std::optional<double> monitor_reading(const json_value& o, const char* field, const std::string& where) {
   const json_value& v = monitor_member(o, field, where);
   if (v.is_null()) return std::nullopt;
   if (!v.is_number()) bad_monitor(where + "." + field, "expected a number or null");
   const double x = v.as_number();
-  if (!(x >= 0)) bad_monitor(where + "." + field, "must not be negative, got " + napkin::detail::general(x));
-  const std::string_view name = field;
-  if (name.size() > 4 && name.substr(name.size() - 4) == "_pct" && x > 1000)
-    bad_monitor(where + "." + field, "a percentage above 1000, got " + napkin::detail::general(x));
+  if (std::string bad = napkin::detail::measured_number_problem(x, napkin::detail::is_percentage_member(field)); !bad.empty())
+    bad_monitor(where + "." + field, bad);
   return x;
 }
 

@@ -49,11 +49,10 @@ inline double number_of(const json_value& v, const std::string& where) {
 }
 
 // A measured quantity: every metric napkin reads (durations, cycles, bytes, rates, percentages) is >= 0,
-// and a percentage of peak is at most 1000 (above 100 only by the counters' own noise).
+// and a percentage of peak is at most 1000: the library's one check (report/document.hpp).
 inline double measured_of(const json_value& v, const std::string& where, bool percentage) {
   const double x = number_of(v, where);
-  if (!(x >= 0)) bad_run(where, "must not be negative, got " + napkin::detail::general(x));
-  if (percentage && x > 1000) bad_run(where, "a percentage above 1000, got " + napkin::detail::general(x));
+  if (std::string bad = napkin::detail::measured_number_problem(x, percentage); !bad.empty()) bad_run(where, bad);
   return x;
 }
 
@@ -120,21 +119,19 @@ inline sol_report rebuild_report(const json_value& e, const std::string& where) 
 
 }  // namespace detail
 
-// The run in `file`; bad input (a file that cannot be read, another kind, a wrong member) is a usage_error.
-inline measured_run read_run(const std::string& file) {
-  const json_read_result r = read_json_file(file);
-  if (!r.ok()) throw usage_error(r.problem);
-  const report_document header = flatten(r.value, file);  // the header and the entities' shape
+// The run in the document `doc` read from `file`; bad input (another kind, a wrong member) is a usage_error.
+inline measured_run read_run(const json_value& doc, const std::string& file) {
+  const report_document header = flatten(doc, file);  // the header and the entities' shape
   if (!header.ok()) throw usage_error(header.problem);
   measured_run out{file, header.kind, header.gpu, {}};
   std::vector<const json_value*> entities;
   std::string member;
   if (header.kind == report_kind::kernel_reports || header.kind == report_kind::phase_reports) {
     member = header.kind == report_kind::kernel_reports ? "kernels" : "phases";
-    for (const json_value& e : r.value.find(member)->items()) entities.push_back(&e);
+    for (const json_value& e : doc.find(member)->items()) entities.push_back(&e);
   } else if (header.kind == report_kind::sol_report || header.kind == report_kind::comparison) {
     member = header.kind == report_kind::sol_report ? "report" : "comparison";
-    entities.push_back(r.value.find(member));
+    entities.push_back(doc.find(member));
   } else {
     throw usage_error(file + ": a document of kind '" + header.kind + "'; this reads measured kernels: kinds "
                       "kernel-reports, phase-reports, sol-report and comparison");
@@ -146,10 +143,17 @@ inline measured_run read_run(const std::string& file) {
                                                                                ? "[" + std::to_string(i) + "]"
                                                                                : "")));
   if (header.kind == report_kind::kernel_reports) {
-    const json_value* dropped = r.value.find("dropped");
+    const json_value* dropped = doc.find("dropped");
     if (dropped != nullptr && dropped->is_number() && dropped->as_number() >= 0 && dropped->as_number() < 1e15) out.run.dropped = static_cast<std::size_t>(dropped->as_number());
   }
   return out;
+}
+
+// The run in `file`; bad input (a file that cannot be read, another kind, a wrong member) is a usage_error.
+inline measured_run read_run(const std::string& file) {
+  const json_read_result r = read_json_file(file);
+  if (!r.ok()) throw usage_error(r.problem);
+  return read_run(r.value, file);
 }
 
 }  // namespace napkin::cli

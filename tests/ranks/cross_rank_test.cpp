@@ -5,6 +5,7 @@
 // for the schema test (ranks_schema).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <stdexcept>
 #include <string>
@@ -319,4 +320,52 @@ TEST_CASE("the job document") {
   write("job_four_ranks.json", to_json(t, o));
   std::vector<rank_summary> phases = {rank_of(0, {phase("step", 5e6, 1e6)}, 3), rank_of(2, {phase("step", 0)}, 3)};
   write("job_phases_absent_rank.json", to_json(make_cross_rank_table(phases)));
+}
+
+// 64 ranks x 2000 kernels (128,000 rows less the missing ones): rows are matched through an index, so this
+// is quick; the pairwise matching it replaces took minutes. Kernel k on rank r runs (k + 1) us + r ns;
+// every tenth kernel (k % 10 == 0) runs on even ranks only.
+TEST_CASE("cross-rank table: a large job, every row's numbers") {
+  const int ranks = 64, kernels = 2000;
+  std::vector<rank_summary> job;
+  for (int r = 0; r < ranks; ++r) {
+    std::vector<rank_row> rows;
+    for (int k = 0; k < kernels; ++k)
+      if (k % 10 != 0 || r % 2 == 0) rows.push_back(kernel("k" + std::to_string(k), (k + 1) * 1000.0 + r));
+    job.push_back(rank_of(r, std::move(rows), ranks));
+  }
+  std::reverse(job.begin(), job.end());  // the table orders ranks itself
+  const cross_rank_table t = make_cross_rank_table(std::move(job));
+  REQUIRE(t.rows.size() == 2000);
+  REQUIRE(t.ranks.size() == 64);
+  CHECK(t.absent_ranks.empty());
+  int wrong = 0;
+  for (std::size_t i = 0; i < t.rows.size(); ++i) {
+    const int k = kernels - 1 - static_cast<int>(i);  // by max, largest first: k1999 first
+    const cross_rank_row& c = t.rows[i];
+    const double base = (k + 1) * 1000.0;
+    const bool even_only = k % 10 == 0;
+    // All ranks: times base + 0..63, median (base + 31 + base + 32) / 2, slowest 63. Even ranks: base + 0,
+    // 2, .., 62, median (base + 30 + base + 32) / 2 = base + 31, slowest 62, the 32 odd ranks missing.
+    const bool ok = c.name == "k" + std::to_string(k) && c.min_ns == base &&
+                    c.max_ns == base + (even_only ? 62 : 63) && c.median_ns == base + (even_only ? 31 : 31.5) &&
+                    c.ranks.size() == (even_only ? 32u : 64u) && c.missing_ranks.size() == (even_only ? 32u : 0u) &&
+                    c.slowest_ranks == std::vector<std::int64_t>{even_only ? 62 : 63} &&
+                    c.ranks.front().rank == 0 && c.ranks.back().rank == (even_only ? 62 : 63) &&
+                    (!even_only || (c.missing_ranks.front() == 1 && c.missing_ranks.back() == 63));
+    if (!ok) ++wrong;
+  }
+  CHECK(wrong == 0);
+  // Rank 5's compute time: kernels not multiple of 10 (1800 of them), sum over k of (k + 1) us + 5 ns =
+  // (sum of 1..2000 us - sum of the 200 k = 0, 10, .., 1990 at (k + 1) us) + 1800 x 5 ns.
+  // sum 1..2000 = 2,001,000; the skipped: sum over j = 0..199 of (10 j + 1) = 10 x 19,900 + 200 = 199,200.
+  CHECK(t.per_rank[5].gpu_ns == doctest::Approx((2001000.0 - 199200.0) * 1000 + 1800 * 5));
+}
+
+TEST_CASE("cross-rank table: a row twice in one rank of many is found") {
+  std::vector<rank_row> rows;
+  for (int k = 0; k < 5000; ++k) rows.push_back(kernel("k" + std::to_string(k), 1000));
+  rows.push_back(phase("k17", 5));  // the same name as a phase: another row
+  rows.push_back(kernel("k4321", 7));
+  CHECK(validate_summaries({rank_of(0, rows, 1)}) == "napkin: rank 0, kernel 'k4321' appears twice");
 }

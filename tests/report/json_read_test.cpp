@@ -130,6 +130,40 @@ TEST_CASE("broken files are bad input, named, with what is wrong") {
         "/dev/zero is not a regular file (a character device): napkin reads documents from files");
 }
 
+// The checks `napkin report` makes of measured numbers are the library's: read_document() and diff()
+// refuse a negative time or rate and a percentage beyond 1000 %, naming the member.
+TEST_CASE("numbers that cannot have been measured are bad input, named") {
+  const std::string head = R"({"schema": "napkin.kernel-reports", "schema_version": 1, "kind": "kernel-reports",
+                               "gpu": {}, "kernels": [)";
+  const std::string monitor_head = R"({"schema": "napkin.monitor-report", "schema_version": 1,
+                                       "kind": "monitor-report", "gpu": {}, "rows": [)";
+  struct bad_number {
+    std::string text;
+    const char* message;  // what the problem says after "<source>: "
+  };
+  const bad_number cases[] = {
+      {head + R"({"name": "k", "duration_ns": -1}]})", "kernels[0].duration_ns: must not be negative, got -1"},
+      {head + R"({"name": "k", "duration_ns": 5}, {"name": "k", "sm_pct": 1e308}]})",
+       "kernels[1].sm_pct: a percentage above 1000, got "},
+      {head + R"({"name": "k", "cost": {"total_s": -0.5}}]})", "kernels[0].cost.total_s: must not be negative, got -0.5"},
+      {monitor_head + R"({"name": "step", "mean_ns": -3}]})", "rows[0].mean_ns: must not be negative, got -3"},
+      {monitor_head + R"({"name": "step", "dram_bytes_per_s": -1e9}]})", "rows[0].dram_bytes_per_s: must not be negative"},
+      {monitor_head + R"({"name": "step", "sm_hz": -1}]})", "rows[0].sm_hz: must not be negative"},
+  };
+  for (const bad_number& b : cases) {
+    const report_document d = read_document(b.text, "bad.json");
+    CAPTURE(b.text);
+    CHECK_FALSE(d.ok());
+    CHECK_MESSAGE(d.problem.rfind(std::string("bad.json: ") + b.message, 0) == 0, d.problem);
+    CHECK(diff(d, d).outcome == diff_outcome::bad_input);
+  }
+  // At the edges: 0 and a percentage of exactly 1000 (counters' noise above 100) are numbers a run can hold;
+  // a member without a unit suffix is not a measured quantity and may be negative.
+  const report_document edge = read_document(head + R"({"name": "k", "duration_ns": 0, "sm_pct": 1000,
+                                                         "skew": -2}]})", "edge.json");
+  CHECK_MESSAGE(edge.ok(), edge.problem);
+}
+
 // The CI gate, as a user's test suite writes it: the baseline was measured (here: estimated) once and
 // checked in; every run computes the report again and fails when a kernel got worse.
 TEST_CASE("CI gate: no kernel regressed against the checked-in baseline") {

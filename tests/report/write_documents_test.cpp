@@ -150,3 +150,36 @@ TEST_CASE("write_text_file: atomic replace, the old file intact when the write f
   CHECK(files == 1);  // no temporary left behind
   CHECK_FALSE(write_text_file((dir / "no" / "such.json").string(), "x").empty());
 }
+
+// `-o link.json` where link.json is a symbolic link: the file it leads to gets the text (replaced
+// atomically in its own folder, as any file), and the link stays a link to it.
+TEST_CASE("write_text_file: through a symbolic link, the link kept") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(NAPKIN_REPORT_DOCUMENTS_DIR) / "links";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "real");
+  fs::create_directories(dir / "out");
+  const fs::path target = dir / "real" / "report.html";
+  CHECK(write_text_file(target.string(), "old page").empty());
+  fs::create_symlink("../real/report.html", dir / "out" / "latest.html");  // relative: from the link's folder
+  fs::create_symlink(dir / "out" / "latest.html", dir / "chain.html");     // a link to the link
+  CHECK(write_text_file((dir / "out" / "latest.html").string(), "new page").empty());
+  CHECK(fs::is_symlink(dir / "out" / "latest.html"));
+  CHECK(fs::read_symlink(dir / "out" / "latest.html") == fs::path("../real/report.html"));
+  CHECK(contents(target.string()) == "new page");
+  CHECK(write_text_file((dir / "chain.html").string(), "newer page").empty());
+  CHECK(fs::is_symlink(dir / "chain.html"));
+  CHECK(contents(target.string()) == "newer page");
+  std::size_t entries = 0;  // no temporary left in either folder
+  for (const auto& e : fs::directory_iterator(dir / "out")) entries += e.exists() || e.is_symlink() ? 1 : 0;
+  for (const auto& e : fs::directory_iterator(dir / "real")) entries += e.exists() ? 1 : 0;
+  CHECK(entries == 2);
+  // A link to a file not there yet creates it; a loop of links is refused with the system's words.
+  fs::create_symlink("real/new.csv", dir / "pending.csv");
+  CHECK(write_text_file((dir / "pending.csv").string(), "a,b").empty());
+  CHECK(fs::is_symlink(dir / "pending.csv"));
+  CHECK(contents((dir / "real" / "new.csv").string()) == "a,b");
+  fs::create_symlink("loop-b", dir / "loop-a");
+  fs::create_symlink("loop-a", dir / "loop-b");
+  CHECK(write_text_file((dir / "loop-a").string(), "x") == "Too many levels of symbolic links");
+}

@@ -19,6 +19,8 @@
 // Plain C++17, no dependency; bad input (duplicate ranks, a summary without a rank, a negative time)
 // goes through napkin's failure path (validate_summaries returns it as text), and so do a world size above
 // max_world_size and ranks that disagree on the world size (no "the larger wins"). Text within 100 columns.
+// Time: n log n in the rows given (rows are matched across ranks through an ordered index, not pairwise),
+// plus the missing-rank lists written.
 #pragma once
 
 #include "napkin/config.hpp"
@@ -26,7 +28,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -141,7 +145,7 @@ inline double median_of(std::vector<double> v) {
 // Why the summaries cannot make a table, or "".
 inline std::string validate_summaries(const std::vector<rank_summary>& summaries) {
   if (summaries.empty()) return "napkin: no rank summaries to put in a cross-rank table";
-  std::vector<std::int64_t> seen;
+  std::set<std::int64_t> seen;
   const rank_summary* sized = nullptr;  // the first summary that gives a world size
   for (std::size_t i = 0; i < summaries.size(); ++i) {
     const rank_summary& s = summaries[i];
@@ -155,20 +159,18 @@ inline std::string validate_summaries(const std::vector<rank_summary>& summaries
              " disagree on the world size (context.world_size " + std::to_string(*sized->context.world_size) + " and " +
              std::to_string(*s.context.world_size) + "): reports of different jobs?";
     if (s.context.world_size && !sized) sized = &s;
-    if (std::find(seen.begin(), seen.end(), r) != seen.end()) return "napkin: rank " + std::to_string(r) + " appears twice";
-    seen.push_back(r);
+    if (!seen.insert(r).second) return "napkin: rank " + std::to_string(r) + " appears twice";
     if (s.context.world_size && r >= *s.context.world_size)
       return "napkin: rank " + std::to_string(r) + " is not below its world size " + std::to_string(*s.context.world_size);
-    for (std::size_t k = 0; k < s.rows.size(); ++k) {
-      const rank_row& row = s.rows[k];
+    std::set<std::pair<row_kind, std::string_view>> names;  // of this rank's rows so far
+    for (const rank_row& row : s.rows) {
       const std::string where = "rank " + std::to_string(r) + ", " + std::string(to_string(row.by)) + " '" + row.name + "'";
       if (!std::isfinite(row.gpu_ns) || row.gpu_ns < 0)
         return "napkin: " + where + ": GPU time must be finite and >= 0, got " + detail::general(row.gpu_ns);
       if (row.communication_ns && !(*row.communication_ns >= 0 && *row.communication_ns <= row.gpu_ns))
         return "napkin: " + where + ": communication time must be within 0.." + detail::general(row.gpu_ns) + " ns, got " +
                detail::general(*row.communication_ns);
-      for (std::size_t j = 0; j < k; ++j)
-        if (s.rows[j].name == row.name && s.rows[j].by == row.by) return "napkin: " + where + " appears twice";
+      if (!names.emplace(row.by, row.name).second) return "napkin: " + where + " appears twice";
     }
   }
   return {};
@@ -214,40 +216,50 @@ inline cross_rank_table make_cross_rank_table(std::vector<rank_summary> summarie
   }
   for (std::int64_t r = 0; r < world; ++r)
     if (!std::binary_search(t.ranks.begin(), t.ranks.end(), r)) t.absent_ranks.push_back(r);
-  // Every (name, kind), in the order first seen.
+  // Every (name, kind), in the order first seen; each rank's rows go to theirs through the index, so the
+  // ranks of a row come in rank order.
+  std::map<std::pair<row_kind, std::string_view>, std::size_t> index;
+  struct totals {
+    std::vector<double> times;
+    time_split split;
+    bool split_known = true;
+  };
+  std::vector<totals> sums;
   for (const rank_summary& s : summaries)
     for (const rank_row& row : s.rows) {
-      const bool known = std::any_of(t.rows.begin(), t.rows.end(),
-                                     [&](const cross_rank_row& c) { return c.name == row.name && c.by == row.by; });
-      if (!known) t.rows.push_back({row.name, row.by, {}, {}, 0, 0, 0, {}, std::nullopt, std::nullopt});
-    }
-  for (cross_rank_row& c : t.rows) {
-    std::vector<double> times;
-    time_split total;
-    bool split_known = true;
-    for (const rank_summary& s : summaries) {
-      const auto it = std::find_if(s.rows.begin(), s.rows.end(),
-                                   [&](const rank_row& r) { return r.name == c.name && r.by == c.by; });
-      if (it == s.rows.end()) {
-        c.missing_ranks.push_back(*s.context.rank);
-        continue;
+      const auto [at, added] = index.emplace(std::make_pair(row.by, std::string_view(row.name)), t.rows.size());
+      if (added) {
+        t.rows.push_back({row.name, row.by, {}, {}, 0, 0, 0, {}, std::nullopt, std::nullopt});
+        sums.emplace_back();
       }
-      c.ranks.push_back({*s.context.rank, it->gpu_ns, it->launches});
-      times.push_back(it->gpu_ns);
-      if (const std::optional<time_split> part = split_of(*it)) {
-        total.compute_ns += part->compute_ns;
-        total.communication_ns += part->communication_ns;
+      cross_rank_row& c = t.rows[at->second];
+      totals& sum = sums[at->second];
+      c.ranks.push_back({*s.context.rank, row.gpu_ns, row.launches});
+      sum.times.push_back(row.gpu_ns);
+      if (const std::optional<time_split> part = split_of(row)) {
+        sum.split.compute_ns += part->compute_ns;
+        sum.split.communication_ns += part->communication_ns;
       } else {
-        split_known = false;
+        sum.split_known = false;
       }
     }
-    c.min_ns = *std::min_element(times.begin(), times.end());
-    c.max_ns = *std::max_element(times.begin(), times.end());
-    c.median_ns = median_of(times);
+  for (std::size_t i = 0; i < t.rows.size(); ++i) {
+    cross_rank_row& c = t.rows[i];
+    const totals& sum = sums[i];
+    if (c.ranks.size() < t.ranks.size()) {  // both in rank order: the job's ranks that the row's lack
+      std::size_t k = 0;
+      for (std::int64_t r : t.ranks) {
+        if (k < c.ranks.size() && c.ranks[k].rank == r) ++k;
+        else c.missing_ranks.push_back(r);
+      }
+    }
+    c.min_ns = *std::min_element(sum.times.begin(), sum.times.end());
+    c.max_ns = *std::max_element(sum.times.begin(), sum.times.end());
+    c.median_ns = median_of(sum.times);
     for (const rank_time& rt : c.ranks)
       if (rt.gpu_ns == c.max_ns) c.slowest_ranks.push_back(rt.rank);
     if (c.median_ns > 0) c.imbalance = c.max_ns / c.median_ns;
-    if (split_known) c.split = total;
+    if (sum.split_known) c.split = sum.split;
   }
   std::stable_sort(t.rows.begin(), t.rows.end(),
                    [](const cross_rank_row& a, const cross_rank_row& b) { return a.max_ns > b.max_ns; });

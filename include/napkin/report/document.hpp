@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "napkin/detail/number_text.hpp"
 #include "napkin/report/json_writer.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
@@ -206,6 +207,30 @@ inline entity_location entities_of(std::string_view kind) {
   return {"report", false};
 }
 
+// The one check of a measured number, whoever reads one (flatten() below; the napkin tool's run, monitor
+// report and rank readers): a time, a byte count, a rate, a clock or a percentage is finite and >= 0, and a
+// percentage of a peak is at most max_measured_pct (above 100 only by the counters' own noise). "" or why not.
+inline constexpr double max_measured_pct = 1000;
+inline std::string measured_number_problem(double x, bool percentage) {
+  if (!(x >= 0)) return "must not be negative, got " + general(x);
+  if (!std::isfinite(x)) return "must be finite, got " + general(x);
+  if (percentage && x > max_measured_pct) return "a percentage above 1000, got " + general(x);
+  return {};
+}
+
+// Whether a member (its last name, "total_s" of "cost.total_s") is a measured quantity by its unit suffix
+// (docs/reports.md): _ns, _s (and _per_s), _hz, _bytes, _pct; the last is a percentage.
+inline bool has_suffix(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+inline bool is_measured_member(std::string_view field) {
+  field = field.substr(field.rfind('.') == std::string_view::npos ? 0 : field.rfind('.') + 1);
+  for (std::string_view unit : {"_ns", "_s", "_hz", "_bytes", "_pct"})
+    if (has_suffix(field, unit)) return true;
+  return false;
+}
+inline bool is_percentage_member(std::string_view field) { return has_suffix(field, "_pct"); }
+
 // Members of an entity that are not compared: raw metrics (no known direction), words, samples.
 inline bool is_left_out_of_comparison(std::string_view key) {
   return key == "values" || key == "derived" || key == "derivations" || key == "pass_samples" || key == "workload_types";
@@ -253,7 +278,8 @@ inline std::string flatten_entity(const json_value& e, const std::string& path, 
 }  // namespace detail
 
 // The flattened form of a document's JSON value. Checks what diff() relies on: the header (schema,
-// version, kind, gpu) and the entities' names and verdicts; the full shape is the JSON Schema's job. A
+// version, kind, gpu), the entities' names and verdicts, and their measured numbers (times, bytes, rates,
+// clocks, percentages: detail::measured_number_problem); the full shape is the JSON Schema's job. A
 // document that fails comes back with `problem` set, prefixed with `source`.
 inline report_document flatten(const json_value& doc, std::string source) {
   report_document out;
@@ -322,6 +348,13 @@ inline report_document flatten(const json_value& doc, std::string source) {
     const std::string path = where.array ? member + "[" + std::to_string(i) + "]" : member;
     std::string problem = detail::flatten_entity(*items[i], path, e);
     if (!problem.empty()) return fail(problem);
+    // What was measured or estimated cannot be negative, infinite or a percentage of 10^308; a diff
+    // document's numbers are changes, which can.
+    if (out.kind != report_kind::diff)
+      for (const report_number& n : e.numbers)
+        if (detail::is_measured_member(n.field))
+          if (std::string bad = detail::measured_number_problem(n.value, detail::is_percentage_member(n.field)); !bad.empty())
+            return fail(path + "." + n.field + ": " + bad);
     const std::size_t before = seen[e.name]++;
     if (before > 0) {
       std::size_t n = before + 1;

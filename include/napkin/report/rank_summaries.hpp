@@ -12,6 +12,7 @@
 #include "napkin/config.hpp"
 
 #include <cstdint>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -27,22 +28,19 @@ NAPKIN_BEGIN_NAMESPACE
 
 namespace detail {
 
-inline rank_row& row_named(std::vector<rank_row>& rows, const std::string& name, row_kind by) {
-  for (rank_row& r : rows)
-    if (r.name == name && r.by == by) return r;
-  rows.push_back({name, by, 0, 0, std::nullopt});
-  return rows.back();
-}
-
-// Rows from sol_reports: one per name, launches counted, durations summed.
+// Rows from sol_reports: one per name, launches counted, durations summed (names found through an ordered
+// index: a run of many distinct kernels is n log n, not quadratic).
 inline std::vector<rank_row> rows_of(const std::vector<sol_report>& reports, row_kind by) {
   std::vector<rank_row> rows;
+  std::map<std::string, std::size_t> index;
   for (const sol_report& r : reports) {
     const std::optional<double> ns = r.duration_ns();
     if (!ns)
       raise_input_error<std::invalid_argument>("napkin: '" + r.name + "' has no GPU time (gpu__time_duration.sum; set \"" +
                                                r.metric_set + "\"): a rank summary needs it");
-    rank_row& row = row_named(rows, r.name, by);
+    const auto [at, added] = index.emplace(r.name, rows.size());
+    if (added) rows.push_back({r.name, by, 0, 0, std::nullopt});
+    rank_row& row = rows[at->second];
     row.launches += 1;
     row.gpu_ns += *ns;
   }

@@ -8,6 +8,10 @@
 // file size limit) leaves the old file as it was and no temporary behind. The replacement keeps the old
 // file's permission bits; a new file gets the usual 0666 less the umask. Anything else that exists at the
 // path (/dev/stdout, a FIFO) is written in place, as it cannot be replaced.
+//
+// A symbolic link is written through, as `>` in a shell writes through it: the file it leads to (through a
+// chain of links, each relative one read from its link's folder) is replaced atomically in that file's own
+// folder, and the link stays a link. A link to nothing yet creates the file it names.
 #pragma once
 
 #include "napkin/config.hpp"
@@ -40,11 +44,39 @@ inline std::string write_all(int fd, std::string_view text) {
   return {};
 }
 
+// Where `path` leads: itself when it is no symbolic link, else the end of its chain of links (which need
+// not exist yet); "" when the chain is longer than 40 links (Linux's limit) or loops.
+inline std::string link_target(std::string path) {
+  for (int hops = 0; hops <= 40; ++hops) {
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return path;
+    std::string target(256, '\0');
+    for (;;) {
+      const ssize_t n = ::readlink(path.c_str(), &target[0], target.size());
+      if (n < 0) return path;  // gone meanwhile: the caller's open says why
+      if (static_cast<std::size_t>(n) < target.size()) {
+        target.resize(static_cast<std::size_t>(n));
+        break;
+      }
+      target.resize(target.size() * 2);  // the link's text may have been cut: read it again, whole
+    }
+    if (target.empty() || target[0] != '/') {  // relative to the folder of the link
+      const std::size_t slash = path.rfind('/');
+      if (slash != std::string::npos) target = path.substr(0, slash + 1) + target;
+    }
+    path = std::move(target);
+  }
+  return {};
+}
+
 }  // namespace detail
 
-// Writes `text` to `path` (replacing it). Returns "" or why not: the system's words for a failed open or
-// write ("No such file or directory", "File too large"), or "a short write" / "closing failed".
-inline std::string write_text_file(const std::string& path, std::string_view text) {
+// Writes `text` to `given` (replacing it, or the file its symbolic link leads to). Returns "" or why not: the
+// system's words for a failed open or write ("No such file or directory", "File too large", "Too many levels
+// of symbolic links"), or "a short write" / "closing failed".
+inline std::string write_text_file(const std::string& given, std::string_view text) {
+  const std::string path = detail::link_target(given);
+  if (path.empty()) return std::strerror(ELOOP);
   struct stat old {};
   const bool exists = ::stat(path.c_str(), &old) == 0;
   if (exists && !S_ISREG(old.st_mode)) {  // a device or a FIFO: written in place
