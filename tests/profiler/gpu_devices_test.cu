@@ -15,7 +15,8 @@
 #include <thread>
 #include <vector>
 
-#include "napkin/gpus_cuda.hpp"
+#include "napkin/math.hpp"
+#include "napkin/math/gpus_cuda.hpp"
 #include "napkin/occupancy/cuda.hpp"
 #include "napkin/profiler.hpp"
 #include "napkin/report/profiler_documents.hpp"
