@@ -52,7 +52,7 @@ void check_identity(const napkin::report_context& c, int device) {
   char first_byte[3] = {};
   std::snprintf(first_byte, sizeof first_byte, "%02x", static_cast<unsigned char>(prop.uuid.bytes[0]));
   CHECK(c.device_uuid->substr(4, 2) == first_byte);
-  CHECK(c.host.has_value());  // the process's side of the context (report/rank.hpp)
+  CHECK(c.host.has_value());  // the process's side of the context (document/rank.hpp)
 }
 
 }  // namespace

@@ -14,7 +14,7 @@
 #include "napkin/math.hpp"
 #include "napkin/occupancy.hpp"
 #include "napkin/report.hpp"
-#include "napkin/report/monitor_documents.hpp"
+#include "napkin/monitor/monitor_documents.hpp"
 
 #include <sys/resource.h>
 #include "monitor/helpers.hpp"
