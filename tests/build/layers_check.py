@@ -5,6 +5,7 @@ Each header belongs to a part: its folder under include/napkin/ (napkin/cupti/ho
 a top-level header, its own name (napkin/profiler.hpp is `profiler`, the umbrella of profiler/;
 napkin/config.hpp is `config`). An include from one part of another is an arrow between them. The check
 fails when the arrows make a cycle (it prints one cycle and the include lines behind each of its arrows),
+when an arrow points up the layer table below (docs/CONTRIBUTING.md, "Layers"; a new folder is added to both),
 and when a header is over MAX_LINES lines without its first comment saying why (the phrase
 "over 450 lines" in the comment at the top of the file, with the reason).
 
@@ -17,6 +18,17 @@ import re
 import sys
 
 MAX_LINES = 450
+# docs/CONTRIBUTING.md's layer table: a part may include parts of its own layer or lower ones. Within a layer
+# the arrows only have to be free of cycles (monitor uses profiler's verdicts, for one).
+LAYERS = {
+    "config": 1,
+    "error": 2, "detail": 2,
+    "check": 3, "nvtx": 3,
+    "math": 4, "occupancy": 4, "document": 4,
+    "cupti": 5,
+    "profiler": 6, "monitor": 6,
+    "report": 7, "mpi": 7,
+}
 NAPKIN_INCLUDE = re.compile(r'^\s*#\s*include\s*[<"](napkin/[^>"]+)[>"]', re.M)
 
 
@@ -90,6 +102,13 @@ def main():
     if args.graph:
         for (a, b) in sorted(why):
             print(f"{a} -> {b} ({len(why[(a, b)])} includes)")
+    for part in sorted(set(graph) | {b for targets in graph.values() for b in targets}):
+        if part not in LAYERS:
+            problems.append(f"{part}: a part in no layer; add it to LAYERS here and to docs/CONTRIBUTING.md")
+    for (a, b) in sorted(why):
+        if a in LAYERS and b in LAYERS and LAYERS[b] > LAYERS[a]:
+            problems.append(f"{a} (layer {LAYERS[a]}) includes {b} (layer {LAYERS[b]}), a layer above it:")
+            problems.extend(f"    {line}" for line in why[(a, b)])
     cycle = find_cycle(graph)
     if cycle:
         problems.append("folder-level include cycle: " + " -> ".join(cycle))
@@ -100,7 +119,8 @@ def main():
         print(p)
     if problems:
         return 1
-    print(f"{len(headers)} headers in {len(graph)} parts: no include cycle between parts, none over {MAX_LINES} lines")
+    print(f"{len(headers)} headers in {len(graph)} parts: every arrow points down the layers, no cycle, "
+          f"none over {MAX_LINES} lines without saying why")
     return 0
 
 
