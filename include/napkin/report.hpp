@@ -11,12 +11,13 @@
 //   document/json_writer.hpp         json_value and write_json (escaping, exact numbers, no NaN)
 //   document/document.hpp            the document header, report_document (flattened), flatten()
 //   document/csv.hpp                 csv_table and write_csv (RFC 4180)
-//   report/profiler_documents.hpp  sol_report, kernel_reports, phase_reports, the napkin comparison
-//   report/math_documents.hpp      estimate_report, gpu_spec(s), occupancy_advice / occupancy_result
-//   report/compare.hpp             diff(), report_diff, to_text, operator<<
-//   report/roofline_chart.hpp      roofline_chart: ceilings, points, before/after pairs (a value)
-//   report/roofline_svg.hpp        to_svg(chart): a self-contained SVG
-//   report/html_page.hpp           to_html(report_page): one self-contained HTML page per run
+//   monitor/monitor_documents.hpp    monitor_report (napkin::monitor's)
+//   report/profiler_documents.hpp    sol_report, kernel_reports, phase_reports, the napkin comparison
+//   report/math_documents.hpp        estimate_report, gpu_spec(s), occupancy_advice / occupancy_result
+//   report/compare.hpp               diff(), report_diff, to_text, operator<<
+//   report/roofline_chart.hpp        roofline_chart: ceilings, points, before/after pairs (a value)
+//   report/roofline_svg.hpp          to_svg(chart): a self-contained SVG
+//   report/html_page.hpp             to_html(report_page): one self-contained HTML page per run
 // Not included here: report/json_read.hpp (reading JSON back), which needs nlohmann/json.
 #pragma once
 
