@@ -7,7 +7,7 @@
 #include <cstdio>
 
 #include "napkin/profiler.hpp"
-#include "napkin/profiler/activity.hpp"
+#include "napkin/cupti/activity.hpp"
 
 __global__ void probe_copy(const float* in, float* out, std::size_t n) {
   for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)

@@ -30,7 +30,7 @@
 #include "gemm_cublas.cuh"
 #include "kernels.cuh"
 #include "napkin/monitor/pm_sampler.hpp"
-#include "napkin/profiler/cupti_session.hpp"
+#include "napkin/cupti/session.hpp"
 
 namespace k = napkin_kernels;
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "napkin/roofline.hpp"
+#include "napkin/math.hpp"
 
 namespace {
 

@@ -20,7 +20,7 @@
 #include "napkin/report/cli_documents.hpp"
 #include "napkin/report/job_documents.hpp"
 #include "napkin/report/math_documents.hpp"
-#include "napkin/report/monitor_documents.hpp"
+#include "napkin/monitor/monitor_documents.hpp"
 #include "napkin/report/profiler_documents.hpp"
 
 namespace napkin::cli {

@@ -24,7 +24,7 @@
 #include "names.hpp"
 #include "napkin/config.hpp"
 #include "napkin/detail/printable.hpp"
-#include "napkin/report/text_file.hpp"
+#include "napkin/document/text_file.hpp"
 #include "options.hpp"
 #include "render.hpp"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// A phase monitor's report read back from its monitor-report JSON document (napkin/report/monitor_documents.hpp):
+// A phase monitor's report read back from its monitor-report JSON document (napkin/monitor/monitor_documents.hpp):
 // what `napkin report monitor.json` draws (napkin/report/monitor_page.hpp). Each row's numbers are taken as
 // written (the readings' sums are not in the document, so nothing is re-derived); writing the rebuilt report
 // gives the same document back, which tests/cli checks. Bad input (a wrong member, a count that is not one,
@@ -15,9 +15,9 @@
 
 #include "errors.hpp"
 #include "napkin/detail/number_text.hpp"
-#include "napkin/report/document.hpp"
+#include "napkin/document/document.hpp"
 #include "napkin/report/json_read.hpp"
-#include "napkin/report/monitor_documents.hpp"
+#include "napkin/monitor/monitor_documents.hpp"
 
 namespace napkin::cli {
 

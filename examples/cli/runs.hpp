@@ -13,7 +13,7 @@
 #include "errors.hpp"
 #include "napkin/detail/number_text.hpp"
 #include "napkin/profiler/sol_report.hpp"
-#include "napkin/report/document.hpp"
+#include "napkin/document/document.hpp"
 #include "napkin/report/json_read.hpp"
 
 namespace napkin::cli {

@@ -23,8 +23,8 @@
 
 #include "gemm_cublas.cuh"
 #include "kernels.cuh"
-#include "napkin/gpus_cuda.hpp"
-#include "napkin/roofline.hpp"
+#include "napkin/math.hpp"
+#include "napkin/math/gpus_cuda.hpp"
 
 namespace {
 

@@ -27,7 +27,7 @@
 #include "napkin/nvtx.hpp"
 #include "napkin/profiler.hpp"
 #include "napkin/report.hpp"
-#include "napkin/report/context_cuda.hpp"
+#include "napkin/document/context_cuda.hpp"
 #include "napkin/report/rank_summaries.hpp"
 
 namespace k = napkin_kernels;

@@ -37,10 +37,9 @@
 #include "kernels.cuh"
 #include "napkin/check.hpp"
 #include "napkin/check/cublas.hpp"
-#include "napkin/gpus.hpp"
+#include "napkin/math.hpp"
 #include "napkin/nvtx.hpp"
 #include "napkin/profiler.hpp"
-#include "napkin/workloads.hpp"
 
 namespace {
 

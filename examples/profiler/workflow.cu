@@ -26,12 +26,11 @@
 
 #include "kernels.cuh"
 #include "napkin/check.hpp"
-#include "napkin/gpus.hpp"
+#include "napkin/math.hpp"
 #include "napkin/math/gpus_cuda.hpp"
 #include "napkin/profiler.hpp"
 #include "napkin/report.hpp"
 #include "napkin/report/json_read.hpp"
-#include "napkin/workloads.hpp"
 
 namespace {
 

@@ -13,7 +13,7 @@
 //   napkin/math/roofline.hpp       napkin::estimate: ridge, attainable FLOP/s, time bounds, regime
 //   napkin/math/quantify.hpp       what a profiled problem costs and what fixing it could gain
 //   napkin/math/detail/errors.hpp  how bad input fails (a compile error in constant evaluation)
-// The CUDA-facing part, a spec for the running device, is napkin/gpus_cuda.hpp (not included here).
+// The CUDA-facing part, a spec for the running device, is napkin/math/gpus_cuda.hpp (not included here).
 #pragma once
 
 #include "napkin/math/derived_spec.hpp"

@@ -8,7 +8,7 @@
 //
 // OPTIONAL: needs MPI's <mpi.h> (link CMake's napkin::mpi, which links MPI::MPI_CXX); nothing else in
 // napkin includes this header. The rank and world size come from MPI_Comm_rank / MPI_Comm_size of the
-// communicator, overriding what the launcher's environment says (napkin/report/rank.hpp).
+// communicator, overriding what the launcher's environment says (napkin/document/rank.hpp).
 //
 // On the wire each summary is napkin's own compact byte format (summary_bytes, report/rank_summary_bytes.hpp): a magic "NPKS",
 // a version byte, then the context and the rows, integers as 8 little-endian bytes, doubles as their
@@ -32,12 +32,12 @@
 #include <utility>
 #include <vector>
 
+#include "napkin/document/rank.hpp"
+#include "napkin/document/text_file.hpp"
 #include "napkin/error.hpp"
 #include "napkin/report/cross_rank.hpp"
 #include "napkin/report/job_documents.hpp"
-#include "napkin/report/rank.hpp"
 #include "napkin/report/rank_summary_bytes.hpp"
-#include "napkin/report/text_file.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 namespace mpi {

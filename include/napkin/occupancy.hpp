@@ -30,7 +30,7 @@
 //   occupancy/best_block_size.hpp     best_block_size, max_dynamic_smem_for
 //   occupancy/graphs.hpp              graph_block_size, graph_registers, graph_shared_memory
 //   occupancy/text.hpp                to_text
-// napkin/occupancy_cuda.hpp (occupancy/cuda.hpp) adds the same for a compiled kernel on a device.
+// napkin/occupancy/cuda.hpp adds the same for a compiled kernel on a device.
 #pragma once
 
 #include "napkin/config.hpp"

@@ -3,7 +3,7 @@
 // CUPTI's Range Profiler API (CUDA >= 12.6 Update 2). Link napkin::profiler. See docs/profiler.md.
 //
 // What a user reads (plain C++, no CUDA needed):
-//   napkin/profiler/metrics.hpp         metric names and sets
+//   napkin/cupti/metrics.hpp            metric names and sets
 //   napkin/profiler/report.hpp          the report and its renderers (to_text, to_key_values), with
 //     .../sol_report.hpp                  sol_report, how it was measured, its cost, pass agreement
 //     .../verdicts.hpp                    the SOL table and ncu's rule
@@ -15,24 +15,24 @@
 //   napkin/profiler/phase.hpp           profiler::phase: an NVTX-annotated phase, one pass per occurrence
 //   napkin/profiler/pass.hpp            a measurement and its passes (the pass sequence, written once)
 //   napkin/profiler/core.hpp            what the ways to measure share: device, CUPTI, metric set, faults
-//   napkin/profiler/cupti_session.hpp   CUPTI's range profiler as verbs (enable, configure, start, ...)
-//   napkin/profiler/device.hpp          the current device: context, support, chip, counter availability
+//   napkin/cupti/session.hpp            CUPTI's range profiler as verbs (enable, configure, start, ...)
+//   napkin/cupti/device.hpp             the current device: context, support, chip, counter availability
 //   napkin/profiler/l2_flush.hpp        a cold, clean L2 before each pass (a PTX read kernel, no nvcc needed)
-//   napkin/profiler/kernel_names.hpp    kernel names for per-kernel ranges
+//   napkin/cupti/kernel_names.hpp       kernel names for per-kernel ranges
 // Host side (no GPU or driver needed):
-//   napkin/profiler/host.hpp            metric validation, pass planning, counter evaluation
-//   napkin/profiler/counter_images.hpp  images from outside, checked before CUPTI reads them
-//   napkin/profiler/errors.hpp          profiler_error, advice per CUPTI status, the profiler's check
+//   napkin/cupti/host.hpp               metric validation, pass planning, counter evaluation
+//   napkin/cupti/counter_images.hpp     images from outside, checked before CUPTI reads them
+//   napkin/cupti/errors.hpp             profiler_error, advice per CUPTI status, the profiler's check
 #pragma once
 
 #include "napkin/config.hpp"
 
+#include "napkin/cupti/errors.hpp"
+#include "napkin/cupti/host.hpp"
+#include "napkin/cupti/kernel_names.hpp"
+#include "napkin/cupti/metrics.hpp"
 #include "napkin/profiler/comparison.hpp"
-#include "napkin/profiler/errors.hpp"
-#include "napkin/profiler/host.hpp"
-#include "napkin/profiler/kernel_names.hpp"
 #include "napkin/profiler/l2_flush.hpp"
-#include "napkin/profiler/metrics.hpp"
 #include "napkin/profiler/options.hpp"
 #include "napkin/profiler/report.hpp"
 #include "napkin/profiler/session.hpp"

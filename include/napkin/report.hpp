@@ -8,29 +8,30 @@
 //   return d.exit_code();                           // 0 no regression, 1 regression, 2 bad input
 //
 // Plain C++17, no CUDA, no CUPTI, no other library; compiles with -fno-exceptions. The parts:
-//   report/json_writer.hpp         json_value and write_json (escaping, exact numbers, no NaN)
-//   report/document.hpp            the document header, report_document (flattened), flatten()
-//   report/csv.hpp                 csv_table and write_csv (RFC 4180)
-//   report/profiler_documents.hpp  sol_report, kernel_reports, phase_reports, the napkin comparison
-//   report/math_documents.hpp      estimate_report, gpu_spec(s), occupancy_advice / occupancy_result
-//   report/compare.hpp             diff(), report_diff, to_text, operator<<
-//   report/roofline_chart.hpp      roofline_chart: ceilings, points, before/after pairs (a value)
-//   report/roofline_svg.hpp        to_svg(chart): a self-contained SVG
-//   report/html_page.hpp           to_html(report_page): one self-contained HTML page per run
+//   document/json_writer.hpp         json_value and write_json (escaping, exact numbers, no NaN)
+//   document/document.hpp            the document header, report_document (flattened), flatten()
+//   document/csv.hpp                 csv_table and write_csv (RFC 4180)
+//   monitor/monitor_documents.hpp    monitor_report (napkin::monitor's)
+//   report/profiler_documents.hpp    sol_report, kernel_reports, phase_reports, the napkin comparison
+//   report/math_documents.hpp        estimate_report, gpu_spec(s), occupancy_advice / occupancy_result
+//   report/compare.hpp               diff(), report_diff, to_text, operator<<
+//   report/roofline_chart.hpp        roofline_chart: ceilings, points, before/after pairs (a value)
+//   report/roofline_svg.hpp          to_svg(chart): a self-contained SVG
+//   report/html_page.hpp             to_html(report_page): one self-contained HTML page per run
 // Not included here: report/json_read.hpp (reading JSON back), which needs nlohmann/json.
 #pragma once
 
 #include "napkin/config.hpp"
 
-#include "napkin/report/communication.hpp"
+#include "napkin/document/csv.hpp"
+#include "napkin/document/document.hpp"
+#include "napkin/document/json_writer.hpp"
+#include "napkin/document/text_file.hpp"
+#include "napkin/monitor/communication.hpp"
+#include "napkin/monitor/monitor_documents.hpp"
 #include "napkin/report/compare.hpp"
-#include "napkin/report/csv.hpp"
-#include "napkin/report/document.hpp"
-#include "napkin/report/json_writer.hpp"
+#include "napkin/report/html_page.hpp"
 #include "napkin/report/math_documents.hpp"
-#include "napkin/report/monitor_documents.hpp"
-#include "napkin/report/text_file.hpp"
 #include "napkin/report/profiler_documents.hpp"
 #include "napkin/report/roofline_chart.hpp"
 #include "napkin/report/roofline_svg.hpp"
-#include "napkin/report/html_page.hpp"

@@ -13,7 +13,7 @@
 #include <string>
 
 #include "napkin/profiler/sol_report.hpp"
-#include "napkin/report/monitor_documents.hpp"
+#include "napkin/monitor/monitor_documents.hpp"
 #include "napkin/report/profiler_documents.hpp"
 #include "report/monitor_samples.hpp"
 

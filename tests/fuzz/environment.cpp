@@ -1,6 +1,6 @@
 // Fuzz target: what napkin reads from the environment. The first line of the input is NAPKIN_MONITOR's value
 // (parse_monitor_settings); each further line NAME=VALUE sets a variable for the rank detection of
-// napkin/report/rank.hpp (Open MPI, PMIx, Hydra, torchrun, Slurm conventions). Invariants: neither raises;
+// napkin/document/rank.hpp (Open MPI, PMIx, Hydra, torchrun, Slurm conventions). Invariants: neither raises;
 // settings that parse are settings that validate; a rank that is detected lies below its world size.
 #include <cstddef>
 #include <cstdint>
@@ -12,7 +12,7 @@
 #include <string_view>
 
 #include "napkin/monitor/settings.hpp"
-#include "napkin/report/rank.hpp"
+#include "napkin/document/rank.hpp"
 
 #include "fuzz_checks.hpp"
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "napkin/roofline.hpp"
+#include "napkin/math.hpp"
 
 using namespace napkin;
 

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "math/error_message.hpp"
-#include "napkin/roofline.hpp"
+#include "napkin/math.hpp"
 
 using namespace napkin;
 using napkin_test::contains;

@@ -8,8 +8,8 @@
 #include <stdexcept>
 
 #include "math/error_message.hpp"
-#include "napkin/quantify.hpp"
-#include "napkin/roofline.hpp"
+#include "napkin/math/quantify.hpp"
+#include "napkin/math.hpp"
 
 using namespace napkin;
 using napkin_test::contains;

@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "math/error_message.hpp"
-#include "napkin/roofline.hpp"
+#include "napkin/math.hpp"
 
 using namespace napkin;
 using napkin_test::contains;

@@ -1,4 +1,4 @@
-// The monitor's report as a napkin document (napkin/report/monitor_documents.hpp): its JSON read back by
+// The monitor's report as a napkin document (napkin/monitor/monitor_documents.hpp): its JSON read back by
 // nlohmann/json (an independent parser), its CSV, and diff() of two runs. Expected values are hand
 // arithmetic on the windows below.
 #include <doctest/doctest.h>
@@ -11,7 +11,7 @@
 #include "monitor/helpers.hpp"
 #include "napkin/report/compare.hpp"
 #include "napkin/report/json_read.hpp"
-#include "napkin/report/monitor_documents.hpp"
+#include "napkin/monitor/monitor_documents.hpp"
 
 using namespace napkin;
 using json = nlohmann::json;

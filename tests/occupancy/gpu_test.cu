@@ -4,7 +4,7 @@
 // Zero mismatches expected; the table printed here goes in docs/occupancy.md (benchmarks/device/occupancy.sh).
 #include <doctest/doctest.h>
 #include <napkin/check.hpp>
-#include <napkin/occupancy_cuda.hpp>
+#include <napkin/occupancy/cuda.hpp>
 
 #include <cstdio>
 #include <string>

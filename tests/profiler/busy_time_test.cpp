@@ -1,5 +1,5 @@
 // measure()'s numbers over the GPU's busy time (napkin/profiler/busy_time.hpp) and the union of activity
-// intervals behind it (napkin/profiler/activity.hpp's busy_ns_between), without a GPU.
+// intervals behind it (napkin/cupti/activity.hpp's busy_ns_between), without a GPU.
 #include <doctest/doctest.h>
 
 #include <limits>
@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "napkin/profiler.hpp"
-#include "napkin/profiler/activity.hpp"
+#include "napkin/cupti/activity.hpp"
 
 using namespace napkin;
 using detail::busy_interval;

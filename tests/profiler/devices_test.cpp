@@ -14,7 +14,7 @@
 
 #include "napkin/detail/device_index.hpp"
 #include "napkin/profiler.hpp"
-#include "napkin/report/gpu_uuid.hpp"
+#include "napkin/document/gpu_uuid.hpp"
 #include "napkin/report/profiler_documents.hpp"
 
 using namespace napkin;

@@ -15,7 +15,8 @@
 #include <thread>
 #include <vector>
 
-#include "napkin/gpus_cuda.hpp"
+#include "napkin/math.hpp"
+#include "napkin/math/gpus_cuda.hpp"
 #include "napkin/occupancy/cuda.hpp"
 #include "napkin/profiler.hpp"
 #include "napkin/report/profiler_documents.hpp"
@@ -51,7 +52,7 @@ void check_identity(const napkin::report_context& c, int device) {
   char first_byte[3] = {};
   std::snprintf(first_byte, sizeof first_byte, "%02x", static_cast<unsigned char>(prop.uuid.bytes[0]));
   CHECK(c.device_uuid->substr(4, 2) == first_byte);
-  CHECK(c.host.has_value());  // the process's side of the context (report/rank.hpp)
+  CHECK(c.host.has_value());  // the process's side of the context (document/rank.hpp)
 }
 
 }  // namespace

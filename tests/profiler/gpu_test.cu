@@ -283,7 +283,7 @@ TEST_CASE("scope: one range, one pass, RAII") {
 }
 
 // measure(), scopes and per_kernel() configure CUPTI once and only re-initialize the counter image while
-// nothing changes (cupti_session.hpp, cupti_session::configure): each result must still be its own work's.
+// nothing changes (cupti/session.hpp, cupti_session::configure): each result must still be its own work's.
 TEST_CASE("repeated measurements on one configuration each report their own work") {
   buffers buf;
   auto half_copy = [&] { copy_kernel<<<1024, 256>>>(buf.a, buf.b, n / 2); };

@@ -13,8 +13,7 @@
 #include <vector>
 
 #include "napkin/profiler/report.hpp"
-#include "napkin/roofline.hpp"
-#include "napkin/workloads.hpp"
+#include "napkin/math.hpp"
 
 using namespace napkin;
 

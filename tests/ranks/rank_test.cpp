@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Rank detection from each launcher's environment (napkin/report/rank.hpp), on a fake environment: the
+// Rank detection from each launcher's environment (napkin/document/rank.hpp), on a fake environment: the
 // process's own is never read or changed. Expected values are the variables' values as set here.
 #include <doctest/doctest.h>
 
@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "napkin/report/rank.hpp"
+#include "napkin/document/rank.hpp"
 
 using namespace napkin;
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "napkin/gpus.hpp"
+#include "napkin/math.hpp"
 #include "napkin/occupancy.hpp"
 #include "napkin/report.hpp"
 #include "samples.hpp"

@@ -8,11 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "napkin/gpus.hpp"
+#include "napkin/math.hpp"
 #include "napkin/occupancy.hpp"
 #include "napkin/report.hpp"
 #include "napkin/report/json_read.hpp"
-#include "napkin/workloads.hpp"
 #include "samples.hpp"
 
 using namespace napkin;

@@ -6,7 +6,7 @@
 #include <limits>
 #include <string>
 
-#include "napkin/report/json_writer.hpp"
+#include "napkin/document/json_writer.hpp"
 
 using napkin::json_value;
 using napkin::write_json;

@@ -4,11 +4,10 @@
 #include <cstdio>
 #include <string>
 
-#include "napkin/gpus.hpp"
+#include "napkin/math.hpp"
 #include "napkin/occupancy.hpp"
 #include "napkin/report.hpp"
 #include "napkin/report/json_read.hpp"
-#include "napkin/workloads.hpp"
 #include "samples.hpp"
 
 namespace {

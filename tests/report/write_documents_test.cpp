@@ -11,11 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "napkin/gpus.hpp"
+#include "napkin/math.hpp"
 #include "napkin/occupancy.hpp"
 #include "napkin/report.hpp"
-#include "napkin/report/monitor_documents.hpp"
-#include "napkin/workloads.hpp"
+#include "napkin/monitor/monitor_documents.hpp"
 
 #include <sys/resource.h>
 #include "monitor/helpers.hpp"

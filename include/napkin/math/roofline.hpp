@@ -4,7 +4,7 @@
 // (the CLI, the profiler's comparison) asks this model; nothing recomputes intensity, ridge or regime.
 //
 // Plain C++17, no CUDA; usable in constant expressions (the example also needs the workloads and the
-// GPU table: include napkin/roofline.hpp or napkin/math.hpp):
+// GPU table: include napkin/math.hpp):
 //
 //   constexpr auto e = napkin::estimate(napkin::gemm(4096, 4096, 4096, napkin::dtype::fp16),
 //                                       napkin::gpus::h100_sxm, napkin::pipe::fp16_tensor);

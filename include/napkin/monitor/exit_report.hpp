@@ -11,11 +11,11 @@
 #include <cstdio>
 #include <string>
 
+#include "napkin/document/document.hpp"
+#include "napkin/document/text_file.hpp"
+#include "napkin/monitor/monitor_documents.hpp"
 #include "napkin/monitor/monitor_report.hpp"
 #include "napkin/monitor/settings.hpp"
-#include "napkin/report/document.hpp"
-#include "napkin/report/monitor_documents.hpp"
-#include "napkin/report/text_file.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The napkin::range phase that launched each kernel (the kernels themselves: profiler/activity.hpp's
+// The napkin::range phase that launched each kernel (the kernels themselves: cupti/activity.hpp's
 // process-wide collector of CUPTI's activity records).
 //
 // The phase comes from CUPTI's external correlation: while a napkin::range is open, napkin pushes an id for its
@@ -19,9 +19,9 @@
 #include <utility>
 #include <vector>
 
+#include "napkin/cupti/activity.hpp"
 #include "napkin/monitor/sample.hpp"
 #include "napkin/nvtx/listener.hpp"
-#include "napkin/profiler/activity.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 namespace detail {

@@ -13,15 +13,14 @@
 // permission, MIG, a chip without the one-pass set) leaves it off with one message in status(). It samples on
 // the GPU, decodes on its own thread (drain_period), keeps at most settings.max_samples samples and
 // max_kernels kernel records (older ones are folded away and counted), and pauses while napkin::profiler
-// measures (pause.hpp).
+// measures (cupti/pause.hpp).
+//
+// napkin is header-only, so this header brings CUPTI's headers (through pm_sampler.hpp and kernel_activity.hpp)
+// into the translation unit that includes it; a unit that only reads, renders or compares monitor reports
+// includes napkin/monitor/monitor_report.hpp or monitor_documents.hpp instead (plain C++, no CUDA).
 #pragma once
 
 #include "napkin/config.hpp"
-
-#include <cuda_runtime_api.h>
-#include <cupti_activity.h>
-#include <cupti_profiler_target.h>
-#include <cupti_target.h>
 
 #include <algorithm>
 #include <atomic>
@@ -38,13 +37,16 @@
 #include <utility>
 #include <vector>
 
+#include "napkin/cupti/errors.hpp"
+#include "napkin/cupti/pause.hpp"
+#include "napkin/cupti/session.hpp"
+#include "napkin/document/context_cuda.hpp"
 #include "napkin/monitor/attribution.hpp"
 #include "napkin/monitor/drain_plan.hpp"
 #include "napkin/monitor/exit_report.hpp"
 #include "napkin/monitor/kernel_activity.hpp"
 #include "napkin/monitor/monitor_costs.hpp"
 #include "napkin/monitor/monitor_report.hpp"
-#include "napkin/monitor/pause.hpp"
 #include "napkin/monitor/pm_sampler.hpp"
 #include "napkin/monitor/sample.hpp"
 #include "napkin/monitor/sample_timeline.hpp"
@@ -52,10 +54,6 @@
 #include "napkin/monitor/start_failure.hpp"
 #include "napkin/monitor/start_failure_cuda.hpp"
 #include "napkin/nvtx/listener.hpp"
-#include "napkin/profiler/cupti_session.hpp"
-#include "napkin/profiler/device.hpp"
-#include "napkin/profiler/errors.hpp"
-#include "napkin/report/context_cuda.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 
@@ -183,16 +181,8 @@ class monitor final : private process_state::pausable_sampler {
     try {
 #endif
       const int device = s.device;
-      int current = 0;  // a context on the monitored device (CUPTI needs one), the caller's device kept
-      NAPKIN_DETAIL_PROFILER_CHECK(cudaGetDevice(&current));
-      NAPKIN_DETAIL_PROFILER_CHECK(cudaSetDevice(device));
-      NAPKIN_DETAIL_PROFILER_CHECK(cudaFree(nullptr));
-      NAPKIN_DETAIL_PROFILER_CHECK(cudaSetDevice(current));
+      chip_ = detail::pm_sampling_chip(device);  // makes the device's context first (CUPTI needs one)
       cupti_.emplace();
-      auto chip_params = NAPKIN_CUPTI_PARAMS(CUpti_Device_GetChipName_Params);
-      chip_params.deviceIndex = static_cast<std::size_t>(device);
-      NAPKIN_DETAIL_PROFILER_CHECK(cuptiDeviceGetChipName(&chip_params));
-      chip_ = chip_params.pChipName;
       context_ = run_context(device);
       config_.emplace(chip_, detail::monitor_metrics());
       detail::activity_collector::instance().hold();
@@ -336,8 +326,7 @@ class monitor final : private process_state::pausable_sampler {
     detail::call_catching(
         [&] {
           sampler_->stop();
-          std::uint64_t now = 0;
-          (void)cuptiGetTimestamp(&now);
+          const std::uint64_t now = detail::cupti_timestamp_now();
           const std::lock_guard<std::mutex> lock(data_mutex_);
           timeline_.paused_until(now, accumulator_);  // nothing is sampled while the profiler measures
         },
@@ -383,8 +372,6 @@ class monitor final : private process_state::pausable_sampler {
     return with_context(make_monitor_report(all, device_));
   }
 
-  // Where the reports were made: the device (index, name, PCI bus id, UUID) and the process (host, rank),
-  // read once at start.
   // Counts data the monitor refused or a step that failed, for diagnostics().
   void refuse(std::string why) {
     const std::lock_guard<std::mutex> lock(data_mutex_);
@@ -415,7 +402,7 @@ class monitor final : private process_state::pausable_sampler {
   std::string status_;
   std::string chip_;
   int device_ = 0;
-  report_context context_;  // device_index only until start() reads the rest
+  report_context context_;  // where the reports were made (device, host, rank): device_index until start()
   std::atomic<bool> running_{false};
   std::optional<detail::cupti_initialization> cupti_;
   std::optional<detail::pm_sampling_config> config_;

@@ -11,7 +11,7 @@
 // DRAM bytes: a row's totals cover only the sampled part of its launches; when some launches were not
 // fully sampled (the hardware buffer holds a bounded number of samples) the row is `partial` and the
 // comparable figure is DRAM bytes per complete launch (a launch fully inside kept samples). Nothing is
-// extrapolated. Communication: the share of a row's GPU time in NCCL/NVSHMEM kernels (report/communication.hpp);
+// extrapolated. Communication: the share of a row's GPU time in NCCL/NVSHMEM kernels (monitor/communication.hpp);
 // a row mostly in them is reported as communication. Arithmetic and rules: docs/monitor.md.
 #pragma once
 
@@ -29,11 +29,11 @@
 
 #include "napkin/detail/number_text.hpp"
 #include "napkin/detail/printable.hpp"
+#include "napkin/document/document.hpp"
 #include "napkin/monitor/accumulator.hpp"
 #include "napkin/monitor/attribution.hpp"
+#include "napkin/monitor/communication.hpp"
 #include "napkin/profiler/verdicts.hpp"
-#include "napkin/report/communication.hpp"
-#include "napkin/report/document.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 

@@ -15,6 +15,8 @@
 
 #include "napkin/config.hpp"
 
+#include <cuda_runtime_api.h>
+#include <cupti_activity.h>
 #include <cupti_pmsampling.h>
 #include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>
@@ -30,9 +32,9 @@
 #include <utility>
 #include <vector>
 
+#include "napkin/cupti/errors.hpp"
+#include "napkin/cupti/host.hpp"
 #include "napkin/monitor/sample.hpp"
-#include "napkin/profiler/errors.hpp"
-#include "napkin/profiler/host.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 
@@ -70,6 +72,27 @@ inline double thread_cpu_seconds() noexcept {
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
   return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
 }
+
+// The CUPTI chip name of `device` ("GH100"), after making its primary context (CUPTI needs one); the calling
+// thread's current device is kept.
+inline std::string pm_sampling_chip(int device) {
+  int current = 0;
+  NAPKIN_DETAIL_PROFILER_CHECK(cudaGetDevice(&current));
+  NAPKIN_DETAIL_PROFILER_CHECK(cudaSetDevice(device));
+  NAPKIN_DETAIL_PROFILER_CHECK(cudaFree(nullptr));
+  NAPKIN_DETAIL_PROFILER_CHECK(cudaSetDevice(current));
+  auto chip_params = NAPKIN_CUPTI_PARAMS(CUpti_Device_GetChipName_Params);
+  chip_params.deviceIndex = static_cast<std::size_t>(device);
+  NAPKIN_DETAIL_PROFILER_CHECK(cuptiDeviceGetChipName(&chip_params));
+  return chip_params.pChipName;
+}
+
+// CUPTI's timestamp now, the clock of PM samples (0 when CUPTI cannot say).
+inline std::uint64_t cupti_timestamp_now() noexcept {
+  std::uint64_t now = 0;
+  (void)cuptiGetTimestamp(&now);
+  return now;
+}
 }  // namespace detail
 namespace detail {
 
@@ -97,16 +120,7 @@ class pm_sampling_config {
 
   // The metrics' values for one sample of a decoded counter-data image, in the metrics' order.
   void evaluate(const std::vector<std::uint8_t>& counter_data, std::size_t sample, double* values) const {
-    auto names = c_names(metrics_);
-    auto p = NAPKIN_CUPTI_PARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params);
-    p.pHostObject = host_->get();
-    p.pCounterDataImage = counter_data.data();
-    p.counterDataImageSize = counter_data.size();
-    p.rangeIndex = sample;
-    p.ppMetricNames = names.data();
-    p.numMetrics = names.size();
-    p.pMetricValues = values;
-    NAPKIN_DETAIL_PROFILER_CHECK(cuptiProfilerHostEvaluateToGpuValues(&p));
+    evaluate_to_gpu_values(*host_, counter_data, sample, metrics_, values);
   }
 
  private:

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // napkin/occupancy/cuda.hpp — napkin/occupancy.hpp for a compiled __global__ function on the current device.
-// Included as napkin/occupancy_cuda.hpp.
+// Not in the napkin/occupancy.hpp umbrella: it needs the CUDA runtime (napkin::napkin).
 //
 //   auto r = napkin::occupancy(my_kernel, 256, dynamic_bytes);     // cudaFuncGetAttributes + device limits
 //   std::puts(napkin::to_text(my_kernel, 256, dynamic_bytes).c_str());

@@ -5,7 +5,7 @@
 // while the host prepares the next, the wait for its end. Counters accumulate only while the GPU works, but
 // ncu's percentages "of peak sustained elapsed" divide by the range's elapsed cycles, so a range of 170 us of
 // kernels inside 308 us of span reads them 45 % low (cuBLAS GemmEx on an H100). CUPTI's activity records give
-// each kernel's, memcpy's and memset's start and end (profiler/activity.hpp); their union inside the range is
+// each kernel's, memcpy's and memset's start and end (cupti/activity.hpp); their union inside the range is
 // the busy time. Elapsed cycles grow with time at one clock, so a number over elapsed cycles, taken over the
 // busy time, is the range's number times span / busy; numbers over active cycles (L1/TEX %) and counts (bytes)
 // stay as they are. For one kernel that is ncu's own number; for several it is their duration-weighted
@@ -22,8 +22,8 @@
 #include <optional>
 #include <string>
 
+#include "napkin/cupti/metrics.hpp"
 #include "napkin/detail/number_text.hpp"
-#include "napkin/profiler/metrics.hpp"
 #include "napkin/profiler/sol_report.hpp"
 
 NAPKIN_BEGIN_NAMESPACE

@@ -2,7 +2,7 @@
 // A measurement against napkin math: the regime the roofline expects against the one measured, the time
 // against the roofline's lower bound, the DRAM traffic against the workload's minimum.
 //
-// One model: the expectation is napkin::estimate (napkin/roofline.hpp), the estimate the `napkin` CLI
+// One model: the expectation is napkin::estimate (napkin/math/roofline.hpp), the estimate the `napkin` CLI
 // prints, with its tie rule (an intensity at or above the ridge is compute-bound) and its peaks, 2:4
 // sparsity included. What is computed here is only the measured side (duration, DRAM bytes) over it.
 //
@@ -22,10 +22,10 @@
 
 #include "napkin/detail/number_text.hpp"
 #include "napkin/error.hpp"
-#include "napkin/gpus.hpp"
+#include "napkin/math/gpu_table.hpp"
+#include "napkin/math/roofline.hpp"
+#include "napkin/math/workload.hpp"
 #include "napkin/profiler/sol_report.hpp"
-#include "napkin/roofline.hpp"
-#include "napkin/workloads.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 

@@ -7,7 +7,7 @@
 // themselves are passes (pass.hpp) driven by the front ends (session.hpp, scope.hpp, phase.hpp). A profiler
 // is not thread-safe: one thread uses it at a time. Profilers on different devices may run at once on
 // different threads (each its own context and CUPTI session); two on one device's context may not (CUPTI's
-// range profiler is per context). Every CUDA and CUPTI call here runs under a context_guard (device.hpp),
+// range profiler is per context). Every CUDA and CUPTI call here runs under a context_guard (cupti/device.hpp),
 // so the profiler measures its own device whatever the calling thread has current.
 #pragma once
 
@@ -25,15 +25,15 @@
 #include <vector>
 
 #include "napkin/check.hpp"
-#include "napkin/monitor/pause.hpp"
-#include "napkin/profiler/cupti_session.hpp"
-#include "napkin/profiler/device.hpp"
-#include "napkin/profiler/errors.hpp"
-#include "napkin/profiler/host.hpp"
+#include "napkin/cupti/device.hpp"
+#include "napkin/cupti/errors.hpp"
+#include "napkin/cupti/host.hpp"
+#include "napkin/cupti/metrics.hpp"
+#include "napkin/cupti/pause.hpp"
+#include "napkin/cupti/session.hpp"
+#include "napkin/document/context_cuda.hpp"
 #include "napkin/profiler/l2_flush.hpp"
-#include "napkin/profiler/metrics.hpp"
 #include "napkin/profiler/options.hpp"
-#include "napkin/report/context_cuda.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 namespace detail {

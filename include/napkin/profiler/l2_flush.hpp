@@ -20,7 +20,7 @@
 #include <memory>
 #include <type_traits>
 
-#include "napkin/profiler/errors.hpp"
+#include "napkin/cupti/errors.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 namespace detail {

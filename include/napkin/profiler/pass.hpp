@@ -28,12 +28,12 @@
 #include <utility>
 #include <vector>
 
-#include "napkin/profiler/activity.hpp"
+#include "napkin/cupti/activity.hpp"
+#include "napkin/cupti/errors.hpp"
+#include "napkin/cupti/kernel_names.hpp"
+#include "napkin/cupti/session.hpp"
 #include "napkin/profiler/busy_time.hpp"
 #include "napkin/profiler/core.hpp"
-#include "napkin/profiler/cupti_session.hpp"
-#include "napkin/profiler/errors.hpp"
-#include "napkin/profiler/kernel_names.hpp"
 #include "napkin/profiler/sol_report.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
@@ -41,7 +41,7 @@ namespace detail {
 
 // What measure() records of each pass: how long fn took on the host (two clock reads around it: it costs
 // the range nothing; fn's launches, any host work it does such as a library's first-call start-up, and GPU
-// time where fn waits for its work), and from CUPTI's activity records (activity.hpp) the kernels, memcpys
+// time where fn waits for its work), and from CUPTI's activity records (cupti/activity.hpp) the kernels, memcpys
 // and memsets that started inside the pass and the GPU's busy time. Nothing runs on fn's calls: no CUPTI
 // callback (it cost libraries that make many calls up to 140 us per range), only records CUPTI writes to its
 // buffers. CUDA events around fn were tried and dropped: recorded inside the range they lengthened every

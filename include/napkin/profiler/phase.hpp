@@ -20,9 +20,9 @@
 #include <utility>
 #include <vector>
 
+#include "napkin/cupti/errors.hpp"
 #include "napkin/nvtx.hpp"
 #include "napkin/profiler/core.hpp"
-#include "napkin/profiler/errors.hpp"
 #include "napkin/profiler/pass.hpp"
 #include "napkin/profiler/sol_report.hpp"
 

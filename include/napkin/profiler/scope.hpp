@@ -15,8 +15,8 @@
 #include <string>
 #include <utility>
 
+#include "napkin/cupti/errors.hpp"
 #include "napkin/profiler/core.hpp"
-#include "napkin/profiler/errors.hpp"
 #include "napkin/profiler/pass.hpp"
 #include "napkin/profiler/sol_report.hpp"
 

@@ -29,12 +29,12 @@
 #include <string>
 #include <utility>
 
+#include "napkin/cupti/errors.hpp"
+#include "napkin/cupti/kernel_names.hpp"
+#include "napkin/cupti/metrics.hpp"
+#include "napkin/cupti/session.hpp"
 #include "napkin/nvtx.hpp"
 #include "napkin/profiler/core.hpp"
-#include "napkin/profiler/cupti_session.hpp"
-#include "napkin/profiler/errors.hpp"
-#include "napkin/profiler/kernel_names.hpp"
-#include "napkin/profiler/metrics.hpp"
 #include "napkin/profiler/options.hpp"
 #include "napkin/profiler/pass.hpp"
 #include "napkin/profiler/phase.hpp"

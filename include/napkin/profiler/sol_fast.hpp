@@ -31,8 +31,8 @@
 #include <string>
 #include <vector>
 
+#include "napkin/cupti/metrics.hpp"
 #include "napkin/profiler/breakdowns.hpp"
-#include "napkin/profiler/metrics.hpp"
 #include "napkin/profiler/sol_report.hpp"
 
 NAPKIN_BEGIN_NAMESPACE

@@ -19,11 +19,11 @@
 #include <utility>
 #include <vector>
 
+#include "napkin/cupti/metrics.hpp"
 #include "napkin/detail/number_text.hpp"
+#include "napkin/document/document.hpp"
 #include "napkin/error.hpp"
-#include "napkin/profiler/metrics.hpp"
 #include "napkin/profiler/verdicts.hpp"
-#include "napkin/report/document.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 
@@ -156,7 +156,7 @@ struct sol_report {
   // disagree (find_pass_disagreement); empty when they agree. When they disagree there is no verdict.
   std::vector<pass_sample> pass_samples;
   std::string passes_disagree;
-  // The device measured (index, name, PCI bus id, UUID: report/context_cuda.hpp's device_context); the
+  // The device measured (index, name, PCI bus id, UUID: document/context_cuda.hpp's device_context); the
   // profiler fills it, and documents write it as their "context" (report/profiler_documents.hpp). Last, so
   // aggregate initializers written before it existed keep their meaning.
   report_context context;

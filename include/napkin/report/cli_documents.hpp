@@ -20,13 +20,13 @@
 #include <utility>
 #include <vector>
 
+#include "napkin/document/csv.hpp"
+#include "napkin/document/document.hpp"
+#include "napkin/document/json_writer.hpp"
 #include "napkin/math/dtype.hpp"
 #include "napkin/math/gpu_spec.hpp"
 #include "napkin/math/pipes.hpp"
 #include "napkin/report/compare.hpp"
-#include "napkin/report/csv.hpp"
-#include "napkin/report/document.hpp"
-#include "napkin/report/json_writer.hpp"
 #include "napkin/report/math_documents.hpp"
 #include "napkin/report/roofline_chart.hpp"
 

@@ -32,7 +32,7 @@
 
 #include "napkin/detail/number_text.hpp"
 #include "napkin/detail/printable.hpp"
-#include "napkin/report/document.hpp"
+#include "napkin/document/document.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 

@@ -11,7 +11,7 @@
 //     (null) when the median is 0;
 //   - the ranks that lack the row. They are left out of min/median/max (a missing row is no work, not
 //     zero time), and listed, because a kernel that runs on some ranks only is itself a finding.
-// Per rank: GPU time split into communication (NCCL/NVSHMEM kernels, napkin/report/communication.hpp) and
+// Per rank: GPU time split into communication (NCCL/NVSHMEM kernels, napkin/monitor/communication.hpp) and
 // compute. From the rank's kernel rows when it has any; otherwise from its phase rows whose communication
 // time is known; otherwise unknown. A row or rank with more than half its time in communication is flagged
 // "mostly communication".
@@ -39,9 +39,9 @@
 
 #include "napkin/detail/number_text.hpp"
 #include "napkin/detail/printable.hpp"
+#include "napkin/document/document.hpp"
 #include "napkin/error.hpp"
-#include "napkin/report/communication.hpp"
-#include "napkin/report/document.hpp"
+#include "napkin/monitor/communication.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 

@@ -17,10 +17,10 @@
 #include <utility>
 #include <vector>
 
+#include "napkin/document/csv.hpp"
+#include "napkin/document/document.hpp"
+#include "napkin/document/json_writer.hpp"
 #include "napkin/report/cross_rank.hpp"
-#include "napkin/report/csv.hpp"
-#include "napkin/report/document.hpp"
-#include "napkin/report/json_writer.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 

@@ -5,7 +5,7 @@
 //
 // OPTIONAL: the one napkin header that needs a library beyond the CUDA toolkit, nlohmann/json
 // (Debian/Ubuntu: nlohmann-json3-dev; https://github.com/nlohmann/json), for its parser. Nothing else in
-// napkin includes it; writing documents needs nothing (json_writer.hpp).
+// napkin includes it; writing documents needs nothing (document/json_writer.hpp).
 //
 // Nothing is thrown, with or without exceptions: every problem comes back as text naming the source
 // and what is wrong (a file that cannot be read, one that is not a regular file or is larger than 64 MiB,
@@ -34,8 +34,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "napkin/report/document.hpp"
-#include "napkin/report/json_writer.hpp"
+#include "napkin/document/document.hpp"
+#include "napkin/document/json_writer.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 

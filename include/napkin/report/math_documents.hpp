@@ -21,6 +21,9 @@
 #include <vector>
 
 #include "napkin/detail/number_text.hpp"
+#include "napkin/document/csv.hpp"
+#include "napkin/document/document.hpp"
+#include "napkin/document/json_writer.hpp"
 #include "napkin/error.hpp"
 #include "napkin/math/gpu_spec.hpp"
 #include "napkin/math/pipes.hpp"
@@ -28,9 +31,6 @@
 #include "napkin/math/workload.hpp"
 #include "napkin/occupancy/calculator.hpp"
 #include "napkin/occupancy/next_step.hpp"
-#include "napkin/report/csv.hpp"
-#include "napkin/report/document.hpp"
-#include "napkin/report/json_writer.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 

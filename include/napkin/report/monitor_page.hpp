@@ -7,7 +7,7 @@
 // marks them), total and mean GPU time, SOL bars for SM, DRAM, L1 and the L2 slices, the monitor's Memory %,
 // DRAM bytes per fully sampled launch, bandwidth, the share in NCCL/NVSHMEM kernels and the verdict. A
 // reading never taken reads "not measured", never 0. Given a baseline report: what napkin::diff() says of
-// the two as monitor-report documents (to_document, monitor_documents.hpp), with page.compare as its options.
+// the two as monitor-report documents (to_document, monitor/monitor_documents.hpp), with page.compare as its options.
 // Styles and the sorting script are inline: the page opens without a network. docs/reports-pictures.md.
 //
 // Plain C++17, no CUDA; compiles with -fno-exceptions.
@@ -28,10 +28,10 @@
 #include <vector>
 
 #include "napkin/detail/number_text.hpp"
+#include "napkin/monitor/monitor_documents.hpp"
 #include "napkin/monitor/monitor_report.hpp"
 #include "napkin/report/compare.hpp"
 #include "napkin/report/html_page.hpp"
-#include "napkin/report/monitor_documents.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 

@@ -23,12 +23,12 @@
 #include <utility>
 #include <vector>
 
+#include "napkin/document/csv.hpp"
+#include "napkin/document/document.hpp"
+#include "napkin/document/json_writer.hpp"
 #include "napkin/profiler/comparison.hpp"
 #include "napkin/profiler/sol_report.hpp"
 #include "napkin/profiler/verdicts.hpp"
-#include "napkin/report/csv.hpp"
-#include "napkin/report/document.hpp"
-#include "napkin/report/json_writer.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 

@@ -49,7 +49,7 @@ inline std::vector<rank_row> rows_of(const std::vector<sol_report>& reports, row
 
 }  // namespace detail
 
-// per_kernel()'s kernels; `context` says which rank (report/rank.hpp's process_context(), or MPI's rank).
+// per_kernel()'s kernels; `context` says which rank (document/rank.hpp's process_context(), or MPI's rank).
 inline rank_summary summary_of(const kernel_reports& k, report_context context) {
   return {std::move(context), detail::rows_of(k.kernels, row_kind::kernel)};
 }

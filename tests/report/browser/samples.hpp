@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "napkin/profiler/metrics.hpp"
+#include "napkin/cupti/metrics.hpp"
 #include "napkin/profiler/sol_report.hpp"
 
 namespace pics_samples {

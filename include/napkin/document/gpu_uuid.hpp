@@ -2,7 +2,7 @@
 // A GPU's UUID as nvidia-smi -L and NVML print it: "GPU-" then the 16 bytes in lowercase hex, grouped
 // 8-4-4-4-12 ("GPU-8c0b1e2a-4f3d-...-...").
 //
-// Plain C++17: the bytes come from cudaDeviceProp::uuid (report/context_cuda.hpp); the text is tested
+// Plain C++17: the bytes come from cudaDeviceProp::uuid (document/context_cuda.hpp); the text is tested
 // without a GPU.
 #pragma once
 

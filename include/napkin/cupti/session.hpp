@@ -6,7 +6,7 @@
 //                          configure, start, push, pop, stop, decode; abandon() closes what is open
 //
 // The shape is nvbench's cupti_profiler (nvbench/cupti_profiler.cuh): the state machine of CUPTI behind a
-// small API, so that the code that measures (pass.hpp) reads as the sequence it is. Every call is checked
+// small API, so that the code that measures (profiler/pass.hpp) reads as the sequence it is. Every call is checked
 // through the profiler's check (errors.hpp); a session destroyed while open closes what it opened.
 #pragma once
 
@@ -24,10 +24,10 @@
 #include <utility>
 #include <vector>
 
-#include "napkin/profiler/busy.hpp"
-#include "napkin/profiler/errors.hpp"
-#include "napkin/profiler/host.hpp"
-#include "napkin/profiler/metrics.hpp"
+#include "napkin/cupti/busy.hpp"
+#include "napkin/cupti/errors.hpp"
+#include "napkin/cupti/host.hpp"
+#include "napkin/cupti/metrics.hpp"
 
 // How many napkin objects hold CUPTI's profiler API initialized (profilers, monitors): the first initializes
 // it, the last de-initializes it, so a profiler destroyed while a monitor samples leaves the monitor's CUPTI

@@ -22,9 +22,9 @@
 #include <utility>
 #include <vector>
 
-#include "napkin/profiler/counter_images.hpp"
-#include "napkin/profiler/errors.hpp"
-#include "napkin/profiler/metrics.hpp"
+#include "napkin/cupti/counter_images.hpp"
+#include "napkin/cupti/errors.hpp"
+#include "napkin/cupti/metrics.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 
@@ -138,6 +138,23 @@ inline std::vector<const char*> c_names(const std::vector<std::string>& names) {
   out.reserve(names.size());
   for (const auto& n : names) out.push_back(n.c_str());
   return out;
+}
+
+// napkin's one call of cuptiProfilerHostEvaluateToGpuValues, for the range profiler (a range of a counter-data
+// image) and PM sampling (a decoded sample) alike: the values of `metrics` at `index`, in their order, into
+// `values` (metrics.size() of them). `host` is the object the metrics were configured in.
+inline void evaluate_to_gpu_values(const host_object& host, const std::vector<std::uint8_t>& counter_data,
+                                   std::size_t index, const std::vector<std::string>& metrics, double* values) {
+  auto names = c_names(metrics);
+  auto p = NAPKIN_CUPTI_PARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params);
+  p.pHostObject = host.get();
+  p.pCounterDataImage = counter_data.data();
+  p.counterDataImageSize = counter_data.size();
+  p.rangeIndex = index;
+  p.ppMetricNames = names.data();
+  p.numMetrics = names.size();
+  p.pMetricValues = values;
+  NAPKIN_DETAIL_PROFILER_CHECK(cuptiProfilerHostEvaluateToGpuValues(&p));
 }
 
 // What kind of metric it is, with its article: "a counter".
@@ -384,17 +401,8 @@ class metric_config {
     if (cuptiRangeProfilerGetCounterDataInfo(&info) == CUPTI_SUCCESS && range >= info.numTotalRanges)
       detail::raise_profiler_error("napkin: evaluate: range " + std::to_string(range) + " of a counter-data image "
                                    "that holds " + std::to_string(info.numTotalRanges) + " range(s)");
-    auto names = detail::c_names(set_.metrics);
-    std::vector<double> values(names.size());
-    auto p = NAPKIN_CUPTI_PARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params);
-    p.pHostObject = host_->get();
-    p.pCounterDataImage = counter_data.data();
-    p.counterDataImageSize = counter_data.size();
-    p.rangeIndex = range;
-    p.ppMetricNames = names.data();
-    p.numMetrics = names.size();
-    p.pMetricValues = values.data();
-    NAPKIN_DETAIL_PROFILER_CHECK(cuptiProfilerHostEvaluateToGpuValues(&p));
+    std::vector<double> values(set_.metrics.size());
+    detail::evaluate_to_gpu_values(*host_, counter_data, range, set_.metrics, values.data());
     return values;
   }
 

@@ -27,7 +27,7 @@ inline constexpr const char* l1tex_throughput_pct = "l1tex__throughput.avg.pct_o
 inline constexpr const char* l2_throughput_pct = "lts__throughput.avg.pct_of_peak_sustained_elapsed";
 inline constexpr const char* elapsed_cycles = "gpc__cycles_elapsed.max";
 inline constexpr const char* sm_active_cycles = "sm__cycles_active.avg";
-// The SM's elapsed cycles: measure() takes the span of the SM-side numbers' pass from it (busy_time.hpp).
+// The SM's elapsed cycles: measure() takes the span of the SM-side numbers' pass from it (profiler/busy_time.hpp).
 inline constexpr const char* sm_elapsed_cycles = "sm__cycles_elapsed.avg";
 inline constexpr const char* sm_frequency_hz = "gpc__cycles_elapsed.avg.per_second";
 inline constexpr const char* dram_frequency_hz = "dram__cycles_elapsed.avg.per_second";
@@ -35,7 +35,7 @@ inline constexpr const char* dram_frequency_hz = "dram__cycles_elapsed.avg.per_s
 inline constexpr const char* dram_bytes_read = "dram__bytes_read.sum";
 inline constexpr const char* dram_bytes_write = "dram__bytes_write.sum";
 inline constexpr const char* dram_bytes = "dram__bytes.sum";
-// --- the fast SOL set's counters (GH100: all of them fit 2 passes; sol_fast.hpp derives ncu's numbers) ---
+// --- the fast SOL set's counters (GH100: all of them fit 2 passes; profiler/sol_fast.hpp derives ncu's numbers) ---
 inline constexpr const char* triage_sm_pct = "TriageCompute.sm__throughput.avg.pct_of_peak_sustained_elapsed";
 inline constexpr const char* triage_l1tex_active_pct = "SM_A.TriageCompute.l1tex__throughput.avg.pct_of_peak_sustained_active";
 inline constexpr const char* triage_l1tex_elapsed_pct = "SM_A.TriageCompute.l1tex__throughput.avg.pct_of_peak_sustained_elapsed";
@@ -71,7 +71,7 @@ struct sol_report;
 // A set may be meant for some chips only (`chips`, empty = any chip): on another chip the profiler and
 // plan_passes use `fallback()` instead (and the report names the set that ran). A set whose report numbers are
 // not all collected under ncu's names has `derive`, which computes them from what was collected and says how
-// (sol_report::derivations); the fast SOL set is one (sol_fast.hpp).
+// (sol_report::derivations); the fast SOL set is one (profiler/sol_fast.hpp).
 struct metric_set {
   metric_set() = default;
   metric_set(std::string set_name, std::vector<std::string> metric_names)
@@ -119,7 +119,7 @@ inline std::vector<std::string> flop_counters() {
 }
 
 // The full SOL set plus executed FP32/FP64/FP16 instructions, for achieved FLOP/s (one more pass).
-// metric_sets::roofline() (sol_fast.hpp) is the same on the fast SOL set where the chip allows.
+// metric_sets::roofline() (profiler/sol_fast.hpp) is the same on the fast SOL set where the chip allows.
 inline metric_set roofline_full() {
   metric_set s = sol();
   s.name = "roofline";

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// napkin/report/rank.hpp — which rank of a parallel job this process is, read from the environment its
+// napkin/document/rank.hpp — which rank of a parallel job this process is, read from the environment its
 // launcher set, and the host it runs on: the `report_context` every document of the process carries.
 // When the program knows its rank from MPI itself (MPI_Comm_rank), that wins (napkin/mpi.hpp does so);
 // this is for when napkin is not told.
@@ -35,7 +35,7 @@
 
 #include <unistd.h>
 
-#include "napkin/report/document.hpp"
+#include "napkin/document/document.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 

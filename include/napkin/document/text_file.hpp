@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// napkin/report/text_file.hpp — writing a report to a file, the one way napkin does it: the whole text or
+// napkin/document/text_file.hpp — writing a report to a file, the one way napkin does it: the whole text or
 // a reason, never an exception (a program must not die on its way out because a report could not be
 // written). Plain C++17 and POSIX.
 //

@@ -82,7 +82,7 @@ busy_outcome retry_while_busy(Call&& call, std::chrono::milliseconds busy_wait) 
       [](std::chrono::milliseconds ms) { std::this_thread::sleep_for(ms); });
 }
 
-// The note a busy failure carries after CUPTI's text and advice (cupti_advice.hpp): the device, and how long
+// The note a busy failure carries after CUPTI's text and advice (detail/cupti_advice.hpp): the device, and how long
 // napkin waited or how to make it wait. Empty for any other outcome.
 inline std::string busy_note(const busy_outcome& o, const std::string& device, std::chrono::milliseconds busy_wait) {
   if (o.status != CUPTI_ERROR_HARDWARE_BUSY) return {};

@@ -30,7 +30,7 @@
 #include <cxxabi.h>
 #endif
 
-#include "napkin/profiler/errors.hpp"
+#include "napkin/cupti/errors.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// napkin/report/monitor_documents.hpp — the phase monitor's report (napkin/monitor/monitor_report.hpp) as a
+// napkin/monitor/monitor_documents.hpp — the phase monitor's report (napkin/monitor/monitor_report.hpp) as a
 // JSON document, kind "napkin.monitor-report", and a CSV table; to_document() flattens it for diff(), so that
 // `napkin diff OLD.json NEW.json` compares two runs row by row.
 //
@@ -23,10 +23,10 @@
 #include <utility>
 #include <vector>
 
+#include "napkin/document/csv.hpp"
+#include "napkin/document/document.hpp"
+#include "napkin/document/json_writer.hpp"
 #include "napkin/monitor/monitor_report.hpp"
-#include "napkin/report/csv.hpp"
-#include "napkin/report/document.hpp"
-#include "napkin/report/json_writer.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 

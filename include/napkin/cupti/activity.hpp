@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // CUPTI's Activity API, the process's one collector of its records: kernels (with names and correlation ids)
 // for the phase monitor, and GPU-busy intervals (kernels, memcpy, memset) for measure(), which reports the
-// time the GPU worked inside its range apart from the range's span (session.hpp).
+// time the GPU worked inside its range apart from the range's span (profiler/session.hpp).
 //
 // Why these mechanisms: CONCURRENT_KERNEL records do not serialize kernels (unlike the KERNEL kind) and carry
 // start/end in CUPTI's timestamp clock, the clock of PM samples and of cuptiGetTimestamp. CUPTI's activity
@@ -26,8 +26,8 @@
 #include <utility>
 #include <vector>
 
-#include "napkin/profiler/errors.hpp"
-#include "napkin/profiler/kernel_names.hpp"
+#include "napkin/cupti/errors.hpp"
+#include "napkin/cupti/kernel_names.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 namespace detail {

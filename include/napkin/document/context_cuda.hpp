@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
-// napkin/report/context_cuda.hpp — which GPU a report is about, from the CUDA runtime:
+// napkin/document/context_cuda.hpp — which GPU a report is about, from the CUDA runtime:
 //
 //   napkin::document_options o;
 //   o.context = napkin::device_context(1);   // device_index 1, its name, PCI bus id and UUID
-//   o.context = napkin::run_context(1);      // the same, and this process's host and rank (report/rank.hpp)
+//   o.context = napkin::run_context(1);      // the same, and this process's host and rank (document/rank.hpp)
 //
 // The identity a person can match against nvidia-smi (-L prints the UUID, the bus id is nvidia-smi's
 // "Bus-Id" column) and across ranks of a job: an index alone means different GPUs under different
 // CUDA_VISIBLE_DEVICES. The profiler puts this into every report it makes (sol_report::context).
 //
-// Needs the CUDA runtime (cudart; no driver library). The UUID's text is report/gpu_uuid.hpp's.
+// Needs the CUDA runtime (cudart; no driver library). The UUID's text is document/gpu_uuid.hpp's.
 #pragma once
 
 #include "napkin/config.hpp"
@@ -23,15 +23,15 @@
 
 #include "napkin/check.hpp"
 #include "napkin/detail/device_index.hpp"
+#include "napkin/document/document.hpp"
+#include "napkin/document/gpu_uuid.hpp"
+#include "napkin/document/rank.hpp"
 #include "napkin/error.hpp"
-#include "napkin/report/document.hpp"
-#include "napkin/report/gpu_uuid.hpp"
-#include "napkin/report/rank.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 
 // The device fields of a report_context for `device` (default -1: the calling thread's current device);
-// host and rank stay unset (report/rank.hpp fills those). std::invalid_argument for an index that names no
+// host and rank stay unset (document/rank.hpp fills those). std::invalid_argument for an index that names no
 // device; a failed query throws napkin::cuda_error (without exceptions: prints and aborts).
 inline report_context device_context(int device = detail::current_device_index) {
   int count = 0;

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// napkin/report/document.hpp — what every napkin report document has in common (docs/reports.md):
+// napkin/document/document.hpp — what every napkin report document has in common (docs/reports.md):
 //   - the header every JSON document starts with: "schema" ("napkin.<kind>"), "schema_version" (1),
 //     "napkin_version" ("0.1.0"), "kind", "gpu" (key, name, chip, compute capability: what is known) and an
 //     optional "context" (host, device, rank);
-//   - report_document, the flattened neutral form diff() (compare.hpp) works on: the kind, the GPU, and
+//   - report_document, the flattened neutral form diff() (report/compare.hpp) works on: the kind, the GPU, and
 //     the entities (kernels, phases, measurements, estimates, GPUs), each with its named numbers and
-//     verdicts. Serializers make it from a report (to_document) and json_read.hpp from JSON text, both
+//     verdicts. Serializers make it from a report (to_document) and report/json_read.hpp from JSON text, both
 //     through flatten() below, so a report in memory and its JSON file compare as equal.
 //
 // Plain C++17, no dependency; compiles with -fno-exceptions (problems are returned as text, never thrown).
@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "napkin/detail/number_text.hpp"
-#include "napkin/report/json_writer.hpp"
+#include "napkin/document/json_writer.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 
@@ -47,7 +47,7 @@ inline constexpr std::string_view pipes = "pipes";                    // the mat
 inline constexpr std::string_view dtypes = "dtypes";                  // the element types
 inline constexpr std::string_view roofline = "roofline";              // a roofline chart's numbers
 inline constexpr std::string_view diff = "diff";                      // two documents compared
-inline constexpr std::string_view job = "job";  // a parallel job's ranks and cross-rank table (job_documents.hpp)
+inline constexpr std::string_view job = "job";  // a job's ranks and cross-rank table (report/job_documents.hpp)
 inline constexpr std::string_view all[] = {sol_report, kernel_reports, phase_reports, comparison, estimate, occupancy,
                                            gpu_specs,  estimates,      pipes,         dtypes,     roofline, diff,
                                            monitor_report, job};

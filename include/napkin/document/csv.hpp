@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// napkin/report/csv.hpp — the CSV form of napkin's reports (RFC 4180): a header row, then one row per
+// napkin/document/csv.hpp — the CSV form of napkin's reports (RFC 4180): a header row, then one row per
 // kernel / phase / measurement / estimate / GPU, in a fixed column order; units are in the column names
 // (duration_ns, sm_pct, dram_bytes_per_s). Every to_csv() in napkin/report/ writes through csv_table.
 //
@@ -23,7 +23,7 @@
 #include <utility>
 #include <vector>
 
-#include "napkin/report/json_writer.hpp"
+#include "napkin/document/json_writer.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 

@@ -21,9 +21,9 @@
 #include <vector>
 
 #include "napkin/check/driver.hpp"
+#include "napkin/cupti/busy.hpp"
+#include "napkin/cupti/errors.hpp"
 #include "napkin/detail/device_index.hpp"
-#include "napkin/profiler/busy.hpp"
-#include "napkin/profiler/errors.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 namespace detail {

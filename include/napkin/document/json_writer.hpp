@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// napkin/report/json_writer.hpp — a JSON value (json_value) and its text (write_json): what every napkin
-// report document is built from before it is written, and what json_read.hpp reads back into.
+// napkin/document/json_writer.hpp — a JSON value (json_value) and its text (write_json): what every napkin
+// report document is built from before it is written, and what report/json_read.hpp reads back into.
 //
 // Plain C++17, no dependency. The text follows RFC 8259:
 //   - strings: `"` and `\` escaped, control characters (U+0000..U+001F) as \n, \t, ... or \u00XX; UTF-8

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "napkin/profiler/errors.hpp"
+#include "napkin/cupti/errors.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 namespace detail {
