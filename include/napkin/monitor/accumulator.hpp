@@ -65,7 +65,7 @@ class monitor_accumulator {
   // `max_pending_windows` bounds the windows held before attribution: past it, the oldest is settled at
   // once (a kernel record for it that comes later is then late).
   explicit monitor_accumulator(attribution_options options = {}, std::size_t max_pending_windows = 4096)
-      : options_(options), max_pending_(max_pending_windows) {
+      : options_(options), max_pending_(max_pending_windows), rates_(make_rate_solver(options)) {
     if (max_pending_ == 0)
       detail::raise_input_error<std::invalid_argument>("napkin: monitor_accumulator needs max_pending_windows >= 1");
   }
@@ -88,6 +88,7 @@ class monitor_accumulator {
   void add_kernel(const kernel_record& k) {
     check_kernel_record(k, kernels_added_++);
     if (settled_any_ && k.start_ns < settled_until_) ++device_.late_kernels;
+    rates_.class_of(k.name, k.phase);  // classes take columns in the order their kernels arrive
     pending_.push_back(k);
   }
 
@@ -125,6 +126,8 @@ class monitor_accumulator {
   std::vector<kernel_group> groups() const { return detail::to_groups(groups_); }
   const device_totals& device() const { return device_; }
   const attribution_options& options() const { return options_; }
+  // Every attributed window per (kernel name, phase): its solve() gives each class's own readings.
+  const rate_solver& rates() const { return rates_; }
   std::size_t pending_windows() const { return windows_.size(); }
   std::size_t pending_kernels() const { return pending_.size(); }
 
@@ -152,13 +155,14 @@ class monitor_accumulator {
       tracked[i].start_ns = pending_[i].start_ns;
       tracked[i].end_ns = pending_[i].end_ns;
       tracked[i].totals = pending_totals(i);
+      tracked[i].rate_class = rates_.class_of(pending_[i].name, pending_[i].phase);
     }
     std::iota(by_start.begin(), by_start.end(), std::size_t{0});
     std::stable_sort(by_start.begin(), by_start.end(),
                      [&](std::size_t a, std::size_t b) { return tracked[a].start_ns < tracked[b].start_ns; });
     const std::vector<detail::monitor_window> batch(windows_.begin(),
                                                     windows_.begin() + static_cast<std::ptrdiff_t>(n));
-    detail::attribute_windows(batch, tracked, by_start, device_, options_.idle);
+    detail::attribute_windows(batch, tracked, by_start, device_, options_.idle, &rates_);
     pending_totals_.resize(pending_.size());
     for (std::size_t i = 0; i < tracked.size(); ++i) pending_totals_[i] = tracked[i].totals;
     settled_until_ = std::max(settled_until_, batch.back().end_ns);
@@ -197,6 +201,7 @@ class monitor_accumulator {
   std::vector<monitor_totals> pending_totals_;  // what each pending kernel has received (same index)
   detail::kernel_group_map groups_;
   device_totals device_;
+  rate_solver rates_;
   std::uint64_t settled_until_ = 0, last_end_ = 0;
   bool settled_any_ = false, any_window_ = false;
   std::size_t samples_added_ = 0, dropped_added_ = 0, kernels_added_ = 0;

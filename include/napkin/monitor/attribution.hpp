@@ -20,6 +20,9 @@
 // reads those numbers as solo ones. Touching intervals ([a, b) and [b, c)) are not concurrent.
 // A kernel is incomplete when part of it fell in a dropped window (lost samples, or the setup sample) or
 // more than gap_tolerance_ns of it lay outside every window; its readings are means over its sampled part.
+// These means are blends wherever a kernel shares its windows: every kept window also goes to the rate
+// solver (monitor/rate_solver.hpp), which solves each kernel class's own readings, and the report prints
+// only those.
 #pragma once
 
 #include "napkin/config.hpp"
@@ -33,6 +36,7 @@
 #include <utility>
 #include <vector>
 
+#include "napkin/monitor/rate_solver.hpp"
 #include "napkin/monitor/sample.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
@@ -54,7 +58,13 @@ struct attribution_options {
   idle_model idle = idle_model::no_work_when_idle;
   bool drop_first_sample = true;       // the first kept sample spans the session's setup: drop it
   std::uint64_t gap_tolerance_ns = 0;  // unsampled time a kernel may have and still be complete
+  rate_solver_options rates;           // the per-class solve: class cap and what "resolved" needs
 };
+
+// The solver for these options: under time_share the idle time's rate is one more unknown.
+inline rate_solver make_rate_solver(const attribution_options& o) {
+  return rate_solver(o.idle == idle_model::time_share, o.rates);
+}
 
 // One reading summed over time: `weighted` is sum(overlap_ns * value) for a percentage and the attributed
 // amount for bytes; `ns` is the time over which the reading was present (a sample without it adds nothing).
@@ -157,6 +167,7 @@ struct monitor_window {
 struct tracked_kernel {
   std::uint64_t start_ns = 0, end_ns = 0;
   monitor_totals totals;
+  std::size_t rate_class = static_cast<std::size_t>(-1);  // its column in the rate solver
 };
 
 struct clipped_kernel {
@@ -185,7 +196,8 @@ inline void add_readings(reading_sums& r, const pm_sample& s, std::uint64_t ns, 
 // skipped). The sweep tracks how many kernels run and, while exactly one does, which (the sum of the
 // running indices), so that each kernel's solo time, and from it its concurrent time, costs O(n log n).
 inline void attribute_window(const monitor_window& w, const std::vector<std::size_t>& active,
-                             std::vector<tracked_kernel>& kernels, device_totals& device, idle_model model) {
+                             std::vector<tracked_kernel>& kernels, device_totals& device, idle_model model,
+                             rate_solver* solver = nullptr) {
   std::vector<clipped_kernel> clipped;
   std::vector<std::pair<std::uint64_t, std::ptrdiff_t>> events;  // (time, -(i+1) end / +(i+1) start)
   for (std::size_t k : active) {
@@ -225,6 +237,13 @@ inline void attribute_window(const monitor_window& w, const std::vector<std::siz
     return;
   }
   const pm_sample& s = *w.sample;
+  if (solver != nullptr) {
+    std::vector<std::pair<std::size_t, std::uint64_t>> overlaps;
+    for (const clipped_kernel& c : clipped)
+      if (kernels[c.kernel].rate_class != static_cast<std::size_t>(-1))
+        overlaps.emplace_back(kernels[c.kernel].rate_class, c.overlap_ns);
+    solver->add_window(s, overlaps, busy);
+  }
   device.sampled_ns += width;
   device.busy_ns += busy;
   device.idle_ns += width - busy;
@@ -274,7 +293,8 @@ inline std::vector<monitor_window> merge_windows(const std::vector<pm_sample>& s
 // start time). The active set holds the kernels started before the current window's end that had not
 // ended by its start.
 inline void attribute_windows(const std::vector<monitor_window>& windows, std::vector<tracked_kernel>& kernels,
-                              const std::vector<std::size_t>& by_start, device_totals& device, idle_model model) {
+                              const std::vector<std::size_t>& by_start, device_totals& device, idle_model model,
+                              rate_solver* solver = nullptr) {
   std::vector<std::size_t> active;
   std::size_t next = 0;
   for (const monitor_window& w : windows) {
@@ -284,7 +304,7 @@ inline void attribute_windows(const std::vector<monitor_window>& windows, std::v
     active.erase(
         std::remove_if(active.begin(), active.end(), [&](std::size_t k) { return kernels[k].end_ns <= w.start_ns; }),
         active.end());
-    attribute_window(w, active, kernels, device, model);
+    attribute_window(w, active, kernels, device, model, solver);
   }
 }
 
@@ -311,6 +331,7 @@ inline void finish_kernel(tracked_kernel& k, std::uint64_t gap_tolerance_ns) {
 struct attribution {
   std::vector<monitor_totals> kernels;
   device_totals device;
+  rate_solver rates;  // every kept window, per (kernel name, phase) class
 };
 
 // Attributes `samples` (time-ordered, not overlapping) and `dropped` windows to `kernels` (any order) by
@@ -328,10 +349,13 @@ inline attribution attribute(const std::vector<pm_sample>& samples, const std::v
     tracked[i].end_ns = kernels[i].end_ns;
     by_start[i] = i;
   }
+  attribution result;
+  result.rates = make_rate_solver(options);
+  for (std::size_t i = 0; i < kernels.size(); ++i)
+    tracked[i].rate_class = result.rates.class_of(kernels[i].name, kernels[i].phase);
   std::stable_sort(by_start.begin(), by_start.end(),
                    [&](std::size_t a, std::size_t b) { return tracked[a].start_ns < tracked[b].start_ns; });
-  attribution result;
-  detail::attribute_windows(windows, tracked, by_start, result.device, options.idle);
+  detail::attribute_windows(windows, tracked, by_start, result.device, options.idle, &result.rates);
   result.kernels.reserve(tracked.size());
   for (detail::tracked_kernel& k : tracked) {
     detail::finish_kernel(k, options.gap_tolerance_ns);

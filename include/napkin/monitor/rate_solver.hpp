@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: Apache-2.0
+// napkin/monitor/rate_solver.hpp — each kernel class's own readings, solved
+// from the windows it shared with others, in bounded memory. Plain C++17; no
+// CUDA or CUPTI. Model, thresholds and a worked example: docs/monitor.md, "The
+// rate solve".
+//
+// A window w of width W_w reads r_w (per metric). Kernel class k (one kernel
+// name under one NVTX range stack) ran o_wk ns in it. The model: r_w = sum_k
+// (o_wk / W_w) x_k (+ (idle_w / W_w) x_idle under idle_model::time_share, where
+// the idle rate is one more unknown; 0 under no_work_when_idle, whose windows
+// without a kernel are then left out), with x_k >= 0 the class's own rate. Per
+// metric the solver keeps the normal equations G = A^T A, b = A^T r and r^T r
+// over the windows, so memory is fixed by the class cap, not by run time;
+// solve() runs Lawson–Hanson non-negative least squares on them. A class is
+// resolved when its column is not (nearly) a combination of others
+// (collinearity, the variance inflation G_kk (G^-1)_kk, at most
+// max_collinearity), it was seen in min_windows windows or was alone in all of
+// its windows, and the standard error of every percentage, sqrt(s^2 (G^-1)_kk)
+// with s^2 the residual per degree of freedom, is at most
+// max_standard_error_pct points. Classes past the cap share one column ("the
+// rest"), and are reported as blended.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "napkin/config.hpp"
+#include "napkin/detail/number_text.hpp"
+#include "napkin/error.hpp"
+#include "napkin/monitor/nnls.hpp"
+#include "napkin/monitor/sample.hpp"
+
+NAPKIN_BEGIN_NAMESPACE
+
+// What the solver reads of a window, in this order: SM, L1, L2-slices, DRAM
+// (percent), DRAM bytes per ns.
+enum class rate_metric { sm_pct, l1tex_pct, l2_slices_pct, dram_pct, dram_bytes_per_ns };
+inline constexpr std::size_t rate_metric_count = 5;
+inline constexpr std::size_t rate_pct_metrics = 4;  // the first four, which decide resolution
+
+enum class rate_status {
+  resolved,         // the class's own readings, within the thresholds
+  not_sampled,      // in no kept window
+  blended,          // past the class cap: solved together with every other class past it
+  collinear,        // always ran with another class in (nearly) the same proportion
+  too_few_windows,  // fewer windows than needed to estimate its error
+  imprecise,        // a standard error above the threshold
+};
+
+constexpr std::string_view to_string(rate_status s) noexcept {
+  switch (s) {
+    case rate_status::resolved:
+      return "resolved";
+    case rate_status::not_sampled:
+      return "not-sampled";
+    case rate_status::blended:
+      return "blended";
+    case rate_status::collinear:
+      return "collinear";
+    case rate_status::too_few_windows:
+      return "too-few-windows";
+    case rate_status::imprecise:
+      return "imprecise";
+  }
+  return "unknown";
+}
+
+constexpr std::string_view describe(rate_status s) noexcept {
+  switch (s) {
+    case rate_status::resolved:
+      return "resolved: the kernel's own readings";
+    case rate_status::not_sampled:
+      return "not sampled: in no kept window";
+    case rate_status::blended:
+      return "blended: too many kernel classes, solved together with the rest";
+    case rate_status::collinear:
+      return "unresolved: always ran with another kernel in the same proportion";
+    case rate_status::too_few_windows:
+      return "unresolved: too few windows";
+    case rate_status::imprecise:
+      return "unresolved: standard error above the threshold";
+  }
+  return "unknown";
+}
+
+struct rate_solver_options {
+  std::size_t max_classes = 48;         // classes with their own column; the rest share one
+  double max_standard_error_pct = 3.0;  // points, on every percentage
+  double max_collinearity = 100.0;      // variance inflation: 100 is R^2 = 0.99 against the others
+  std::uint64_t min_windows = 3;        // unless alone in every window it ran in
+};
+
+// One class's solution: its readings (nullopt when not resolved, never a blend)
+// and how well resolved.
+struct class_rate {
+  std::string name;
+  std::vector<std::string> phase;
+  rate_status status = rate_status::not_sampled;
+  std::string reason;
+  std::uint64_t windows = 0;           // kept windows it ran in
+  std::uint64_t sampled_ns = 0;        // its time in them
+  std::optional<double> solo_share;    // of sampled_ns, in windows it had alone
+  std::optional<double> collinearity;  // the largest over the percentages; 1 =
+                                       // independent of the others
+  std::array<std::optional<double>, rate_metric_count> value{}, standard_error{};
+};
+
+struct rate_solution {
+  std::vector<class_rate> classes;  // in the order the classes were first seen
+  std::uint64_t windows = 0;        // windows in the fit
+  std::uint64_t blended_classes = 0;
+  std::optional<double> idle_value_sm_pct;  // time_share only: the solved idle SM %
+
+  const class_rate* find(const std::string& name, const std::vector<std::string>& phase) const {
+    for (const class_rate& c : classes)
+      if (c.name == name && c.phase == phase) return &c;
+    return nullptr;
+  }
+};
+
+class rate_solver {
+ public:
+  // `solve_idle_rate`: idle_model::time_share (the idle time is one more
+  // unknown); false under no_work_when_idle (the idle rate is 0 and windows
+  // without a kernel are left out).
+  explicit rate_solver(bool solve_idle_rate = false, rate_solver_options options = {})
+      : idle_(solve_idle_rate), options_(options), n_(options.max_classes + 2) {
+    if (options_.max_classes == 0)
+      detail::raise_input_error<std::invalid_argument>("napkin: rate_solver needs max_classes >= 1");
+    for (metric_sums& m : metrics_) {
+      m.g.assign(n_ * n_, 0.0);
+      m.b.assign(n_, 0.0);
+    }
+    stats_.assign(n_, class_stats{});
+  }
+
+  // The column of (name, phase): its own while under the cap, else the shared
+  // "rest" column.
+  std::size_t class_of(const std::string& name, const std::vector<std::string>& phase) {
+    const auto it = index_.find({name, phase});
+    if (it != index_.end()) return it->second;
+    if (index_.size() < options_.max_classes) return index_[{name, phase}] = index_.size();
+    const std::pair<std::string, std::vector<std::string>> key{name, phase};
+    if (std::find(blended_.begin(), blended_.end(), key) != blended_.end()) return rest_column();
+    if (blended_.size() < options_.max_classes) blended_.push_back(key);  // named, up to a bound
+    else more_blended_ = true;
+    return rest_column();
+  }
+
+  // One kept window: its sample, the time each class ran in it (a class may
+  // appear more than once) and the time at least one kernel ran.
+  void add_window(const pm_sample& s, const std::vector<std::pair<std::size_t, std::uint64_t>>& overlaps,
+                  std::uint64_t busy_ns) {
+    const double width = static_cast<double>(s.duration_ns());
+    std::vector<std::pair<std::size_t, double>> a;  // (column, share of the window)
+    for (const auto& [k, ns] : overlaps) {
+      if (ns == 0) continue;
+      auto it = std::find_if(a.begin(), a.end(), [k = k](const auto& e) { return e.first == k; });
+      if (it == a.end()) a.emplace_back(k, 0.0), it = a.end() - 1;
+      it->second += static_cast<double>(ns) / width;
+    }
+    const std::uint64_t idle_ns = s.duration_ns() - std::min(busy_ns, s.duration_ns());
+    if (a.empty() && !idle_) return;  // no kernel, no idle unknown: nothing to learn
+    if (idle_ && idle_ns > 0) a.emplace_back(idle_column(), static_cast<double>(idle_ns) / width);
+    const bool alone = a.size() == 1;
+    for (const auto& [k, share] : a) {
+      ++stats_[k].windows;
+      const auto ns = static_cast<std::uint64_t>(share * width + 0.5);
+      stats_[k].sampled_ns += ns;
+      if (alone) stats_[k].solo_ns += ns;
+    }
+    std::array<std::optional<double>, rate_metric_count> r{s.sm_pct, s.l1tex_pct, s.l2_slices_pct, s.dram_pct, {}};
+    if (s.dram_read_bytes && s.dram_write_bytes) r[4] = (*s.dram_read_bytes + *s.dram_write_bytes) / width;
+    for (std::size_t m = 0; m < rate_metric_count; ++m) {
+      if (!r[m]) continue;
+      metric_sums& t = metrics_[m];
+      ++t.windows;
+      t.rr += *r[m] * *r[m];
+      for (const auto& [i, ai] : a) {
+        t.b[i] += ai * *r[m];
+        for (const auto& [j, aj] : a) t.g[i * n_ + j] += ai * aj;
+      }
+    }
+    ++windows_;
+  }
+
+  // What the solver holds, in bytes: fixed by the class cap, whatever the
+  // number of windows.
+  std::size_t memory_bytes() const {
+    std::size_t bytes = sizeof(*this) + stats_.capacity() * sizeof(class_stats);
+    for (const metric_sums& m : metrics_) bytes += (m.g.capacity() + m.b.capacity()) * sizeof(double);
+    for (const auto& [key, i] : index_) bytes += key.first.capacity() + key.second.size() * sizeof(std::string) + 64;
+    for (const auto& key : blended_) bytes += key.first.capacity() + key.second.size() * sizeof(std::string) + 64;
+    return bytes;
+  }
+  std::size_t classes() const { return index_.size(); }
+  // Classes past the cap that are named (at most max_classes); more_blended():
+  // there were others too.
+  std::uint64_t blended_classes() const { return blended_.size(); }
+  bool more_blended() const { return more_blended_; }
+  std::uint64_t windows() const { return windows_; }
+  const rate_solver_options& options() const { return options_; }
+
+  rate_solution solve() const;
+
+ private:
+  struct metric_sums {
+    std::vector<double> g, b;
+    double rr = 0;
+    std::uint64_t windows = 0;
+  };
+  struct class_stats {
+    std::uint64_t windows = 0, sampled_ns = 0, solo_ns = 0;
+  };
+  struct metric_fit {
+    std::vector<double> x, se, vif;
+    std::vector<std::size_t> partner;
+    std::uint64_t dof = 0;
+  };
+  std::size_t rest_column() const { return options_.max_classes; }
+  std::size_t idle_column() const { return options_.max_classes + 1; }
+
+  metric_fit fit(const metric_sums& m) const;
+  class_rate judge(std::size_t k, const std::array<metric_fit, rate_metric_count>& fits) const;
+  std::string column_name(std::size_t k) const;
+
+  bool idle_;
+  rate_solver_options options_;
+  std::size_t n_;
+  std::array<metric_sums, rate_metric_count> metrics_;
+  std::vector<class_stats> stats_;
+  std::map<std::pair<std::string, std::vector<std::string>>, std::size_t> index_;
+  std::vector<std::pair<std::string, std::vector<std::string>>> blended_;  // named past the cap
+  bool more_blended_ = false;
+  std::uint64_t windows_ = 0;
+};
+
+inline rate_solver::metric_fit rate_solver::fit(const metric_sums& m) const {
+  metric_fit f;
+  f.x.assign(n_, 0.0);
+  f.se.assign(n_, -1.0);
+  f.vif.assign(n_, 0.0);
+  f.partner.assign(n_, n_);
+  std::vector<std::size_t> cols;
+  for (std::size_t k = 0; k < n_; ++k)
+    if (m.g[k * n_ + k] > 0) cols.push_back(k);
+  const std::size_t p = cols.size();
+  if (p == 0) return f;
+  std::vector<double> g(p * p), b(p);
+  for (std::size_t i = 0; i < p; ++i) {
+    b[i] = m.b[cols[i]];
+    for (std::size_t j = 0; j < p; ++j) g[i * p + j] = m.g[cols[i] * n_ + cols[j]];
+  }
+  const std::vector<double> x = detail::rate_nnls(g, b, p);
+  double rss = m.rr;  // r'r - 2 x'b + x'Gx
+  for (std::size_t i = 0; i < p; ++i) {
+    rss -= 2 * x[i] * b[i];
+    for (std::size_t j = 0; j < p; ++j) rss += x[i] * g[i * p + j] * x[j];
+  }
+  rss = std::max(rss, 0.0);
+  f.dof = m.windows > p ? m.windows - p : 0;
+  // (G + eps diag G)^-1: a dependent column's inflation comes out near 1/eps
+  // instead of failing.
+  std::vector<double> h = g;
+  for (std::size_t i = 0; i < p; ++i) h[i * p + i] *= 1 + 1e-10;
+  const bool ok = detail::rate_cholesky(h, p);
+  for (std::size_t i = 0; i < p; ++i) {
+    const std::size_t k = cols[i];
+    f.x[k] = x[i];
+    double best = -1;
+    for (std::size_t j = 0; j < p; ++j) {
+      if (j == i) continue;
+      const double c = g[i * p + j] / std::sqrt(g[i * p + i] * g[j * p + j]);
+      if (c > best) best = c, f.partner[k] = cols[j];
+    }
+    if (!ok) {
+      f.vif[k] = 1e300;
+      continue;
+    }
+    std::vector<double> e(p, 0.0);
+    e[i] = 1;
+    const double inv_kk = detail::rate_cholesky_solve(h, p, e)[i];
+    f.vif[k] = g[i * p + i] * inv_kk;
+    if (f.dof > 0) f.se[k] = std::sqrt(rss / static_cast<double>(f.dof) * inv_kk);
+  }
+  return f;
+}
+
+inline std::string rate_solver::column_name(std::size_t k) const {
+  if (k == idle_column()) return "(idle time)";
+  if (k == rest_column()) return "(the classes past the cap)";
+  for (const auto& [key, i] : index_)
+    if (i == k) return key.second.empty() ? key.first : key.first + " in " + phase_path(key.second);
+  return "?";
+}
+
+inline class_rate rate_solver::judge(std::size_t k, const std::array<metric_fit, rate_metric_count>& fits) const {
+  class_rate c;
+  const class_stats& s = stats_[k];
+  c.windows = s.windows;
+  c.sampled_ns = s.sampled_ns;
+  if (s.windows == 0) {
+    c.status = rate_status::not_sampled;
+    c.reason = "in no kept window";
+    return c;
+  }
+  c.solo_share = static_cast<double>(s.solo_ns) / static_cast<double>(std::max<std::uint64_t>(s.sampled_ns, 1));
+  const bool alone = *c.solo_share >= 0.999;
+  double vif = 0, se = 0;
+  std::size_t partner = n_;
+  bool se_known = true, any = false;
+  for (std::size_t m = 0; m < rate_metric_count; ++m) {
+    const metric_fit& f = fits[m];
+    if (f.x.empty() || !(f.vif[k] > 0)) continue;  // the metric was never read while k ran
+    c.value[m] = f.x[k];
+    if (f.se[k] >= 0) c.standard_error[m] = f.se[k];
+    if (m >= rate_pct_metrics) continue;
+    any = true;
+    if (f.vif[k] > vif) vif = f.vif[k], partner = f.partner[k];
+    if (f.se[k] >= 0)
+      se = std::max(se, f.se[k]);
+    else
+      se_known = false;
+  }
+  if (any) c.collinearity = std::min(vif, 1e12);
+  const auto fail = [&](rate_status st, std::string why) {
+    c.status = st;
+    c.reason = std::move(why);
+    c.value.fill(std::nullopt);
+    return c;
+  };
+  if (!any) return fail(rate_status::not_sampled, "no percentage was read while it ran");
+  if (k == rest_column())
+    return fail(rate_status::blended, "one of " + std::to_string(blended_classes()) + (more_blended_ ? "+" : "") +
+                                          " kernel classes past the cap of " + std::to_string(options_.max_classes) +
+                                          ": solved together, a blend");
+  if (vif > options_.max_collinearity)
+    return fail(rate_status::collinear,
+                "always ran with " + (partner < n_ ? column_name(partner) : std::string("others")) +
+                    " in nearly the same proportion (variance inflation " + detail::significant(*c.collinearity) + " > " +
+                    detail::significant(options_.max_collinearity) + ")");
+  if (!alone && s.windows < options_.min_windows)
+    return fail(rate_status::too_few_windows, std::to_string(s.windows) + " windows shared with other kernels (" +
+                                                  std::to_string(options_.min_windows) + " needed)");
+  if (!alone && !se_known)
+    return fail(rate_status::too_few_windows, "no more windows than unknowns: its error cannot be estimated");
+  if (se_known && se > options_.max_standard_error_pct)
+    return fail(rate_status::imprecise,
+                "standard error " + detail::fixed(se, 1) + " points > " + detail::fixed(options_.max_standard_error_pct, 1));
+  c.status = rate_status::resolved;
+  c.reason = alone ? "alone in every window it ran in" : "solved from " + std::to_string(s.windows) + " windows";
+  for (std::size_t m = 0; m < rate_pct_metrics; ++m)
+    if (c.value[m]) c.value[m] = std::min(*c.value[m], 100.0);
+  return c;
+}
+
+inline rate_solution rate_solver::solve() const {
+  std::array<metric_fit, rate_metric_count> fits;
+  for (std::size_t m = 0; m < rate_metric_count; ++m) fits[m] = fit(metrics_[m]);
+  rate_solution out;
+  out.windows = windows_;
+  out.blended_classes = blended_classes();
+  std::vector<std::pair<std::size_t, const std::pair<std::string, std::vector<std::string>>*>> order;
+  for (const auto& e : index_) order.emplace_back(e.second, &e.first);
+  std::sort(order.begin(), order.end());
+  for (const auto& [k, key] : order) {
+    out.classes.push_back(judge(k, fits));
+    out.classes.back().name = key->first;
+    out.classes.back().phase = key->second;
+  }
+  if (blended_classes() > 0) {
+    const class_rate rest = judge(rest_column(), fits);
+    for (const auto& key : blended_) {
+      out.classes.push_back(rest);
+      out.classes.back().name = key.first;
+      out.classes.back().phase = key.second;
+    }
+  }
+  if (idle_ && !fits[0].x.empty() && fits[0].vif[idle_column()] > 0) out.idle_value_sm_pct = fits[0].x[idle_column()];
+  return out;
+}
+
+NAPKIN_END_NAMESPACE

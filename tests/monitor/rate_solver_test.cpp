@@ -1,0 +1,267 @@
+// The rate solve (napkin/monitor/rate_solver.hpp) on synthetic windows made
+// from known per-kernel rates: exact recovery when kernels are shorter than
+// windows, recovery within the reported standard error under noise, classes
+// that always co-occur refused, a kernel alone in its windows equal to
+// attribution's mean, memory that does not grow with windows, and the class
+// cap. Every expected value is the synthetic truth.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "monitor/helpers.hpp"
+#include "napkin/monitor/accumulator.hpp"
+
+using namespace napkin;
+using monitor_test::keep_first;
+using monitor_test::kernel;
+
+namespace {
+
+struct truth {
+  std::string name;
+  double sm, dram, l1, l2;
+  std::uint64_t min_ns, max_ns;  // launch lengths drawn from [min_ns, max_ns]
+};
+
+// Readings of window [a, b) under the no-work-when-idle model: sum of overlap /
+// width * rate.
+pm_sample window_of(std::uint64_t a, std::uint64_t b, const std::vector<kernel_record>& ks,
+                    const std::vector<truth>& rates, double noise_sd, std::mt19937_64& rng) {
+  double sm = 0, dram = 0, l1 = 0, l2 = 0;
+  const double w = static_cast<double>(b - a);
+  for (const kernel_record& k : ks) {
+    const std::uint64_t lo = std::max(a, k.start_ns), hi = std::min(b, k.end_ns);
+    if (hi <= lo) continue;
+    const double share = static_cast<double>(hi - lo) / w;
+    const truth& t = *std::find_if(rates.begin(), rates.end(), [&](const truth& r) { return r.name == k.name; });
+    sm += share * t.sm, dram += share * t.dram, l1 += share * t.l1, l2 += share * t.l2;
+  }
+  std::normal_distribution<double> n(0.0, noise_sd);
+  const auto noisy = [&](double v) { return noise_sd > 0 ? std::max(0.0, v + n(rng)) : v; };
+  return monitor_test::sample(a, b, noisy(sm), noisy(dram), noisy(l1), noisy(l2), 0, 0);
+}
+
+// Launches drawn in random order and lengths, back to back (gap 0) or with
+// gaps, windows of `width` over the whole run, all fed to an accumulator.
+monitor_accumulator run(const std::vector<truth>& rates, std::size_t launches, std::uint64_t width, double noise_sd,
+                        std::uint64_t max_gap_ns = 0, unsigned seed_value = 7,
+                        std::size_t rare_at = static_cast<std::size_t>(-1)) {  // the last truth once, there
+  std::mt19937_64 rng(seed_value);
+  std::vector<kernel_record> ks;
+  std::uint64_t t = 0;
+  for (std::size_t i = 0; i < launches; ++i) {
+    const truth& r = i == rare_at ? rates.back() : rates[rng() % (rates.size() - (rare_at < launches ? 1 : 0))];
+    const std::uint64_t len = r.min_ns + rng() % (r.max_ns - r.min_ns + 1);
+    ks.push_back(kernel(r.name, t, t + len));
+    t += len + (max_gap_ns ? rng() % max_gap_ns : 0);
+  }
+  monitor_accumulator acc(keep_first());
+  for (const kernel_record& k : ks) acc.add_kernel(k);
+  for (std::uint64_t a = 0; a < t; a += width) acc.add_sample(window_of(a, a + width, ks, rates, noise_sd, rng));
+  acc.finish();
+  return acc;
+}
+
+const class_rate& find(const rate_solution& s, const std::string& name) {
+  const class_rate* c = s.find(name, {});
+  REQUIRE(c != nullptr);
+  return *c;
+}
+
+const std::vector<truth> three = {
+    {"sgemm", 87, 20, 60, 30, 1500, 2700}, {"reduce", 15, 92.5, 25, 70, 600, 1400}, {"l1", 66.8, 3, 95, 5, 300, 800}};
+
+}  // namespace
+
+TEST_CASE(
+    "rate solve: kernels shorter than a window, back to back in varying "
+    "orders, are recovered exactly") {
+  const monitor_accumulator acc = run(three, 400, 5000, 0.0);
+  const rate_solution s = acc.rates().solve();
+  for (const truth& t : three) {
+    const class_rate& c = find(s, t.name);
+    CAPTURE(t.name);
+    CHECK(c.status == rate_status::resolved);
+    CHECK(*c.value[0] == doctest::Approx(t.sm).epsilon(1e-6));
+    CHECK(*c.value[3] == doctest::Approx(t.dram).epsilon(1e-6));
+    CHECK(*c.value[1] == doctest::Approx(t.l1).epsilon(1e-6));
+    CHECK(*c.value[2] == doctest::Approx(t.l2).epsilon(1e-6));
+    CHECK(*c.solo_share < 0.5);  // mostly in shared windows: the blend would be far off
+    CHECK(*c.standard_error[0] < 1e-3);
+  }
+  // The windows' mean, what attribution alone gives, is a blend: far from
+  // sgemm's own 87 %.
+  for (const kernel_group& g : acc.groups())
+    if (g.name == "sgemm") CHECK(*g.totals.readings.sm_pct.mean() < 80);
+}
+
+TEST_CASE(
+    "rate solve: with idle gaps between launches (no work when idle), "
+    "still exact") {
+  const rate_solution s = run(three, 300, 5000, 0.0, 3000).rates().solve();
+  for (const truth& t : three) {
+    CHECK(find(s, t.name).status == rate_status::resolved);
+    CHECK(*find(s, t.name).value[0] == doctest::Approx(t.sm).epsilon(1e-6));
+  }
+}
+
+TEST_CASE(
+    "rate solve: under noise, each rate is within 4 reported standard "
+    "errors of the truth") {
+  const rate_solution s = run(three, 2000, 5000, 1.0, 0, 11).rates().solve();
+  for (const truth& t : three) {
+    const class_rate& c = find(s, t.name);
+    CAPTURE(t.name);
+    REQUIRE(c.status == rate_status::resolved);
+    const double want[] = {t.sm, t.l1, t.l2, t.dram};
+    for (std::size_t m = 0; m < 4; ++m) {
+      REQUIRE(c.standard_error[m]);
+      CHECK(*c.standard_error[m] > 0);
+      CHECK(std::fabs(*c.value[m] - want[m]) <= 4 * *c.standard_error[m]);
+    }
+  }
+}
+
+TEST_CASE(
+    "rate solve: kernels that always run together in the same proportion "
+    "are refused, with the reason") {
+  // "a" then "b", always as a pair of fixed lengths, and "c" on its own: a and
+  // b's columns are proportional.
+  const std::vector<truth> rates = {
+      {"a", 90, 10, 10, 10, 0, 0}, {"b", 10, 90, 10, 10, 0, 0}, {"c", 50, 50, 50, 50, 0, 0}};
+  std::vector<kernel_record> ks;
+  std::vector<std::uint64_t> bounds;  // where each unit (a pair, or one c) ends
+  std::mt19937_64 rng(3);
+  std::uint64_t t = 0;
+  for (int i = 0; i < 300; ++i) {
+    if (rng() % 2) {
+      ks.push_back(kernel("a", t, t + 1000));
+      ks.push_back(kernel("b", t + 1000, t + 1500));
+      t += 1500;
+    } else {
+      const std::uint64_t len = 500 + rng() % 2000;
+      ks.push_back(kernel("c", t, t + len));
+      t += len;
+    }
+    bounds.push_back(t);
+  }
+  // Each window holds whole units, at least 3 us of them: a's time in it is
+  // always twice b's.
+  monitor_accumulator acc(keep_first());
+  for (const kernel_record& k : ks) acc.add_kernel(k);
+  std::uint64_t start = 0;
+  for (std::uint64_t end : bounds)
+    if (end - start >= 3000 || end == t) {
+      acc.add_sample(window_of(start, end, ks, rates, 0, rng));
+      start = end;
+    }
+  acc.finish();
+  const rate_solution s = acc.rates().solve();
+  for (const char* name : {"a", "b"}) {
+    const class_rate& c = find(s, name);
+    CAPTURE(name);
+    CHECK(c.status == rate_status::collinear);
+    CHECK(c.reason.find(std::string(name) == "a" ? "b" : "a") != std::string::npos);
+    CHECK(!c.value[0]);  // no number: it would be a blend
+  }
+  CHECK(find(s, "c").status == rate_status::resolved);
+  CHECK(*find(s, "c").value[0] == doctest::Approx(50).epsilon(1e-6));
+}
+
+TEST_CASE(
+    "rate solve: a kernel alone in its windows equals attribution's "
+    "mean, even from a single window") {
+  // One window each, partly idle: no work when idle gives the reading over the
+  // busy time, 30 * 1000/400.
+  const std::vector<kernel_record> ks = {kernel("x", 100, 500), kernel("y", 1200, 2000)};
+  const std::vector<pm_sample> w = {monitor_test::sample(0, 1000, 30, 10, 5, 5),
+                                    monitor_test::sample(1000, 2000, 40, 20, 5, 5)};
+  const attribution a = attribute(w, ks, {}, keep_first());
+  const rate_solution s = a.rates.solve();
+  CHECK(find(s, "x").status == rate_status::resolved);
+  CHECK(*find(s, "x").value[0] == doctest::Approx(75));
+  CHECK(*find(s, "x").value[0] == doctest::Approx(*a.kernels[0].readings.sm_pct.mean()));
+  CHECK(*find(s, "y").value[0] == doctest::Approx(50));
+  CHECK(*find(s, "y").value[3] == doctest::Approx(*a.kernels[1].readings.dram_pct.mean()));
+  CHECK(*find(s, "x").solo_share == doctest::Approx(1));
+}
+
+TEST_CASE("rate solve: a kernel in too few shared windows is refused") {
+  std::vector<truth> rates = three;
+  rates.push_back({"rare", 40, 40, 40, 40, 100, 100});
+  const monitor_accumulator acc = run(rates, 400, 5000, 0.0, 0, 7, 200);
+  const rate_solution s = acc.rates().solve();
+  const class_rate& c = find(s, "rare");
+  CHECK(c.status == rate_status::too_few_windows);
+  CHECK(c.windows == 1);
+  CAPTURE(c.reason);
+  CHECK(c.reason.find("1 windows shared") != std::string::npos);
+  CHECK(!c.value[0]);
+  CHECK(find(acc.rates().solve(), "sgemm").status == rate_status::resolved);
+}
+
+TEST_CASE("rate solve: a million windows take the memory of the first thousand") {
+  rate_solver solver;
+  const std::size_t a = solver.class_of("a", {}), b = solver.class_of("b", {});
+  std::size_t after_1000 = 0;
+  for (std::uint64_t i = 0; i < 1000000; ++i) {
+    const std::uint64_t oa = 100 + (i * 7919) % 800, ob = 1000 - oa;
+    pm_sample s = monitor_test::sample(i * 1000, i * 1000 + 1000, (oa * 80.0 + ob * 20.0) / 1000.0,
+                                       (oa * 10.0 + ob * 70.0) / 1000.0, 0, 0);
+    solver.add_window(s, {{a, oa}, {b, ob}}, 1000);
+    if (i == 999) after_1000 = solver.memory_bytes();
+  }
+  CHECK(solver.memory_bytes() == after_1000);
+  CHECK(solver.windows() == 1000000);
+  const rate_solution sol = solver.solve();
+  CHECK(*find(sol, "a").value[0] == doctest::Approx(80).epsilon(1e-6));
+  CHECK(*find(sol, "b").value[3] == doctest::Approx(70).epsilon(1e-6));
+}
+
+TEST_CASE("rate solve: past the class cap the rest are blended, and say so") {
+  rate_solver_options o;
+  o.max_classes = 2;
+  rate_solver solver(false, o);
+  CHECK(solver.class_of("a", {}) == 0);
+  CHECK(solver.class_of("b", {}) == 1);
+  const std::size_t rest = solver.class_of("c", {});
+  CHECK(solver.class_of("d", {"phase"}) == rest);
+  CHECK(solver.class_of("c", {}) == rest);
+  CHECK(solver.classes() == 2);
+  CHECK(solver.blended_classes() == 2);
+  for (std::uint64_t i = 0; i < 50; ++i) {
+    const std::uint64_t t = i * 3000;
+    solver.add_window(monitor_test::sample(t, t + 1000, 80, 10), {{0, 1000}}, 1000);
+    solver.add_window(monitor_test::sample(t + 1000, t + 2000, 20, 60), {{1, 1000}}, 1000);
+    solver.add_window(monitor_test::sample(t + 2000, t + 3000, 50, 50), {{rest, 1000}}, 1000);
+  }
+  const rate_solution s = solver.solve();
+  CHECK(find(s, "a").status == rate_status::resolved);
+  const class_rate* d = s.find("d", {"phase"});
+  REQUIRE(d != nullptr);
+  CHECK(d->status == rate_status::blended);
+  CHECK(d->reason.find("past the cap of 2") != std::string::npos);
+  CHECK(!d->value[0]);
+}
+
+TEST_CASE("rate solve: under time-share the idle time is one more unknown") {
+  // x alone with idle time in varying shares; idle reads 4 %, x 60 %.
+  rate_solver solver(true);
+  const std::size_t x = solver.class_of("x", {});
+  for (std::uint64_t i = 0; i < 40; ++i) {
+    const std::uint64_t busy = 200 + (i * 37) % 800;
+    const double sm = (busy * 60.0 + (1000 - busy) * 4.0) / 1000.0;
+    solver.add_window(monitor_test::sample(i * 1000, i * 1000 + 1000, sm, 0, 0, 0), {{x, busy}}, busy);
+  }
+  const rate_solution s = solver.solve();
+  CHECK(find(s, "x").status == rate_status::resolved);
+  CHECK(*find(s, "x").value[0] == doctest::Approx(60).epsilon(1e-6));
+  REQUIRE(s.idle_value_sm_pct);
+  CHECK(*s.idle_value_sm_pct == doctest::Approx(4).epsilon(1e-6));
+}
