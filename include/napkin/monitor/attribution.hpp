@@ -117,6 +117,7 @@ struct monitor_totals {
   // per-launch figure stays comparable when most launches were not sampled (the hardware buffer's bound).
   std::uint64_t complete_with_bytes = 0;
   double complete_dram_bytes = 0;
+  std::uint64_t complete_with_bytes_ns = 0;  // their GPU time: the rate solve's per-launch bytes use it
 
   // Time outside every window (before the first, after the last, in gaps).
   std::uint64_t unsampled_ns() const { return gpu_ns - sampled_ns - dropped_ns; }
@@ -130,6 +131,7 @@ struct monitor_totals {
     concurrent_ns += o.concurrent_ns;
     readings += o.readings;
     complete_with_bytes += o.complete_with_bytes;
+    complete_with_bytes_ns += o.complete_with_bytes_ns;
     complete_dram_bytes += o.complete_dram_bytes;
     return *this;
   }
@@ -321,6 +323,7 @@ inline void finish_kernel(tracked_kernel& k, std::uint64_t gap_tolerance_ns) {
   if (t.incomplete == 0 && t.sampled_ns > 0 && r.dram_read_bytes.ns == t.sampled_ns &&
       r.dram_write_bytes.ns == t.sampled_ns) {
     t.complete_with_bytes = 1;
+    t.complete_with_bytes_ns = t.gpu_ns;
     t.complete_dram_bytes = r.dram_read_bytes.weighted + r.dram_write_bytes.weighted;
   }
 }

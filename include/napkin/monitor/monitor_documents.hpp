@@ -11,7 +11,10 @@
 // DRAM bytes per fully sampled launch, the communication share) and its sums under "totals" (they grow with
 // the run's length, so diff() shows them without a better direction). "l2_figure" says which L2 the L2 % is:
 // "slices" (not ncu's GH100 fabric). "partial" says that some launches were not fully sampled, so the
-// totals cover only part of them. Plain C++17, no CUDA; compiles with -fno-exceptions. Fields: docs/monitor.md.
+// totals cover only part of them. The readings are the rate solve's; "verdicts.resolution" says whether they
+// are the row's own (kind "resolved") or why there are none, with "standard_error_pct", "alone_fraction",
+// "resolution_windows" and "collinearity" beside them. Plain C++17, no CUDA; compiles with -fno-exceptions.
+// Fields: docs/monitor.md.
 #pragma once
 
 #include "napkin/config.hpp"
@@ -77,6 +80,10 @@ inline json_value monitor_row_value(const char* by, const monitor_row& row) {
   v.set("dram_bytes_per_complete_launch", monitor_number(row.dram_bytes_per_complete_launch));
   v.set("communication_fraction", json_value::number(row.split.communication_fraction()));
   v.set("activity", json_value::string(monitor_activity(row)));
+  v.set("resolution_windows", json_value::count(row.resolution.windows));
+  v.set("alone_fraction", monitor_number(row.resolution.solo_share));
+  v.set("standard_error_pct", monitor_number(row.resolution.standard_error_pct));
+  v.set("collinearity", monitor_number(row.resolution.collinearity));
   json_value totals = json_value::object();
   totals.set("gpu_ns", json_value::count(t.gpu_ns));
   totals.set("sampled_ns", json_value::count(t.sampled_ns));
@@ -95,6 +102,8 @@ inline json_value monitor_row_value(const char* by, const monitor_row& row) {
                                            row.communication() ? "communication (NCCL/NVSHMEM kernels)" : "compute",
                                            percent_of(row.split.communication_fraction()) +
                                                " of the GPU time in NCCL/NVSHMEM kernels"));
+  verdicts.set("resolution", monitor_verdict(to_string(row.resolution.status), describe(row.resolution.status),
+                                             row.resolution.reason));
   v.set("verdicts", std::move(verdicts));
   return v;
 }
@@ -145,13 +154,15 @@ inline report_document to_document(const monitor_report& r, const document_optio
 
 // CSV columns: by, name, count, complete, partial, gpu_ns, mean_ns, sampled_ns, concurrent_ns, sm_pct,
 // dram_pct, l1tex_pct, l2_slices_pct, l2_figure, memory_pct, dram_read_bytes, dram_write_bytes, dram_bytes,
-// dram_bytes_per_s, dram_bytes_per_complete_launch, communication_fraction, activity, sol_verdict. One row
+// dram_bytes_per_s, dram_bytes_per_complete_launch, communication_fraction, activity, sol_verdict,
+// resolution, standard_error_pct, alone_fraction. One row
 // per phase, then per path, then per kernel; the empty phase's name is empty.
 inline std::string to_csv(const monitor_report& r) {
   csv_table t{{"by", "name", "count", "complete", "partial", "gpu_ns", "mean_ns", "sampled_ns", "concurrent_ns",
                "sm_pct", "dram_pct", "l1tex_pct", "l2_slices_pct", "l2_figure", "memory_pct", "dram_read_bytes",
                "dram_write_bytes", "dram_bytes", "dram_bytes_per_s", "dram_bytes_per_complete_launch",
-               "communication_fraction", "activity", "sol_verdict"},
+               "communication_fraction", "activity", "sol_verdict", "resolution", "standard_error_pct",
+               "alone_fraction"},
               {}};
   for (const auto& [by, table] : detail::monitor_row_tables(r))
     for (const monitor_row& row : *table) {
@@ -166,7 +177,10 @@ inline std::string to_csv(const monitor_report& r) {
                         detail::csv_cell(row.dram_bytes), detail::csv_cell(row.dram_bytes_per_s),
                         detail::csv_cell(row.dram_bytes_per_complete_launch),
                         detail::csv_cell(std::optional<double>(row.split.communication_fraction())),
-                        detail::monitor_activity(row), std::string(to_string(row.verdict.kind))});
+                        detail::monitor_activity(row), std::string(to_string(row.verdict.kind)),
+                        std::string(to_string(row.resolution.status)),
+                        detail::csv_cell(row.resolution.standard_error_pct),
+                        detail::csv_cell(row.resolution.solo_share)});
     }
   return write_csv(t);
 }

@@ -13,11 +13,19 @@
 // comparable figure is DRAM bytes per complete launch (a launch fully inside kept samples). Nothing is
 // extrapolated. Communication: the share of a row's GPU time in NCCL/NVSHMEM kernels (monitor/communication.hpp);
 // a row mostly in them is reported as communication. Arithmetic and rules: docs/monitor.md.
+//
+// Readings are the rate solve's (monitor/rate_solver.hpp): each (kernel name, phase) class's own rates,
+// never the mean of the windows it ran in, which is a blend of its neighbours. A row of several classes
+// (a kernel under several phases, a phase of several kernels) is their mean weighted by sampled time, with
+// the standard errors combined as if independent. A row is resolved only when all its classes are; any
+// other row has no readings, no DRAM bytes and no verdict, and its resolution says why.
 #pragma once
 
 #include "napkin/config.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -33,9 +41,22 @@
 #include "napkin/monitor/accumulator.hpp"
 #include "napkin/monitor/attribution.hpp"
 #include "napkin/monitor/communication.hpp"
+#include "napkin/monitor/rate_solver.hpp"
 #include "napkin/profiler/verdicts.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
+
+// How well a row's readings are its own (the rate solve of its classes).
+struct row_resolution {
+  rate_status status = rate_status::not_sampled;
+  std::string reason;
+  std::uint64_t windows = 0;                  // kept windows its classes ran in (once per class)
+  std::optional<double> solo_share;           // of its sampled time, in windows one class had alone
+  std::optional<double> standard_error_pct;   // the largest over SM, L1, L2-slices and DRAM %, in points
+  std::optional<double> collinearity;         // the largest variance inflation of its classes; 1: independent
+
+  bool resolved() const { return status == rate_status::resolved; }
+};
 
 // One row: a kernel name, a phase or a phase path, with its sums and what follows from them.
 struct monitor_row {
@@ -52,6 +73,7 @@ struct monitor_row {
   std::optional<double> dram_bytes_per_complete_launch;  // mean over complete launches that read bytes
   time_split split;                                      // GPU time in NCCL/NVSHMEM kernels and in compute
   sol_verdict verdict;
+  row_resolution resolution;
 
   bool communication() const { return split.mostly_communication(); }
 };
@@ -71,31 +93,98 @@ struct monitor_report {
   std::vector<monitor_row> kernels, phases, paths;                    // each sorted by GPU time, largest first
 };
 
-// The derived columns of one row.
-inline monitor_row make_monitor_row(std::string name, const monitor_totals& t) {
+// The solved readings of a row's classes, each with the row's sampled time in it as its weight.
+using row_classes = std::vector<std::pair<const class_rate*, double>>;
+
+namespace detail {
+// Combines a row's classes: resolved only when every class is; the readings are the weighted mean.
+// `rates`: the solved DRAM read and write bytes per ns of the row's running time.
+inline row_resolution resolve_row(const row_classes& classes, monitor_row& r,
+                                  std::pair<std::optional<double>, std::optional<double>>& rates) {
+  row_resolution res;
+  double w = 0, solo = 0;
+  std::array<double, rate_metric_count> sum{}, var{};
+  std::array<bool, rate_metric_count> have{}, have_se{};
+  have.fill(true);
+  have_se.fill(true);
+  std::optional<double> se_pct;  // unknown when any class's is
+  for (const auto& [c, weight] : classes) {
+    if (c == nullptr) {
+      res.status = rate_status::not_sampled;
+      res.reason = "not in the rate solve";
+      return res;
+    }
+    res.windows += c->windows;
+    if (c->collinearity) res.collinearity = std::max(res.collinearity.value_or(0.0), *c->collinearity);
+    if (c->status != rate_status::resolved && res.status == rate_status::not_sampled && res.reason.empty()) {
+      res.status = c->status;
+      res.reason = (classes.size() > 1 ? c->name + (c->phase.empty() ? "" : " in " + phase_path(c->phase)) + ": "
+                                       : std::string()) + c->reason;
+    }
+    w += weight;
+    solo += weight * c->solo_share.value_or(0);
+    for (std::size_t m = 0; m < rate_metric_count; ++m) {
+      have[m] = have[m] && c->value[m].has_value();
+      have_se[m] = have_se[m] && c->standard_error[m].has_value();
+      sum[m] += weight * c->value[m].value_or(0);
+      var[m] += weight * weight * c->standard_error[m].value_or(0) * c->standard_error[m].value_or(0);
+    }
+  }
+  if (classes.empty()) res.reason = "in no kept window";
+  if (!res.reason.empty() || !(w > 0)) {
+    if (res.reason.empty()) res.reason = "no sampled time";
+    return res;
+  }
+  res.status = rate_status::resolved;
+  res.reason = classes.size() == 1 ? classes.front().first->reason : "all " + std::to_string(classes.size()) +
+                                                                          " classes resolved";
+  res.solo_share = solo / w;
+  std::array<std::optional<double>, rate_metric_count> v{};
+  for (std::size_t m = 0; m < rate_metric_count; ++m)
+    if (have[m]) {
+      v[m] = sum[m] / w;
+      if (m < rate_pct_metrics && have_se[m]) se_pct = std::max(se_pct.value_or(0.0), std::sqrt(var[m]) / w);
+    }
+  bool all_se = true;
+  for (std::size_t m = 0; m < rate_pct_metrics; ++m) all_se = all_se && (!have[m] || have_se[m]);
+  if (all_se) res.standard_error_pct = se_pct;
+  r.sm_pct = v[0], r.l1tex_pct = v[1], r.l2_slices_pct = v[2], r.dram_pct = v[3];
+  rates = {v[4], v[5]};
+  return res;
+}
+}  // namespace detail
+
+// The derived columns of one row: readings from the rate solve of `classes`, counts and times from `t`.
+inline monitor_row make_monitor_row(std::string name, const monitor_totals& t, const row_classes& classes) {
   monitor_row r;
   r.name = std::move(name);
   r.totals = t;
   const reading_sums& s = t.readings;
   r.mean_ns = t.count ? static_cast<double>(t.gpu_ns) / static_cast<double>(t.count) : 0.0;
-  r.sm_pct = s.sm_pct.mean();
-  r.l1tex_pct = s.l1tex_pct.mean();
-  r.l2_slices_pct = s.l2_slices_pct.mean();
-  r.dram_pct = s.dram_pct.mean();
+  std::pair<std::optional<double>, std::optional<double>> byte_rates;  // read, write per ns
+  r.resolution = detail::resolve_row(classes, r, byte_rates);
   for (const std::optional<double>& m : {r.dram_pct, r.l1tex_pct, r.l2_slices_pct})
     if (m) r.memory_pct = std::max(r.memory_pct.value_or(*m), *m);
-  r.dram_read_bytes = s.dram_read_bytes.total();
-  r.dram_write_bytes = s.dram_write_bytes.total();
+  // Bytes at the solved rates over the time each was read (attribution's time, not its split of bytes).
+  if (byte_rates.first && s.dram_read_bytes.ns)
+    r.dram_read_bytes = *byte_rates.first * static_cast<double>(s.dram_read_bytes.ns);
+  if (byte_rates.second && s.dram_write_bytes.ns)
+    r.dram_write_bytes = *byte_rates.second * static_cast<double>(s.dram_write_bytes.ns);
   if (r.dram_read_bytes && r.dram_write_bytes && s.dram_read_bytes.ns == s.dram_write_bytes.ns) {
     r.dram_bytes = *r.dram_read_bytes + *r.dram_write_bytes;
     r.dram_bytes_per_s = *r.dram_bytes / (static_cast<double>(s.dram_read_bytes.ns) * 1e-9);
+    if (t.complete_with_bytes > 0)  // the solved rates over the mean length of the complete launches
+      r.dram_bytes_per_complete_launch = (*byte_rates.first + *byte_rates.second) *
+                                         static_cast<double>(t.complete_with_bytes_ns) /
+                                         static_cast<double>(t.complete_with_bytes);
   }
   r.complete = t.count - t.incomplete;
   r.partial = t.incomplete > 0;
-  if (t.complete_with_bytes > 0)
-    r.dram_bytes_per_complete_launch = t.complete_dram_bytes / static_cast<double>(t.complete_with_bytes);
   r.split.add(r.name, static_cast<double>(t.gpu_ns));  // a kernel row; make_monitor_report sets phases'
-  if (r.sm_pct && r.memory_pct)
+  if (!r.resolution.resolved())
+    r.verdict = {bottleneck::not_measured, "no verdict: " + std::string(describe(r.resolution.status)) + " (" +
+                                               r.resolution.reason + ")"};
+  else if (r.sm_pct && r.memory_pct)
     r.verdict = classify_by_sol_table(*r.sm_pct, *r.memory_pct, r.dram_pct);
   else
     r.verdict = {bottleneck::not_measured, "no SM % or no memory reading in the sampled windows"};
@@ -105,11 +194,13 @@ inline monitor_row make_monitor_row(std::string name, const monitor_totals& t) {
 namespace detail {
 // `splits`: the communication split of each key, for phase and path rows (kernel rows split by their name).
 inline std::vector<monitor_row> monitor_rows(const std::map<std::string, monitor_totals>& by_key,
+                                             const std::map<std::string, row_classes>& classes,
                                              const std::map<std::string, time_split>* splits = nullptr) {
   std::vector<monitor_row> rows;
   rows.reserve(by_key.size());
   for (const auto& [name, totals] : by_key) {
-    rows.push_back(make_monitor_row(name, totals));
+    const auto it = classes.find(name);
+    rows.push_back(make_monitor_row(name, totals, it == classes.end() ? row_classes{} : it->second));
     if (splits != nullptr) rows.back().split = splits->at(name);
   }
   std::stable_sort(rows.begin(), rows.end(), [](const monitor_row& a, const monitor_row& b) {
@@ -119,9 +210,10 @@ inline std::vector<monitor_row> monitor_rows(const std::map<std::string, monitor
 }
 }  // namespace detail
 
-// The report from grouped totals (monitor_accumulator::groups(), or group_kernels() after attribute()).
+// The report from grouped totals (monitor_accumulator::groups(), or group_kernels() after attribute()) and
+// the solve of the same windows (`rates`; without it every row is unresolved).
 inline monitor_report make_monitor_report(const std::vector<kernel_group>& groups, const device_totals& device,
-                                          int device_index = 0, idle_model model = idle_model::no_work_when_idle) {
+                                          int device_index, idle_model model, const rate_solution* rates) {
   monitor_report r;
   r.device = device_index;
   r.context.device_index = device_index;
@@ -135,28 +227,37 @@ inline monitor_report make_monitor_report(const std::vector<kernel_group>& group
     r.idle_dram_bytes = device.idle.dram_read_bytes.weighted + device.idle.dram_write_bytes.weighted;
   std::map<std::string, monitor_totals> by_kernel, by_phase, by_path;
   std::map<std::string, time_split> phase_split, path_split;
+  std::map<std::string, row_classes> kernel_classes, phase_classes, path_classes;
   for (const kernel_group& g : groups) {
+    const class_rate* c = rates ? rates->find(g.name, g.phase) : nullptr;
+    const double weight = static_cast<double>(g.totals.sampled_ns);
+    if (g.totals.sampled_ns > 0 || c == nullptr)
+      for (row_classes* m :
+           {&kernel_classes[g.name], &phase_classes[innermost_phase(g.phase)], &path_classes[phase_path(g.phase)]})
+        m->emplace_back(c, weight);
     by_kernel[g.name] += g.totals;
     by_phase[innermost_phase(g.phase)] += g.totals;
     by_path[phase_path(g.phase)] += g.totals;
     phase_split[innermost_phase(g.phase)].add(g.name, static_cast<double>(g.totals.gpu_ns));
     path_split[phase_path(g.phase)].add(g.name, static_cast<double>(g.totals.gpu_ns));
   }
-  r.kernels = detail::monitor_rows(by_kernel);
-  r.phases = detail::monitor_rows(by_phase, &phase_split);
-  r.paths = detail::monitor_rows(by_path, &path_split);
+  r.kernels = detail::monitor_rows(by_kernel, kernel_classes);
+  r.phases = detail::monitor_rows(by_phase, phase_classes, &phase_split);
+  r.paths = detail::monitor_rows(by_path, path_classes, &path_split);
   return r;
 }
 
 // The report of a one-shot attribution.
 inline monitor_report make_monitor_report(const std::vector<kernel_record>& records, const attribution& a,
                                           int device_index = 0, idle_model model = idle_model::no_work_when_idle) {
-  return make_monitor_report(group_kernels(records, a), a.device, device_index, model);
+  const rate_solution rates = a.rates.solve();
+  return make_monitor_report(group_kernels(records, a), a.device, device_index, model, &rates);
 }
 
 // The report of what an accumulator has folded so far (call settle() or finish() first).
 inline monitor_report make_monitor_report(const monitor_accumulator& acc, int device_index = 0) {
-  return make_monitor_report(acc.groups(), acc.device(), device_index, acc.options().idle);
+  const rate_solution rates = acc.rates().solve();
+  return make_monitor_report(acc.groups(), acc.device(), device_index, acc.options().idle, &rates);
 }
 
 namespace detail {
@@ -190,11 +291,22 @@ inline void monitor_table(std::string& out, const char* title, const std::vector
            monitor_pad(r.dram_bytes ? si(*r.dram_bytes, "B") + (r.partial ? "*" : "") : "n/a", 12, true) +
            monitor_pad(r.dram_bytes_per_s ? si(*r.dram_bytes_per_s, "B/s") : "n/a", 13, true) + "\n";
     std::vector<std::string> notes;
+    const row_resolution& res = r.resolution;
+    const std::string sol = res.resolved() ? std::string(describe(r.verdict.kind)) : "no verdict";
     if (r.communication())
       notes.push_back("communication: " + percent_of(r.split.communication_fraction()) +
-                      " of GPU time in NCCL/NVSHMEM kernels (SOL: " + std::string(describe(r.verdict.kind)) + ")");
-    else
-      notes.emplace_back(describe(r.verdict.kind));
+                      " of GPU time in NCCL/NVSHMEM kernels (SOL: " + sol + ")");
+    else if (res.resolved())
+      notes.push_back(sol);
+    if (!res.resolved()) notes.push_back("no verdict: " + std::string(describe(res.status)) + " (" + res.reason + ")");
+    const std::string se = res.standard_error_pct ? fixed(*res.standard_error_pct, 1) + " points" : "unknown";
+    if (res.resolved() && res.solo_share.value_or(0) >= 0.999)
+      notes.push_back("resolved: alone in its " + std::to_string(res.windows) + " windows (standard error " + se +
+                      ": its own spread)");
+    else if (res.resolved())
+      notes.push_back("resolved: standard error " + se + ", " +
+                      std::to_string(res.windows) + " windows, " + percent_of(res.solo_share.value_or(0), 0) +
+                      " of its time alone in a window");
     notes.push_back("mean " + monitor_ns(r.mean_ns));
     if (!r.communication() && r.split.communication_ns > 0)
       notes.push_back("communication " + percent_of(r.split.communication_fraction()) + " of GPU time");
@@ -208,14 +320,25 @@ inline void monitor_table(std::string& out, const char* title, const std::vector
                       " not sampled); totals cover part of the launches");
     if (r.dram_bytes_per_complete_launch)
       notes.push_back("DRAM bytes per fully sampled launch " + si(*r.dram_bytes_per_complete_launch, "B"));
+    // Notes are kept whole where they fit on a line; a longer one (a long reason) is wrapped at spaces.
     std::string line = "      ";
     for (std::size_t i = 0; i < notes.size(); ++i) {
-      const std::string piece = (i ? "; " : "") + notes[i];
-      if (line.size() + piece.size() > 100 && line.size() > 6) {
-        out += line + ";\n";
-        line = "      " + notes[i];
-      } else {
-        line += piece;
+      const std::string piece = notes[i] + (i + 1 < notes.size() ? ";" : "");
+      if (line.size() > 6 && line.size() + 1 + piece.size() > 100) {
+        out += line + "\n";
+        line = "      ";
+      }
+      for (std::size_t at = 0; at < piece.size();) {
+        std::size_t end = piece.find(' ', at);
+        if (end == std::string::npos) end = piece.size();
+        std::string word = piece.substr(at, end - at);
+        if (word.size() > 93) word = word.substr(0, 90) + "...";  // a long kernel name in a reason
+        if (line.size() > 6 && line.size() + 1 + word.size() > 100) {
+          out += line + "\n";
+          line = "      ";
+        }
+        line += (line.size() > 6 ? " " : "") + word;
+        at = end + 1;
       }
     }
     out += line + "\n";

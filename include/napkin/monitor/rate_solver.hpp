@@ -41,10 +41,10 @@
 
 NAPKIN_BEGIN_NAMESPACE
 
-// What the solver reads of a window, in this order: SM, L1, L2-slices, DRAM
-// (percent), DRAM bytes per ns.
-enum class rate_metric { sm_pct, l1tex_pct, l2_slices_pct, dram_pct, dram_bytes_per_ns };
-inline constexpr std::size_t rate_metric_count = 5;
+// What the solver reads of a window, in this order: SM, L1, L2-slices, DRAM (percent), DRAM read and write
+// bytes per ns of the window.
+enum class rate_metric { sm_pct, l1tex_pct, l2_slices_pct, dram_pct, dram_read_bytes_per_ns, dram_write_bytes_per_ns };
+inline constexpr std::size_t rate_metric_count = 6;
 inline constexpr std::size_t rate_pct_metrics = 4;  // the first four, which decide resolution
 
 enum class rate_status {
@@ -178,8 +178,9 @@ class rate_solver {
       stats_[k].sampled_ns += ns;
       if (alone) stats_[k].solo_ns += ns;
     }
-    std::array<std::optional<double>, rate_metric_count> r{s.sm_pct, s.l1tex_pct, s.l2_slices_pct, s.dram_pct, {}};
-    if (s.dram_read_bytes && s.dram_write_bytes) r[4] = (*s.dram_read_bytes + *s.dram_write_bytes) / width;
+    std::array<std::optional<double>, rate_metric_count> r{s.sm_pct, s.l1tex_pct, s.l2_slices_pct, s.dram_pct, {}, {}};
+    if (s.dram_read_bytes) r[4] = *s.dram_read_bytes / width;
+    if (s.dram_write_bytes) r[5] = *s.dram_write_bytes / width;
     for (std::size_t m = 0; m < rate_metric_count; ++m) {
       if (!r[m]) continue;
       metric_sums& t = metrics_[m];
@@ -346,20 +347,19 @@ inline class_rate rate_solver::judge(std::size_t k, const std::array<metric_fit,
   if (vif > options_.max_collinearity)
     return fail(rate_status::collinear,
                 "always ran with " + (partner < n_ ? column_name(partner) : std::string("others")) +
-                    " in nearly the same proportion (variance inflation " + detail::significant(*c.collinearity) + " > " +
+                    " in nearly the same proportion (variance inflation " + (*c.collinearity > 1e6 ? std::string("over 10^6") : detail::significant(*c.collinearity)) + " > " +
                     detail::significant(options_.max_collinearity) + ")");
   if (!alone && s.windows < options_.min_windows)
     return fail(rate_status::too_few_windows, std::to_string(s.windows) + " windows shared with other kernels (" +
                                                   std::to_string(options_.min_windows) + " needed)");
   if (!alone && !se_known)
     return fail(rate_status::too_few_windows, "no more windows than unknowns: its error cannot be estimated");
-  if (se_known && se > options_.max_standard_error_pct)
+  // Alone in every window: the readings are its own, and the error is its own variation between windows.
+  if (!alone && se_known && se > options_.max_standard_error_pct)
     return fail(rate_status::imprecise,
                 "standard error " + detail::fixed(se, 1) + " points > " + detail::fixed(options_.max_standard_error_pct, 1));
   c.status = rate_status::resolved;
   c.reason = alone ? "alone in every window it ran in" : "solved from " + std::to_string(s.windows) + " windows";
-  for (std::size_t m = 0; m < rate_pct_metrics; ++m)
-    if (c.value[m]) c.value[m] = std::min(*c.value[m], 100.0);
   return c;
 }
 
