@@ -113,6 +113,21 @@ inline monitor_row monitor_row_of(const json_value& e, const std::string& where)
   r.verdict.kind = monitor_bottleneck(monitor_text(sol, "kind", where + ".verdicts.sol_table"),
                                       where + ".verdicts.sol_table.kind");
   r.verdict.reason = monitor_text(sol, "reason", where + ".verdicts.sol_table");
+  // The rate solve's resolution; a document from before it has none (its readings were window means).
+  r.resolution.status = rate_status::not_solved;
+  r.resolution.reason = "the document predates the rate solve: its readings are window means";
+  if (const json_value* res = verdicts.find("resolution")) {
+    const std::string res_where = verdicts_where + ".resolution";
+    const std::string kind = monitor_text(*res, "kind", res_where);
+    for (rate_status s : {rate_status::resolved, rate_status::not_sampled, rate_status::blended, rate_status::collinear,
+                          rate_status::too_few_windows, rate_status::imprecise, rate_status::not_solved})
+      if (to_string(s) == kind) r.resolution.status = s;
+    r.resolution.reason = monitor_text(*res, "reason", res_where);
+    r.resolution.windows = monitor_count(e, "resolution_windows", where);
+    r.resolution.solo_share = monitor_reading(e, "alone_fraction", where);
+    r.resolution.standard_error_pct = monitor_reading(e, "standard_error_pct", where);
+    r.resolution.collinearity = monitor_reading(e, "collinearity", where);
+  }
   return r;
 }
 

@@ -1,9 +1,9 @@
-// The rate solve (napkin/monitor/rate_solver.hpp) on synthetic windows made
-// from known per-kernel rates: exact recovery when kernels are shorter than
-// windows, recovery within the reported standard error under noise, classes
-// that always co-occur refused, a kernel alone in its windows equal to
-// attribution's mean, memory that does not grow with windows, and the class
-// cap. Every expected value is the synthetic truth.
+// The rate solve (napkin/monitor/rate_solver.hpp) on synthetic windows made from known per-kernel rates: exact recovery
+// when kernels are shorter than windows, recovery within the reported standard error under noise, classes that always
+// co-occur refused, a kernel alone in its windows equal to attribution's mean, memory that does not grow with windows,
+// and the class cap. Every expected value is the synthetic truth.
+#include "napkin/monitor/accumulator.hpp"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -15,7 +15,6 @@
 #include <vector>
 
 #include "monitor/helpers.hpp"
-#include "napkin/monitor/accumulator.hpp"
 
 using namespace napkin;
 using monitor_test::keep_first;
@@ -29,8 +28,7 @@ struct truth {
   std::uint64_t min_ns, max_ns;  // launch lengths drawn from [min_ns, max_ns]
 };
 
-// Readings of window [a, b) under the no-work-when-idle model: sum of overlap /
-// width * rate.
+// Readings of window [a, b) under the no-work-when-idle model: sum of overlap / width * rate.
 pm_sample window_of(std::uint64_t a, std::uint64_t b, const std::vector<kernel_record>& ks,
                     const std::vector<truth>& rates, double noise_sd, std::mt19937_64& rng) {
   double sm = 0, dram = 0, l1 = 0, l2 = 0;
@@ -47,8 +45,8 @@ pm_sample window_of(std::uint64_t a, std::uint64_t b, const std::vector<kernel_r
   return monitor_test::sample(a, b, noisy(sm), noisy(dram), noisy(l1), noisy(l2), 0, 0);
 }
 
-// Launches drawn in random order and lengths, back to back (gap 0) or with
-// gaps, windows of `width` over the whole run, all fed to an accumulator.
+// Launches drawn in random order and lengths, back to back (gap 0) or with gaps, windows of `width` over the whole run,
+// all fed to an accumulator.
 monitor_accumulator run(const std::vector<truth>& rates, std::size_t launches, std::uint64_t width, double noise_sd,
                         std::uint64_t max_gap_ns = 0, unsigned seed_value = 7,
                         std::size_t rare_at = static_cast<std::size_t>(-1)) {  // the last truth once, there
@@ -95,8 +93,7 @@ TEST_CASE(
     CHECK(*c.solo_share < 0.5);  // mostly in shared windows: the blend would be far off
     CHECK(*c.standard_error[0] < 1e-3);
   }
-  // The windows' mean, what attribution alone gives, is a blend: far from
-  // sgemm's own 87 %.
+  // The windows' mean, what attribution alone gives, is a blend: far from sgemm's own 87 %.
   for (const kernel_group& g : acc.groups())
     if (g.name == "sgemm") CHECK(*g.totals.readings.sm_pct.mean() < 80);
 }
@@ -131,8 +128,7 @@ TEST_CASE(
 TEST_CASE(
     "rate solve: kernels that always run together in the same proportion "
     "are refused, with the reason") {
-  // "a" then "b", always as a pair of fixed lengths, and "c" on its own: a and
-  // b's columns are proportional.
+  // "a" then "b", always as a pair of fixed lengths, and "c" on its own: a and b's columns are proportional.
   const std::vector<truth> rates = {
       {"a", 90, 10, 10, 10, 0, 0}, {"b", 10, 90, 10, 10, 0, 0}, {"c", 50, 50, 50, 50, 0, 0}};
   std::vector<kernel_record> ks;
@@ -151,8 +147,7 @@ TEST_CASE(
     }
     bounds.push_back(t);
   }
-  // Each window holds whole units, at least 3 us of them: a's time in it is
-  // always twice b's.
+  // Each window holds whole units, at least 3 us of them: a's time in it is always twice b's.
   monitor_accumulator acc(keep_first());
   for (const kernel_record& k : ks) acc.add_kernel(k);
   std::uint64_t start = 0;
@@ -177,8 +172,7 @@ TEST_CASE(
 TEST_CASE(
     "rate solve: a kernel alone in its windows equals attribution's "
     "mean, even from a single window") {
-  // One window each, partly idle: no work when idle gives the reading over the
-  // busy time, 30 * 1000/400.
+  // One window each, partly idle: no work when idle gives the reading over the busy time, 30 * 1000/400.
   const std::vector<kernel_record> ks = {kernel("x", 100, 500), kernel("y", 1200, 2000)};
   const std::vector<pm_sample> w = {monitor_test::sample(0, 1000, 30, 10, 5, 5),
                                     monitor_test::sample(1000, 2000, 40, 20, 5, 5)};

@@ -110,7 +110,7 @@ inline row_resolution resolve_row(const row_classes& classes, monitor_row& r,
   std::optional<double> se_pct;  // unknown when any class's is
   for (const auto& [c, weight] : classes) {
     if (c == nullptr) {
-      res.status = rate_status::not_sampled;
+      res.status = rate_status::not_solved;
       res.reason = "not in the rate solve";
       return res;
     }

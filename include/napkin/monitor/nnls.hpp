@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // napkin/monitor/nnls.hpp — non-negative least squares on normal equations, for the rate solve
-// (monitor/rate_solver.hpp): Cholesky of a small symmetric positive definite matrix, and Lawson–Hanson's
-// active-set method (Lawson and Hanson, "Solving Least Squares Problems", 1974, chapter 23) on G = A^T A and
-// b = A^T r. Plain C++17.
+// (monitor/rate_solver.hpp): Cholesky of a small symmetric positive definite matrix, and Lawson–Hanson's active-set
+// method (Lawson and Hanson, "Solving Least Squares Problems", 1974, chapter 23) on G = A^T A and b = A^T r. Plain
+// C++17.
 #pragma once
 
 #include "napkin/config.hpp"
@@ -16,8 +16,7 @@ NAPKIN_BEGIN_NAMESPACE
 
 namespace detail {
 
-// Cholesky of the n x n matrix `a` (row-major) in place; false when a pivot is
-// not positive.
+// Cholesky of the n x n matrix `a` (row-major) in place; false when a pivot is not positive.
 inline bool rate_cholesky(std::vector<double>& a, std::size_t n) {
   for (std::size_t j = 0; j < n; ++j) {
     double d = a[j * n + j];
@@ -45,9 +44,8 @@ inline std::vector<double> rate_cholesky_solve(const std::vector<double>& l, std
   return y;
 }
 
-// min 0.5 x'Gx - b'x subject to x >= 0 (Lawson–Hanson active set on the normal
-// equations). A column that makes the passive set singular is left at 0: the
-// collinearity check refuses such classes anyway.
+// min 0.5 x'Gx - b'x subject to x >= 0 (Lawson–Hanson active set on the normal equations). A column that makes the
+// passive set singular is left at 0: the collinearity check refuses such classes anyway.
 inline std::vector<double> rate_nnls(const std::vector<double>& g, const std::vector<double>& b, std::size_t n) {
   std::vector<double> x(n, 0.0);
   std::vector<char> passive(n, 0), barred(n, 0);

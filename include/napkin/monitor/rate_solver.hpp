@@ -1,25 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
-// napkin/monitor/rate_solver.hpp — each kernel class's own readings, solved
-// from the windows it shared with others, in bounded memory. Plain C++17; no
-// CUDA or CUPTI. Model, thresholds and a worked example: docs/monitor.md, "The
-// rate solve".
+// napkin/monitor/rate_solver.hpp — each kernel class's own readings, solved from the windows it shared with others, in
+// bounded memory. Plain C++17; no CUDA or CUPTI. Model, thresholds and a worked example: docs/monitor.md, "The rate
+// solve".
 //
-// A window w of width W_w reads r_w (per metric). Kernel class k (one kernel
-// name under one NVTX range stack) ran o_wk ns in it. The model: r_w = sum_k
-// (o_wk / W_w) x_k (+ (idle_w / W_w) x_idle under idle_model::time_share, where
-// the idle rate is one more unknown; 0 under no_work_when_idle, whose windows
-// without a kernel are then left out), with x_k >= 0 the class's own rate. Per
-// metric the solver keeps the normal equations G = A^T A, b = A^T r and r^T r
-// over the windows, so memory is fixed by the class cap, not by run time;
-// solve() runs Lawson–Hanson non-negative least squares on them. A class is
-// resolved when its column is not (nearly) a combination of others
-// (collinearity, the variance inflation G_kk (G^-1)_kk, at most
-// max_collinearity), it was seen in min_windows windows or was alone in all of
-// its windows, and the standard error of every percentage, sqrt(s^2 (G^-1)_kk)
-// with s^2 the residual per degree of freedom, is at most
-// max_standard_error_pct points. Classes past the cap share one column ("the
-// rest"), and are reported as blended.
+// A window w of width W_w reads r_w (per metric). Kernel class k (one kernel name under one NVTX range stack) ran o_wk
+// ns in it. The model: r_w = sum_k (o_wk / W_w) x_k (+ (idle_w / W_w) x_idle under idle_model::time_share, where the
+// idle rate is one more unknown; 0 under no_work_when_idle, whose windows without a kernel are then left out), with x_k
+// >= 0 the class's own rate. Per metric the solver keeps the normal equations G = A^T A, b = A^T r and r^T r over the
+// windows, so memory is fixed by the class cap, not by run time; solve() runs Lawson–Hanson non-negative least squares
+// on them. A class is resolved when its column is not (nearly) a combination of others (collinearity, the variance
+// inflation G_kk (G^-1)_kk, at most max_collinearity), it was seen in min_windows windows or was alone in all of its
+// windows, and the standard error of every percentage, sqrt(s^2 (G^-1)_kk) with s^2 the residual per degree of freedom,
+// is at most max_standard_error_pct points. Classes past the cap share one column ("the rest"), and are reported as
+// blended.
 #pragma once
+
+#include "napkin/config.hpp"
 
 #include <algorithm>
 #include <array>
@@ -28,12 +24,12 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
-#include "napkin/config.hpp"
 #include "napkin/detail/number_text.hpp"
 #include "napkin/error.hpp"
 #include "napkin/monitor/nnls.hpp"
@@ -41,8 +37,8 @@
 
 NAPKIN_BEGIN_NAMESPACE
 
-// What the solver reads of a window, in this order: SM, L1, L2-slices, DRAM (percent), DRAM read and write
-// bytes per ns of the window.
+// What the solver reads of a window, in this order: SM, L1, L2-slices, DRAM (percent), DRAM read and write bytes per ns
+// of the window.
 enum class rate_metric { sm_pct, l1tex_pct, l2_slices_pct, dram_pct, dram_read_bytes_per_ns, dram_write_bytes_per_ns };
 inline constexpr std::size_t rate_metric_count = 6;
 inline constexpr std::size_t rate_pct_metrics = 4;  // the first four, which decide resolution
@@ -54,40 +50,31 @@ enum class rate_status {
   collinear,        // always ran with another class in (nearly) the same proportion
   too_few_windows,  // fewer windows than needed to estimate its error
   imprecise,        // a standard error above the threshold
+  not_solved,       // no rate solve was made (a report built without one, a document from before it)
 };
 
 constexpr std::string_view to_string(rate_status s) noexcept {
   switch (s) {
-    case rate_status::resolved:
-      return "resolved";
-    case rate_status::not_sampled:
-      return "not-sampled";
-    case rate_status::blended:
-      return "blended";
-    case rate_status::collinear:
-      return "collinear";
-    case rate_status::too_few_windows:
-      return "too-few-windows";
-    case rate_status::imprecise:
-      return "imprecise";
+    case rate_status::resolved: return "resolved";
+    case rate_status::not_sampled: return "not-sampled";
+    case rate_status::blended: return "blended";
+    case rate_status::collinear: return "collinear";
+    case rate_status::too_few_windows: return "too-few-windows";
+    case rate_status::imprecise: return "imprecise";
+    case rate_status::not_solved: return "not-solved";
   }
   return "unknown";
 }
 
 constexpr std::string_view describe(rate_status s) noexcept {
   switch (s) {
-    case rate_status::resolved:
-      return "resolved: the kernel's own readings";
-    case rate_status::not_sampled:
-      return "not sampled: in no kept window";
-    case rate_status::blended:
-      return "blended: too many kernel classes, solved together with the rest";
-    case rate_status::collinear:
-      return "unresolved: always ran with another kernel in the same proportion";
-    case rate_status::too_few_windows:
-      return "unresolved: too few windows";
-    case rate_status::imprecise:
-      return "unresolved: standard error above the threshold";
+    case rate_status::resolved: return "resolved: the kernel's own readings";
+    case rate_status::not_sampled: return "not sampled: in no kept window";
+    case rate_status::blended: return "blended: too many kernel classes, solved together with the rest";
+    case rate_status::collinear: return "unresolved: always ran with another kernel in the same proportion";
+    case rate_status::too_few_windows: return "unresolved: too few windows";
+    case rate_status::imprecise: return "unresolved: standard error above the threshold";
+    case rate_status::not_solved: return "not solved: no rate solve";
   }
   return "unknown";
 }
@@ -99,8 +86,7 @@ struct rate_solver_options {
   std::uint64_t min_windows = 3;        // unless alone in every window it ran in
 };
 
-// One class's solution: its readings (nullopt when not resolved, never a blend)
-// and how well resolved.
+// One class's solution: its readings (nullopt when not resolved, never a blend) and how well resolved.
 struct class_rate {
   std::string name;
   std::vector<std::string> phase;
@@ -129,9 +115,8 @@ struct rate_solution {
 
 class rate_solver {
  public:
-  // `solve_idle_rate`: idle_model::time_share (the idle time is one more
-  // unknown); false under no_work_when_idle (the idle rate is 0 and windows
-  // without a kernel are left out).
+  // `solve_idle_rate`: idle_model::time_share (the idle time is one more unknown); false under no_work_when_idle (the
+  // idle rate is 0 and windows without a kernel are left out).
   explicit rate_solver(bool solve_idle_rate = false, rate_solver_options options = {})
       : idle_(solve_idle_rate), options_(options), n_(options.max_classes + 2) {
     if (options_.max_classes == 0)
@@ -143,8 +128,7 @@ class rate_solver {
     stats_.assign(n_, class_stats{});
   }
 
-  // The column of (name, phase): its own while under the cap, else the shared
-  // "rest" column.
+  // The column of (name, phase): its own while under the cap, else the shared "rest" column.
   std::size_t class_of(const std::string& name, const std::vector<std::string>& phase) {
     const auto it = index_.find({name, phase});
     if (it != index_.end()) return it->second;
@@ -156,8 +140,8 @@ class rate_solver {
     return rest_column();
   }
 
-  // One kept window: its sample, the time each class ran in it (a class may
-  // appear more than once) and the time at least one kernel ran.
+  // One kept window: its sample, the time each class ran in it (a class may appear more than once) and the time at
+  // least one kernel ran.
   void add_window(const pm_sample& s, const std::vector<std::pair<std::size_t, std::uint64_t>>& overlaps,
                   std::uint64_t busy_ns) {
     const double width = static_cast<double>(s.duration_ns());
@@ -194,8 +178,7 @@ class rate_solver {
     ++windows_;
   }
 
-  // What the solver holds, in bytes: fixed by the class cap, whatever the
-  // number of windows.
+  // What the solver holds, in bytes: fixed by the class cap, whatever the number of windows.
   std::size_t memory_bytes() const {
     std::size_t bytes = sizeof(*this) + stats_.capacity() * sizeof(class_stats);
     for (const metric_sums& m : metrics_) bytes += (m.g.capacity() + m.b.capacity()) * sizeof(double);
@@ -204,8 +187,7 @@ class rate_solver {
     return bytes;
   }
   std::size_t classes() const { return index_.size(); }
-  // Classes past the cap that are named (at most max_classes); more_blended():
-  // there were others too.
+  // Classes past the cap that are named (at most max_classes); more_blended(): there were others too.
   std::uint64_t blended_classes() const { return blended_.size(); }
   bool more_blended() const { return more_blended_; }
   std::uint64_t windows() const { return windows_; }
@@ -269,8 +251,7 @@ inline rate_solver::metric_fit rate_solver::fit(const metric_sums& m) const {
   }
   rss = std::max(rss, 0.0);
   f.dof = m.windows > p ? m.windows - p : 0;
-  // (G + eps diag G)^-1: a dependent column's inflation comes out near 1/eps
-  // instead of failing.
+  // (G + eps diag G)^-1: a dependent column's inflation comes out near 1/eps instead of failing.
   std::vector<double> h = g;
   for (std::size_t i = 0; i < p; ++i) h[i * p + i] *= 1 + 1e-10;
   const bool ok = detail::rate_cholesky(h, p);
