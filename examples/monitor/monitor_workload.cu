@@ -4,11 +4,13 @@
 //       "prefill" (two SGEMMs), "decode" (16 copies and 4 softmaxes), "sample" (4 small kernels and host
 //       waits that leave the GPU idle): 26 kernels per iteration, for S seconds (default 3). Prints
 //       WORKLOAD_WALL_S and, with the monitor on, its report and MONITOR_CPU_S.
-//   monitor_workload accuracy [--interval-us I] [--drain-ms D] [--monitor off]
+//   monitor_workload accuracy [--interval-us I] [--drain-ms D] [--monitor off] [--back-to-back R]
 //       kernels of >= 200 us (copy, softmax, FMA loop, SGEMM, shared-memory reduction; and a 70 us strided
 //       read), 3 launches each in a phase of its name with idle gaps, the monitor on (200 us samples): its
 //       report and NAPKIN_MONITOR_ROW lines for the comparison with ncu (benchmarks/device/monitor.sh runs
-//       the same sequence with --monitor off under ncu).
+//       the same sequence with --monitor off under ncu). --back-to-back R: instead, R rounds of the same
+//       kernels with no gaps and no syncs, each round in another order, so that windows hold several kernels
+//       (the rate solve's case, docs/monitor.md).
 //   monitor_workload plain
 //       the same kernels once each, no monitor: the target of ncu.
 //   monitor_workload soak [--seconds S] [--interval-us I]
@@ -22,6 +24,7 @@
 #include <cuda_runtime.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -29,8 +32,11 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <random>
 #include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "gemm_cublas.cuh"
 #include "kernels.cuh"
@@ -115,20 +121,24 @@ void accuracy_kernels(buffers& s, int launches, bool sync_each = true) {
   }
 }
 
+// The accuracy run's kernels, each with the phase it is launched in (its name).
+std::vector<std::pair<const char*, std::function<void()>>> accuracy_launches(buffers& s) {
+  const unsigned grid = static_cast<unsigned>(s.sms) * 8;
+  return {
+      {"copy", [&s] { NAPKIN_CUDA_CHECK(k::copy(s.a, s.b, big_n)); }},
+      {"softmax", [&s] { NAPKIN_CUDA_CHECK(k::softmax_smem_naive(s.a, s.b, 8192, 16384)); }},
+      {"fma", [&s] { NAPKIN_CUDA_CHECK(k::fma_loop(s.b, static_cast<unsigned>(s.sms) * 16, 256, 8192)); }},
+      {"sgemm", [&s] { NAPKIN_CUDA_CHECK(k::sgemm(s.blas, 4096, 4096, 4096, s.a, s.a + 4096 * 4096, s.b)); }},
+      {"smem_reduce", [&s] { NAPKIN_CUDA_CHECK(k::smem_tree_reduce(s.a, std::size_t(1) << 24, 16, s.b)); }},
+      {"strided", [&s, grid] { NAPKIN_CUDA_CHECK(k::strided_read(s.a, big_n, 32, s.b, grid)); }},
+  };
+}
+
 // The accuracy run's launches: each kernel 3 times in a phase of its name, each launch followed by an idle
 // gap of 8 intervals, so that no sample window holds two kernels.
 void run_accuracy_sequence(buffers& s, long interval) {
   const auto gap = std::chrono::microseconds(8 * interval);
-  const unsigned grid = static_cast<unsigned>(s.sms) * 8;
-  const std::pair<const char*, std::function<void()>> kernels[] = {
-      {"copy", [&] { NAPKIN_CUDA_CHECK(k::copy(s.a, s.b, big_n)); }},
-      {"softmax", [&] { NAPKIN_CUDA_CHECK(k::softmax_smem_naive(s.a, s.b, 8192, 16384)); }},
-      {"fma", [&] { NAPKIN_CUDA_CHECK(k::fma_loop(s.b, static_cast<unsigned>(s.sms) * 16, 256, 8192)); }},
-      {"sgemm", [&] { NAPKIN_CUDA_CHECK(k::sgemm(s.blas, 4096, 4096, 4096, s.a, s.a + 4096 * 4096, s.b)); }},
-      {"smem_reduce", [&] { NAPKIN_CUDA_CHECK(k::smem_tree_reduce(s.a, std::size_t(1) << 24, 16, s.b)); }},
-      {"strided", [&] { NAPKIN_CUDA_CHECK(k::strided_read(s.a, big_n, 32, s.b, grid)); }},
-  };
-  for (const auto& [phase, launch] : kernels)
+  for (const auto& [phase, launch] : accuracy_launches(s))
     for (int i = 0; i < 3; ++i) {
       {
         napkin::range r{phase};
@@ -137,6 +147,20 @@ void run_accuracy_sequence(buffers& s, long interval) {
       NAPKIN_CUDA_CHECK(cudaDeviceSynchronize());
       std::this_thread::sleep_for(gap);
     }
+}
+
+// The same kernels back to back: `rounds` rounds, each in a shuffled order (fixed seed), no syncs, no gaps.
+void run_back_to_back(buffers& s, int rounds) {
+  auto launches = accuracy_launches(s);
+  std::mt19937 order(27);
+  for (int r = 0; r < rounds; ++r) {
+    std::shuffle(launches.begin(), launches.end(), order);
+    for (const auto& [phase, launch] : launches) {
+      napkin::range range{phase};
+      launch();
+    }
+  }
+  NAPKIN_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 long resident_kib() {
@@ -160,13 +184,14 @@ int main(int argc, char** argv) try {
   const std::string mode = argc > 1 ? argv[1] : "run";
   double seconds = 3;
   bool monitor_on = true;
-  long interval_us = 0, buffer_mib = 0, drain_ms = 0;
+  long interval_us = 0, buffer_mib = 0, drain_ms = 0, back_to_back = 0;
   for (int i = 2; i < argc; ++i) {
     if (std::strcmp(argv[i], "--seconds") == 0 && i + 1 < argc) seconds = std::atof(argv[++i]);
     else if (std::strcmp(argv[i], "--monitor") == 0 && i + 1 < argc) monitor_on = std::strcmp(argv[++i], "on") == 0;
     else if (std::strcmp(argv[i], "--interval-us") == 0 && i + 1 < argc) interval_us = std::atol(argv[++i]);
     else if (std::strcmp(argv[i], "--buffer-mib") == 0 && i + 1 < argc) buffer_mib = std::atol(argv[++i]);
     else if (std::strcmp(argv[i], "--drain-ms") == 0 && i + 1 < argc) drain_ms = std::atol(argv[++i]);
+    else if (std::strcmp(argv[i], "--back-to-back") == 0 && i + 1 < argc) back_to_back = std::atol(argv[++i]);
   }
   buffers s;
   iteration(s);  // warm-up: cuBLAS's first call, module loading
@@ -212,13 +237,17 @@ int main(int argc, char** argv) try {
     fine.hardware_buffer_bytes = std::uint64_t(512) << 20;
     fine.max_samples = std::size_t(1) << 20;
     if (drain_ms > 0) fine.drain_period_ns = static_cast<std::uint64_t>(drain_ms) * 1000000;
+    const auto sequence = [&] {
+      if (back_to_back > 0) run_back_to_back(s, static_cast<int>(back_to_back));
+      else run_accuracy_sequence(s, interval);
+    };
     if (!monitor_on) {
-      run_accuracy_sequence(s, interval);
+      sequence();
       return 0;
     }
     napkin::monitor mon(fine);
     std::fprintf(stderr, "monitor: %s\n", mon.status().c_str());
-    run_accuracy_sequence(s, interval);
+    sequence();
     mon.stop();  // a defined end: the sampler stops, the buffer is decoded
     const napkin::monitor_report r = mon.report();
     const napkin::monitor::decode_wall w = mon.decode_time();
