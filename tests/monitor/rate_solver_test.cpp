@@ -2,7 +2,7 @@
 // when kernels are shorter than windows, recovery within the reported standard error under noise, classes that always
 // co-occur refused, a kernel alone in its windows equal to attribution's mean, memory that does not grow with windows,
 // and the class cap. Every expected value is the synthetic truth.
-#include "napkin/monitor/accumulator.hpp"
+#include "napkin/monitor/monitor_report.hpp"
 
 #include <doctest/doctest.h>
 
@@ -258,4 +258,76 @@ TEST_CASE("rate solve: under time-share the idle time is one more unknown") {
   CHECK(*find(s, "x").value[0] == doctest::Approx(60).epsilon(1e-6));
   REQUIRE(s.idle_value_sm_pct);
   CHECK(*s.idle_value_sm_pct == doctest::Approx(4).epsilon(1e-6));
+}
+
+TEST_CASE("rate solve: docs/monitor.md's worked example") {
+  // A at SM 80, B at SM 20, back to back; windows of 1000 ns hold A/B for 600/400, 200/800, 900/100 ns.
+  const std::vector<kernel_record> ks = {kernel("A", 0, 600),     kernel("B", 600, 1000),  kernel("B", 1000, 1800),
+                                         kernel("A", 1800, 2000), kernel("A", 2000, 2900), kernel("B", 2900, 3000)};
+  const std::vector<pm_sample> w = {monitor_test::sample(0, 1000, 56, 0), monitor_test::sample(1000, 2000, 32, 0),
+                                    monitor_test::sample(2000, 3000, 74, 0)};
+  const attribution a = attribute(w, ks, {}, keep_first());
+  // Attribution's blends: (600 x 56 + 200 x 32 + 900 x 74) / 1700 and (400 x 56 + 800 x 32 + 100 x 74) / 1300.
+  CHECK(*a.kernels[0].readings.sm_pct.mean() == doctest::Approx(56));  // per launch; the group's below
+  const std::vector<kernel_group> groups = group_kernels(ks, a);
+  CHECK(*groups[0].totals.readings.sm_pct.mean() == doctest::Approx(106600.0 / 1700));
+  CHECK(*groups[1].totals.readings.sm_pct.mean() == doctest::Approx(55400.0 / 1300));
+  const rate_solution s = a.rates.solve();
+  CHECK(*find(s, "A").value[0] == doctest::Approx(80));
+  CHECK(*find(s, "B").value[0] == doctest::Approx(20));
+  CHECK(*find(s, "A").collinearity == doctest::Approx(1.21 * 0.81 / 0.74).epsilon(1e-6));
+  CHECK(find(s, "A").windows == 3);
+  CHECK(find(s, "A").status == rate_status::resolved);
+  CHECK(*find(s, "A").standard_error[0] == doctest::Approx(0).epsilon(1e-6));
+}
+
+TEST_CASE("the report prints the solved readings, never the blend; an unresolved row has no number and no verdict") {
+  // sgemm, reduce and l1 back to back (solved exactly), plus "a" and "b" always together as one pair of fixed
+  // lengths inside a window of their own: a and b cannot be told apart.
+  const std::vector<truth> rates = {
+      three[0], three[1], three[2], {"a", 90, 10, 10, 10, 0, 0}, {"b", 10, 90, 10, 10, 0, 0}};
+  std::mt19937_64 rng(5);
+  std::vector<kernel_record> ks;
+  std::uint64_t t = 0;
+  for (int i = 0; i < 300; ++i) {
+    const truth& r = three[rng() % 3];
+    const std::uint64_t len = r.min_ns + rng() % (r.max_ns - r.min_ns + 1);
+    ks.push_back(kernel(r.name, t, t + len));
+    t += len;
+  }
+  const std::uint64_t end_of_three = (t / 5000 + 1) * 5000;  // the pairs start on a fresh window
+  monitor_accumulator acc(keep_first());
+  for (const kernel_record& k : ks) acc.add_kernel(k);
+  std::vector<kernel_record> pairs;
+  for (int i = 0; i < 10; ++i) {
+    const std::uint64_t at = end_of_three + static_cast<std::uint64_t>(i) * 5000;
+    pairs.push_back(kernel("a", at, at + 2000));
+    pairs.push_back(kernel("b", at + 2000, at + 3000));
+  }
+  for (const kernel_record& k : pairs) acc.add_kernel(k);
+  ks.insert(ks.end(), pairs.begin(), pairs.end());
+  for (std::uint64_t a = 0; a < end_of_three + 50000; a += 5000)
+    acc.add_sample(window_of(a, a + 5000, ks, rates, 0, rng));
+  acc.finish();
+  const monitor_report r = make_monitor_report(acc);
+  for (const monitor_row& row : r.kernels) {
+    CAPTURE(row.name);
+    if (row.name == "a" || row.name == "b") {
+      CHECK(row.resolution.status == rate_status::collinear);
+      CHECK_FALSE(row.sm_pct.has_value());
+      CHECK_FALSE(row.dram_bytes.has_value());
+      CHECK(row.verdict.kind == bottleneck::not_measured);
+      CHECK(row.verdict.reason.find("no verdict") == 0);
+    } else {
+      const truth& want = *std::find_if(rates.begin(), rates.end(), [&](const truth& x) { return x.name == row.name; });
+      CHECK(row.resolution.resolved());
+      CHECK(*row.sm_pct == doctest::Approx(want.sm).epsilon(1e-6));
+      CHECK(*row.dram_pct == doctest::Approx(want.dram).epsilon(1e-6));
+      CHECK(*row.resolution.solo_share < 0.5);
+    }
+  }
+  const std::string text = to_text(r);
+  CHECK(text.find("no verdict: unresolved: always ran with another kernel in the same proportion") !=
+        std::string::npos);
+  CHECK(to_key_values(r).find("resolution=collinear") != std::string::npos);
 }

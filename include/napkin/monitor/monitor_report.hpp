@@ -399,7 +399,8 @@ inline std::string monitor_key_name(std::string s) {
 }  // namespace detail
 
 // One line for the device ("NAPKIN_MONITOR ...") and one per row ("NAPKIN_MONITOR_ROW by=phase|path|kernel
-// name=..."); spaces in names become '_', the empty phase is "-"; a reading never taken is left out.
+// name=..."); spaces in names become '_', the empty phase is "-"; a reading never taken is left out. Each row
+// ends with its resolution (the rate solve's status, windows, standard error, share alone, collinearity).
 inline std::string to_key_values(const monitor_report& r) {
   const device_totals& d = r.totals;
   std::ostringstream os;
@@ -433,7 +434,11 @@ inline std::string to_key_values(const monitor_report& r) {
       detail::monitor_key_value(os, "dram_bytes_per_complete_launch", row.dram_bytes_per_complete_launch);
       os << " l2=" << monitor_l2_figure << " communication_fraction=" << row.split.communication_fraction()
          << " activity=" << (row.communication() ? "communication" : "compute")
-         << " verdict=" << to_string(row.verdict.kind);
+         << " verdict=" << to_string(row.verdict.kind) << " resolution=" << to_string(row.resolution.status)
+         << " resolution_windows=" << row.resolution.windows;
+      detail::monitor_key_value(os, "standard_error_pct", row.resolution.standard_error_pct);
+      detail::monitor_key_value(os, "alone_fraction", row.resolution.solo_share);
+      detail::monitor_key_value(os, "collinearity", row.resolution.collinearity);
     }
   return os.str();
 }

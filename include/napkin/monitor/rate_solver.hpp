@@ -135,8 +135,10 @@ class rate_solver {
     if (index_.size() < options_.max_classes) return index_[{name, phase}] = index_.size();
     const std::pair<std::string, std::vector<std::string>> key{name, phase};
     if (std::find(blended_.begin(), blended_.end(), key) != blended_.end()) return rest_column();
-    if (blended_.size() < options_.max_classes) blended_.push_back(key);  // named, up to a bound
-    else more_blended_ = true;
+    if (blended_.size() < options_.max_classes)
+      blended_.push_back(key);  // named, up to a bound
+    else
+      more_blended_ = true;
     return rest_column();
   }
 
@@ -328,7 +330,8 @@ inline class_rate rate_solver::judge(std::size_t k, const std::array<metric_fit,
   if (vif > options_.max_collinearity)
     return fail(rate_status::collinear,
                 "always ran with " + (partner < n_ ? column_name(partner) : std::string("others")) +
-                    " in nearly the same proportion (variance inflation " + (*c.collinearity > 1e6 ? std::string("over 10^6") : detail::significant(*c.collinearity)) + " > " +
+                    " in nearly the same proportion (variance inflation " +
+                    (*c.collinearity > 1e6 ? std::string("over 10^6") : detail::significant(*c.collinearity)) + " > " +
                     detail::significant(options_.max_collinearity) + ")");
   if (!alone && s.windows < options_.min_windows)
     return fail(rate_status::too_few_windows, std::to_string(s.windows) + " windows shared with other kernels (" +
@@ -337,8 +340,8 @@ inline class_rate rate_solver::judge(std::size_t k, const std::array<metric_fit,
     return fail(rate_status::too_few_windows, "no more windows than unknowns: its error cannot be estimated");
   // Alone in every window: the readings are its own, and the error is its own variation between windows.
   if (!alone && se_known && se > options_.max_standard_error_pct)
-    return fail(rate_status::imprecise,
-                "standard error " + detail::fixed(se, 1) + " points > " + detail::fixed(options_.max_standard_error_pct, 1));
+    return fail(rate_status::imprecise, "standard error " + detail::fixed(se, 1) + " points > " +
+                                            detail::fixed(options_.max_standard_error_pct, 1));
   c.status = rate_status::resolved;
   c.reason = alone ? "alone in every window it ran in" : "solved from " + std::to_string(s.windows) + " windows";
   return c;
