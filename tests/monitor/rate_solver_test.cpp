@@ -331,3 +331,15 @@ TEST_CASE("the report prints the solved readings, never the blend; an unresolved
         std::string::npos);
   CHECK(to_key_values(r).find("resolution=collinear") != std::string::npos);
 }
+
+TEST_CASE("nnls: a rate that least squares would make negative is held at 0") {
+  // min 0.5 x'Gx - b'x: unconstrained x = (7/3, -5/3); with x >= 0, x2 = 0 and x1 = b1 / G11 = 1.5 (the
+  // gradient of x2 there, b2 - G21 x1 = -2.5, is negative: optimal).
+  const std::vector<double> x = detail::rate_nnls({2, 1, 1, 2}, {3, -1}, 2);
+  CHECK(x[0] == doctest::Approx(1.5));
+  CHECK(x[1] == 0);
+  // Both positive: the plain solution, (1, 1).
+  const std::vector<double> y = detail::rate_nnls({2, 1, 1, 2}, {3, 3}, 2);
+  CHECK(y[0] == doctest::Approx(1));
+  CHECK(y[1] == doctest::Approx(1));
+}

@@ -16,12 +16,15 @@ NAPKIN_BEGIN_NAMESPACE
 
 namespace detail {
 
-// Cholesky of the n x n matrix `a` (row-major) in place; false when a pivot is not positive.
+// Cholesky of the n x n matrix `a` (row-major) in place; false when a pivot is not above 1e-13 of its diagonal
+// entry: the column is then a combination of the earlier ones but for rounding (the rate solve's ridge of 1e-10
+// stays above it, so a ridged matrix always factors).
 inline bool rate_cholesky(std::vector<double>& a, std::size_t n) {
   for (std::size_t j = 0; j < n; ++j) {
     double d = a[j * n + j];
+    const double floor = 1e-13 * d;
     for (std::size_t k = 0; k < j; ++k) d -= a[j * n + k] * a[j * n + k];
-    if (!(d > 0)) return false;
+    if (!(d > floor) || !(d > 0)) return false;
     a[j * n + j] = std::sqrt(d);
     for (std::size_t i = j + 1; i < n; ++i) {
       double s = a[i * n + j];
