@@ -343,3 +343,18 @@ TEST_CASE("nnls: a rate that least squares would make negative is held at 0") {
   CHECK(y[0] == doctest::Approx(1));
   CHECK(y[1] == doctest::Approx(1));
 }
+
+TEST_CASE("the report says when the class cap was reached") {
+  attribution_options o = keep_first();
+  o.rates.max_classes = 1;
+  const std::vector<kernel_record> ks = {kernel("first", 0, 1000), kernel("second", 1000, 2000)};
+  const std::vector<pm_sample> w = {monitor_test::sample(0, 1000, 30, 10), monitor_test::sample(1000, 2000, 60, 20)};
+  const monitor_report r = make_monitor_report(ks, attribute(w, ks, {}, o));
+  for (const monitor_row& row : r.kernels) {
+    CAPTURE(row.name);
+    CHECK(row.resolution.status == (row.name == "first" ? rate_status::resolved : rate_status::blended));
+  }
+  const std::string text = to_text(r);
+  CHECK(text.find("too many kernel classes for the rate solve: the rest are blended") != std::string::npos);
+  CHECK(text.find("past the cap of 1") != std::string::npos);
+}

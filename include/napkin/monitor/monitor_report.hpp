@@ -41,22 +41,11 @@
 #include "napkin/monitor/accumulator.hpp"
 #include "napkin/monitor/attribution.hpp"
 #include "napkin/monitor/communication.hpp"
+#include "napkin/monitor/rate_rows.hpp"
 #include "napkin/monitor/rate_solver.hpp"
 #include "napkin/profiler/verdicts.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
-
-// How well a row's readings are its own (the rate solve of its classes).
-struct row_resolution {
-  rate_status status = rate_status::not_sampled;
-  std::string reason;
-  std::uint64_t windows = 0;                  // kept windows its classes ran in (once per class)
-  std::optional<double> solo_share;           // of its sampled time, in windows one class had alone
-  std::optional<double> standard_error_pct;   // the largest over SM, L1, L2-slices and DRAM %, in points
-  std::optional<double> collinearity;         // the largest variance inflation of its classes; 1: independent
-
-  bool resolved() const { return status == rate_status::resolved; }
-};
 
 // One row: a kernel name, a phase or a phase path, with its sums and what follows from them.
 struct monitor_row {
@@ -93,67 +82,6 @@ struct monitor_report {
   std::vector<monitor_row> kernels, phases, paths;                    // each sorted by GPU time, largest first
 };
 
-// The solved readings of a row's classes, each with the row's sampled time in it as its weight.
-using row_classes = std::vector<std::pair<const class_rate*, double>>;
-
-namespace detail {
-// Combines a row's classes: resolved only when every class is; the readings are the weighted mean.
-// `rates`: the solved DRAM read and write bytes per ns of the row's running time.
-inline row_resolution resolve_row(const row_classes& classes, monitor_row& r,
-                                  std::pair<std::optional<double>, std::optional<double>>& rates) {
-  row_resolution res;
-  double w = 0, solo = 0;
-  std::array<double, rate_metric_count> sum{}, var{};
-  std::array<bool, rate_metric_count> have{}, have_se{};
-  have.fill(true);
-  have_se.fill(true);
-  std::optional<double> se_pct;  // unknown when any class's is
-  for (const auto& [c, weight] : classes) {
-    if (c == nullptr) {
-      res.status = rate_status::not_solved;
-      res.reason = "not in the rate solve";
-      return res;
-    }
-    res.windows += c->windows;
-    if (c->collinearity) res.collinearity = std::max(res.collinearity.value_or(0.0), *c->collinearity);
-    if (c->status != rate_status::resolved && res.status == rate_status::not_sampled && res.reason.empty()) {
-      res.status = c->status;
-      res.reason = (classes.size() > 1 ? c->name + (c->phase.empty() ? "" : " in " + phase_path(c->phase)) + ": "
-                                       : std::string()) + c->reason;
-    }
-    w += weight;
-    solo += weight * c->solo_share.value_or(0);
-    for (std::size_t m = 0; m < rate_metric_count; ++m) {
-      have[m] = have[m] && c->value[m].has_value();
-      have_se[m] = have_se[m] && c->standard_error[m].has_value();
-      sum[m] += weight * c->value[m].value_or(0);
-      var[m] += weight * weight * c->standard_error[m].value_or(0) * c->standard_error[m].value_or(0);
-    }
-  }
-  if (classes.empty()) res.reason = "in no kept window";
-  if (!res.reason.empty() || !(w > 0)) {
-    if (res.reason.empty()) res.reason = "no sampled time";
-    return res;
-  }
-  res.status = rate_status::resolved;
-  res.reason = classes.size() == 1 ? classes.front().first->reason : "all " + std::to_string(classes.size()) +
-                                                                          " classes resolved";
-  res.solo_share = solo / w;
-  std::array<std::optional<double>, rate_metric_count> v{};
-  for (std::size_t m = 0; m < rate_metric_count; ++m)
-    if (have[m]) {
-      v[m] = sum[m] / w;
-      if (m < rate_pct_metrics && have_se[m]) se_pct = std::max(se_pct.value_or(0.0), std::sqrt(var[m]) / w);
-    }
-  bool all_se = true;
-  for (std::size_t m = 0; m < rate_pct_metrics; ++m) all_se = all_se && (!have[m] || have_se[m]);
-  if (all_se) res.standard_error_pct = se_pct;
-  r.sm_pct = v[0], r.l1tex_pct = v[1], r.l2_slices_pct = v[2], r.dram_pct = v[3];
-  rates = {v[4], v[5]};
-  return res;
-}
-}  // namespace detail
-
 // The derived columns of one row: readings from the rate solve of `classes`, counts and times from `t`.
 inline monitor_row make_monitor_row(std::string name, const monitor_totals& t, const row_classes& classes) {
   monitor_row r;
@@ -161,8 +89,10 @@ inline monitor_row make_monitor_row(std::string name, const monitor_totals& t, c
   r.totals = t;
   const reading_sums& s = t.readings;
   r.mean_ns = t.count ? static_cast<double>(t.gpu_ns) / static_cast<double>(t.count) : 0.0;
-  std::pair<std::optional<double>, std::optional<double>> byte_rates;  // read, write per ns
-  r.resolution = detail::resolve_row(classes, r, byte_rates);
+  std::array<std::optional<double>, rate_metric_count> v{};
+  r.resolution = detail::resolve_row(classes, v);
+  r.sm_pct = v[0], r.l1tex_pct = v[1], r.l2_slices_pct = v[2], r.dram_pct = v[3];
+  const std::pair<std::optional<double>, std::optional<double>> byte_rates{v[4], v[5]};  // read, write per ns
   for (const std::optional<double>& m : {r.dram_pct, r.l1tex_pct, r.l2_slices_pct})
     if (m) r.memory_pct = std::max(r.memory_pct.value_or(*m), *m);
   // Bytes at the solved rates over the time each was read (attribution's time, not its split of bytes).
@@ -373,8 +303,18 @@ inline std::string to_text(const monitor_report& r) {
   detail::monitor_table(out, "By phase", r.phases, true);
   detail::monitor_table(out, "By phase path", r.paths, true);
   detail::monitor_table(out, "By kernel", r.kernels, false);
-  bool partial = false;
-  for (const monitor_row& row : r.kernels) partial = partial || row.partial;
+  bool partial = false, blended = false, unresolved = false;
+  for (const monitor_row& row : r.kernels) {
+    partial = partial || row.partial;
+    blended = blended || row.resolution.status == rate_status::blended;
+    unresolved = unresolved || !row.resolution.resolved();
+  }
+  if (unresolved)
+    out +=
+        "\n  no verdict: a row whose readings are not its own (unresolved, blended, not sampled) has none;\n"
+        "  the mean of its windows would be a blend, so it is not printed (docs/monitor.md, the rate solve).\n";
+  if (blended)
+    out += "\n  too many kernel classes for the rate solve: the rest are blended (one column, no readings).\n";
   if (partial)
     out +=
         "\n  * partial: not every launch of the row was sampled (lost or missing samples), so its totals and\n"
