@@ -45,7 +45,7 @@ inline constexpr std::size_t rate_pct_metrics = 4;  // the first four, which dec
 
 enum class rate_status {
   resolved,         // the class's own readings, within the thresholds
-  not_sampled,      // in no kept window
+  not_sampled,      // in no kept window, or no percentage read while it ran
   blended,          // past the class cap: solved together with every other class past it
   collinear,        // always ran with another class in (nearly) the same proportion
   too_few_windows,  // fewer windows than needed to estimate its error
@@ -69,7 +69,7 @@ constexpr std::string_view to_string(rate_status s) noexcept {
 constexpr std::string_view describe(rate_status s) noexcept {
   switch (s) {
     case rate_status::resolved: return "resolved: the kernel's own readings";
-    case rate_status::not_sampled: return "not sampled: in no kept window";
+    case rate_status::not_sampled: return "not sampled: no reading while it ran";
     case rate_status::blended: return "blended: too many kernel classes, solved together with the rest";
     case rate_status::collinear: return "unresolved: always ran with another kernel in the same proportion";
     case rate_status::too_few_windows: return "unresolved: too few windows";
