@@ -81,7 +81,7 @@ constexpr std::string_view describe(rate_status s) noexcept {
 
 struct rate_solver_options {
   std::size_t max_classes = 48;         // classes with their own column; the rest share one
-  double max_standard_error_pct = 3.0;  // points, on every percentage
+  double max_standard_error_pct = 1.5;  // points, on every percentage: 2 standard errors within 3 points
   double max_collinearity = 100.0;      // variance inflation: 100 is R^2 = 0.99 against the others
   std::uint64_t min_windows = 3;        // unless alone in every window it ran in
 };
