@@ -434,3 +434,39 @@ TEST_CASE("rate solve: twelve kernels of 0.6-57 ms back to back at 5 ms windows,
     else if (row.name == "l1")
       CHECK(row.resolution.status == rate_status::imprecise);
 }
+
+TEST_CASE("rate solve: an accumulator settled in steps solves as the batch does") {
+  std::mt19937_64 rng(9);
+  std::vector<kernel_record> ks;
+  std::uint64_t t = 0;
+  for (int i = 0; i < 200; ++i) {
+    const truth& r = three[rng() % 3];
+    const std::uint64_t len = r.min_ns + rng() % (r.max_ns - r.min_ns + 1);
+    ks.push_back(kernel(r.name, t, t + len, {i < 100 ? "first" : "second"}));
+    t += len;
+  }
+  std::vector<pm_sample> windows;
+  for (std::uint64_t a = 0; a < t; a += 5000) windows.push_back(window_of(a, a + 5000, ks, three, 0.5, rng));
+  const rate_solution batch = attribute(windows, ks, {}, keep_first()).rates.solve();
+  monitor_accumulator acc(keep_first());
+  std::size_t next_kernel = 0;
+  for (std::size_t w = 0; w < windows.size(); ++w) {
+    while (next_kernel < ks.size() && ks[next_kernel].start_ns < windows[w].end_ns) acc.add_kernel(ks[next_kernel++]);
+    acc.add_sample(windows[w]);
+    if (w % 10 == 9) acc.settle(windows[w].end_ns - 4000);  // a lag: the last window stays open
+  }
+  while (next_kernel < ks.size()) acc.add_kernel(ks[next_kernel++]);
+  acc.finish();
+  const rate_solution stepwise = acc.rates().solve();
+  REQUIRE(stepwise.classes.size() == 6);  // three kernels in two phases
+  CHECK(stepwise.windows == batch.windows);
+  for (const class_rate& c : batch.classes) {
+    const class_rate* s = stepwise.find(c.name, c.phase);
+    REQUIRE(s != nullptr);
+    CAPTURE(c.name);
+    CHECK(s->status == c.status);
+    CHECK(s->windows == c.windows);
+    for (std::size_t m = 0; m < 4; ++m)
+      if (c.value[m]) CHECK(*s->value[m] == doctest::Approx(*c.value[m]).epsilon(1e-9));
+  }
+}
