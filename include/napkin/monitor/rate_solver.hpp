@@ -95,8 +95,7 @@ struct class_rate {
   std::uint64_t windows = 0;           // kept windows it ran in
   std::uint64_t sampled_ns = 0;        // its time in them
   std::optional<double> solo_share;    // of sampled_ns, in windows it had alone
-  std::optional<double> collinearity;  // the largest over the percentages; 1 =
-                                       // independent of the others
+  std::optional<double> collinearity;  // the largest over the percentages; 1: independent of the others
   std::array<std::optional<double>, rate_metric_count> value{}, standard_error{};
 };
 
@@ -132,7 +131,11 @@ class rate_solver {
   std::size_t class_of(const std::string& name, const std::vector<std::string>& phase) {
     const auto it = index_.find({name, phase});
     if (it != index_.end()) return it->second;
-    if (index_.size() < options_.max_classes) return index_[{name, phase}] = index_.size();
+    if (index_.size() < options_.max_classes) {
+      const std::size_t column = index_.size();
+      index_.emplace(std::make_pair(name, phase), column);
+      return column;
+    }
     const std::pair<std::string, std::vector<std::string>> key{name, phase};
     if (std::find(blended_.begin(), blended_.end(), key) != blended_.end()) return rest_column();
     if (blended_.size() < options_.max_classes)
