@@ -149,7 +149,7 @@ void run_accuracy_sequence(buffers& s, long interval) {
     }
 }
 
-// The same kernels back to back: `rounds` rounds, each in a shuffled order (fixed seed), no syncs, no gaps.
+// The same kernels back to back: `rounds` rounds, each in a shuffled order (the same every run), no syncs, no gaps.
 void run_back_to_back(buffers& s, int rounds) {
   auto launches = accuracy_launches(s);
   std::mt19937 order(27);

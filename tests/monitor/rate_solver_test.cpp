@@ -48,9 +48,9 @@ pm_sample window_of(std::uint64_t a, std::uint64_t b, const std::vector<kernel_r
 // Launches drawn in random order and lengths, back to back (gap 0) or with gaps, windows of `width` over the whole run,
 // all fed to an accumulator.
 monitor_accumulator run(const std::vector<truth>& rates, std::size_t launches, std::uint64_t width, double noise_sd,
-                        std::uint64_t max_gap_ns = 0, unsigned seed_value = 7,
+                        std::uint64_t max_gap_ns = 0, unsigned rng_start = 7,
                         std::size_t rare_at = static_cast<std::size_t>(-1)) {  // the last truth once, there
-  std::mt19937_64 rng(seed_value);
+  std::mt19937_64 rng(rng_start);
   std::vector<kernel_record> ks;
   std::uint64_t t = 0;
   for (std::size_t i = 0; i < launches; ++i) {
