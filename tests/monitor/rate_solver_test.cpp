@@ -414,6 +414,7 @@ TEST_CASE("rate solve: twelve kernels of 0.6-57 ms back to back at 5 ms windows,
     if (std::fabs(*row.totals.readings.sm_pct.mean() - want.sm) > 3) ++blends_off;
     if (!row.resolution.resolved()) {
       CHECK_FALSE(row.sm_pct.has_value());
+      if (row.resolution.status == rate_status::imprecise) CHECK(*row.resolution.standard_error_pct > 1.5);
       CHECK(row.verdict.kind == bottleneck::not_measured);
       continue;
     }

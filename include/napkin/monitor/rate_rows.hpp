@@ -74,6 +74,10 @@ inline row_resolution resolve_row(const row_classes& classes,
   if (classes.empty()) res.reason = "in no kept window";
   if (!res.reason.empty() || !(w > 0)) {
     if (res.reason.empty()) res.reason = "no sampled time";
+    if (classes.size() == 1)  // an imprecise class still says how imprecise
+      for (std::size_t m = 0; m < rate_pct_metrics; ++m)
+        if (const std::optional<double>& se = classes.front().first->standard_error[m])
+          res.standard_error_pct = std::max(res.standard_error_pct.value_or(0.0), *se);
     return res;
   }
   res.status = rate_status::resolved;
