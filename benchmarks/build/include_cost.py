@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+# Include cost of napkin's umbrella headers against nvtx3/nvtx3.hpp (issue #26, item 5; docs/compile-time.md).
+# Each header is compiled alone in a one-line translation unit with `g++ -std=c++17 -fsyntax-only`; the
+# headers are interleaved, round after round, and each header's figure is its minimum over the rounds, so a
+# busy machine slows every header alike. `--nvcc` adds a one-kernel .cu file compiled to an object with nvcc
+# (napkin/nvtx.hpp and napkin/check.hpp against nvtx3.hpp). A benchmark, not a test: nothing here fails.
+#
+#   python3 benchmarks/build/include_cost.py [--rounds 5] [--nvcc] [--out table.md] [--header napkin/x.hpp ...]
+import argparse
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CUDA = os.environ.get("CUDA_HOME", "/usr/local/cuda")
+BASELINE = "nvtx3/nvtx3.hpp"
+UMBRELLAS = ["napkin/nvtx.hpp", "napkin/check.hpp", "napkin/math.hpp", "napkin/occupancy.hpp",
+             "napkin/profiler.hpp", "napkin/report.hpp", "napkin/monitor.hpp"]
+KERNEL = """#include <%s>
+__global__ void scale(float* x, float a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] *= a;
+}
+"""
+
+
+def compile_seconds(cmd):
+  start = time.perf_counter()
+  done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+  seconds = time.perf_counter() - start
+  if done.returncode != 0:
+    sys.exit("failed: %s\n%s" % (" ".join(cmd), done.stderr[-2000:]))
+  return seconds
+
+
+def main():
+  parser = argparse.ArgumentParser(description=__doc__)
+  parser.add_argument("--rounds", type=int, default=5)
+  parser.add_argument("--cxx", default=os.environ.get("CXX", "g++"))
+  parser.add_argument("--nvcc", action="store_true", help="also time nvcc on a one-kernel .cu file")
+  parser.add_argument("--header", action="append", help="time these headers instead of the umbrellas")
+  parser.add_argument("--out", help="write the Markdown table here too")
+  args = parser.parse_args()
+
+  includes = ["-I", os.path.join(ROOT, "include"), "-I", os.path.join(CUDA, "include")]
+  headers = [BASELINE] + (args.header or UMBRELLAS)
+  work = tempfile.mkdtemp(prefix="napkin-include-cost-")
+  jobs = []  # (label, command)
+  for header in headers:
+    source = os.path.join(work, "tu_%d.cpp" % len(jobs))
+    with open(source, "w") as f:
+      f.write("#include <%s>\n" % header)
+    jobs.append(("g++ " + header, [args.cxx, "-std=c++17", "-fsyntax-only", *includes, source]))
+  if args.nvcc:
+    for header in [BASELINE, "napkin/nvtx.hpp", "napkin/check.hpp"]:
+      source = os.path.join(work, "kernel_%d.cu" % len(jobs))
+      with open(source, "w") as f:
+        f.write(KERNEL % header)
+      jobs.append(("nvcc " + header, [os.path.join(CUDA, "bin", "nvcc"), "-std=c++17", "-c", *includes,
+                                      source, "-o", source + ".o"]))
+
+  best = {label: float("inf") for label, _ in jobs}
+  for _ in range(args.rounds):
+    for label, cmd in jobs:
+      best[label] = min(best[label], compile_seconds(cmd))
+
+  version = subprocess.run([args.cxx, "--version"], capture_output=True, text=True).stdout.splitlines()[0]
+  lines = ["Machine: %s, %d cores (`nproc`), %s; minimum of %d interleaved rounds." %
+           (platform.machine(), os.cpu_count(), version, args.rounds), "",
+           "| Compiler and header | Seconds | Ratio to nvtx3.hpp |", "|---|---:|---:|"]
+  for label, _ in jobs:
+    compiler = label.split(" ")[0]
+    base = best[compiler + " " + BASELINE]
+    lines.append("| %s `%s` | %.2f | %.2fx |" % (compiler, label.split(" ", 1)[1], best[label], best[label] / base))
+  table = "\n".join(lines) + "\n"
+  sys.stdout.write(table)
+  if args.out:
+    with open(args.out, "w") as f:
+      f.write(table)
+
+
+if __name__ == "__main__":
+  main()
