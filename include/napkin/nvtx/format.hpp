@@ -11,8 +11,9 @@
 // "}}" for literal braces, nothing else between braces. Strings, characters, numbers and pointers are
 // written here as a default std::ostream writes them (a double as "%g", a bool as 1/0), without
 // iostreams; any other type goes through its operator<<, so <ostream> is needed where such a name is
-// formatted (which its operator<< needs anyway). This header includes no iostream: docs/compile-time.md. (For std::format's specifications, pass a callable that
-// formats: napkin::range r{[&] { return std::format("{:>4}", i); }} is called only when a tool listens.)
+// formatted (which its operator<< needs anyway). This header includes no iostream: docs/compile-time.md.
+// (For std::format's specifications, pass a callable that formats: napkin::range r{[&] { return
+// std::format("{:>4}", i); }} is called only when a tool listens.)
 //
 // Where the format is checked:
 //   - C++20 (consteval): a format written as a literal is checked at compile time, like std::format_string;
@@ -255,9 +256,11 @@ void stream_write(std::string& out, const T& v) {
   os << v;
 }
 
+// A std::string, a std::string_view or a char array (a literal): written as text.
 template <class T>
-inline constexpr bool is_text_v = std::is_same_v<T, std::string> || std::is_same_v<T, std::string_view> ||
-                                  (std::is_array_v<T> && std::is_same_v<std::remove_cv_t<std::remove_extent_t<T>>, char>);
+inline constexpr bool is_text_v =
+    std::is_same_v<T, std::string> || std::is_same_v<T, std::string_view> ||
+    (std::is_array_v<T> && std::is_same_v<std::remove_cv_t<std::remove_extent_t<T>>, char>);
 
 // Writes one argument as a default std::ostream writes it (no flags, precision 6).
 template <class T>
