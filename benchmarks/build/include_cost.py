@@ -3,10 +3,13 @@
 # Include cost of napkin's umbrella headers against nvtx3/nvtx3.hpp (issue #26, item 5; docs/compile-time.md).
 # Each header is compiled alone in a one-line translation unit with `g++ -std=c++17 -fsyntax-only`; the
 # headers are interleaved, round after round, and each header's figure is its minimum over the rounds, so a
-# busy machine slows every header alike. `--nvcc` adds a one-kernel .cu file compiled to an object with nvcc
+# busy machine slows every header alike. `--floor` adds, for each header, a translation unit of only
+# the system headers (the standard library, CUDA, CUPTI, NVTX) that napkin's files include directly, in the same
+# order: what the header would cost if napkin's own code were free. `--nvcc` adds a one-kernel .cu file compiled to an object with nvcc
 # (napkin/nvtx.hpp and napkin/check.hpp against nvtx3.hpp). A benchmark, not a test: nothing here fails.
 #
-#   python3 benchmarks/build/include_cost.py [--rounds 5] [--nvcc] [--out table.md] [--header napkin/x.hpp ...]
+#   python3 benchmarks/build/include_cost.py [--rounds 5] [--floor] [--nvcc] [--out table.md]
+#                                             [--header napkin/x.hpp ...]
 import argparse
 import os
 import platform
@@ -37,10 +40,29 @@ def compile_seconds(cmd):
   return seconds
 
 
+def system_includes(cxx, includes, source):
+  """The headers outside include/napkin/ that a napkin header (or the file itself) includes, in order."""
+  done = subprocess.run([cxx, "-std=c++17", "-fsyntax-only", "-H", *includes, source], capture_output=True, text=True)
+  napkin = os.path.join(ROOT, "include", "napkin") + os.sep
+  stack = {0: source}  # depth -> the header open at that depth
+  found = []
+  for line in done.stderr.splitlines():
+    dots, _, path = line.partition(" ")
+    if not dots or set(dots) != {"."}:
+      continue
+    depth = len(dots)
+    stack[depth] = path
+    parent = stack.get(depth - 1, "")
+    if (depth == 1 or parent.startswith(napkin)) and not path.startswith(napkin) and path not in found:
+      found.append(path)
+  return found
+
+
 def main():
   parser = argparse.ArgumentParser(description=__doc__)
   parser.add_argument("--rounds", type=int, default=5)
   parser.add_argument("--cxx", default=os.environ.get("CXX", "g++"))
+  parser.add_argument("--floor", action="store_true", help="also time each header's system headers alone")
   parser.add_argument("--nvcc", action="store_true", help="also time nvcc on a one-kernel .cu file")
   parser.add_argument("--header", action="append", help="time these headers instead of the umbrellas")
   parser.add_argument("--out", help="write the Markdown table here too")
@@ -55,6 +77,15 @@ def main():
     with open(source, "w") as f:
       f.write("#include <%s>\n" % header)
     jobs.append(("g++ " + header, [args.cxx, "-std=c++17", "-fsyntax-only", *includes, source]))
+  floors = {}
+  if args.floor:
+    for header in headers[1:]:
+      source = os.path.join(work, "floor_%d.cpp" % len(jobs))
+      with open(source, "w") as f:
+        own = jobs[headers.index(header)][1][-1]  # the header's one-line translation unit
+        f.write("".join('#include "%s"\n' % path for path in system_includes(args.cxx, includes, own)))
+      floors[header] = "floor " + header
+      jobs.append((floors[header], [args.cxx, "-std=c++17", "-fsyntax-only", *includes, source]))
   if args.nvcc:
     for header in [BASELINE, "napkin/nvtx.hpp", "napkin/check.hpp"]:
       source = os.path.join(work, "kernel_%d.cu" % len(jobs))
@@ -71,11 +102,17 @@ def main():
   version = subprocess.run([args.cxx, "--version"], capture_output=True, text=True).stdout.splitlines()[0]
   lines = ["Machine: %s, %d cores (`nproc`), %s; minimum of %d interleaved rounds." %
            (platform.machine(), os.cpu_count(), version, args.rounds), "",
-           "| Compiler and header | Seconds | Ratio to nvtx3.hpp |", "|---|---:|---:|"]
+           "| Compiler and header | Seconds | Ratio to nvtx3.hpp |" + (" Its system headers alone |" if floors else ""),
+           "|---|---:|---:|" + ("---:|" if floors else "")]
   for label, _ in jobs:
-    compiler = label.split(" ")[0]
+    compiler, header = label.split(" ", 1)
+    if compiler == "floor":
+      continue
     base = best[compiler + " " + BASELINE]
-    lines.append("| %s `%s` | %.2f | %.2fx |" % (compiler, label.split(" ", 1)[1], best[label], best[label] / base))
+    line = "| %s `%s` | %.2f | %.2fx |" % (compiler, header, best[label], best[label] / base)
+    if floors:
+      line += " %.2f |" % best[floors[header]] if header in floors else " |"
+    lines.append(line)
   table = "\n".join(lines) + "\n"
   sys.stdout.write(table)
   if args.out:
