@@ -4,9 +4,10 @@
 # Each header is compiled alone in a one-line translation unit with `g++ -std=c++17 -fsyntax-only`; the
 # headers are interleaved, round after round, and each header's figure is its minimum over the rounds, so a
 # busy machine slows every header alike. `--floor` adds, for each header, a translation unit of only
-# the system headers (the standard library, CUDA, CUPTI, NVTX) that napkin's files include directly, in the same
-# order: what the header would cost if napkin's own code were free. `--nvcc` adds a one-kernel .cu file compiled to an object with nvcc
-# (napkin/nvtx.hpp and napkin/check.hpp against nvtx3.hpp). A benchmark, not a test: nothing here fails.
+# the system headers (the standard library, CUDA, CUPTI, NVTX) that napkin's files include directly, in
+# the same order: what the header would cost if napkin's own code were free. `--nvcc` adds a one-kernel
+# .cu file compiled to an object with nvcc (napkin/nvtx.hpp and napkin/check.hpp against nvtx3.hpp).
+# A benchmark, not a test: nothing here fails.
 #
 #   python3 benchmarks/build/include_cost.py [--rounds 5] [--floor] [--nvcc] [--out table.md]
 #                                             [--header napkin/x.hpp ...]
