@@ -7,9 +7,10 @@
 # the system headers (the standard library, CUDA, CUPTI, NVTX) that napkin's files include directly, in
 # the same order: what the header would cost if napkin's own code were free. `--nvcc` adds a one-kernel
 # .cu file compiled to an object with nvcc (napkin/nvtx.hpp and napkin/check.hpp against nvtx3.hpp).
-# A benchmark, not a test: nothing here fails.
+# `--before DIR` times each header also from DIR/include (an older tree, e.g. `git archive <commit> include`),
+# in the same rounds. A benchmark, not a test: nothing here fails.
 #
-#   python3 benchmarks/build/include_cost.py [--rounds 5] [--floor] [--nvcc] [--out table.md]
+#   python3 benchmarks/build/include_cost.py [--rounds 5] [--floor] [--nvcc] [--before DIR] [--out table.md]
 #                                             [--header napkin/x.hpp ...]
 import argparse
 import os
@@ -66,53 +67,63 @@ def main():
   parser.add_argument("--floor", action="store_true", help="also time each header's system headers alone")
   parser.add_argument("--nvcc", action="store_true", help="also time nvcc on a one-kernel .cu file")
   parser.add_argument("--header", action="append", help="time these headers instead of the umbrellas")
+  parser.add_argument("--before", help="a tree whose include/ is timed too, as 'before'")
   parser.add_argument("--out", help="write the Markdown table here too")
   args = parser.parse_args()
 
-  includes = ["-I", os.path.join(ROOT, "include"), "-I", os.path.join(CUDA, "include")]
+  trees = {"after": os.path.join(ROOT, "include")}
+  if args.before:
+    trees["before"] = os.path.join(os.path.abspath(args.before), "include")
+  flags = {tree: ["-I", path, "-I", os.path.join(CUDA, "include")] for tree, path in trees.items()}
   headers = [BASELINE] + (args.header or UMBRELLAS)
   work = tempfile.mkdtemp(prefix="napkin-include-cost-")
-  jobs = []  # (label, command)
+  rows = []  # (compiler, header)
+  jobs = {}  # (compiler, header, what) -> command; what: "after", "before" or "floor"
   for header in headers:
-    source = os.path.join(work, "tu_%d.cpp" % len(jobs))
+    source = os.path.join(work, "tu_%d.cpp" % len(rows))
     with open(source, "w") as f:
       f.write("#include <%s>\n" % header)
-    jobs.append(("g++ " + header, [args.cxx, "-std=c++17", "-fsyntax-only", *includes, source]))
-  floors = {}
-  if args.floor:
-    for header in headers[1:]:
-      source = os.path.join(work, "floor_%d.cpp" % len(jobs))
-      with open(source, "w") as f:
-        own = jobs[headers.index(header)][1][-1]  # the header's one-line translation unit
-        f.write("".join('#include "%s"\n' % path for path in system_includes(args.cxx, includes, own)))
-      floors[header] = "floor " + header
-      jobs.append((floors[header], [args.cxx, "-std=c++17", "-fsyntax-only", *includes, source]))
+    rows.append(("g++", header))
+    for tree in trees:
+      jobs[("g++", header, tree)] = [args.cxx, "-std=c++17", "-fsyntax-only", *flags[tree], source]
+    if args.floor and header != BASELINE:
+      floor = os.path.join(work, "floor_%d.cpp" % len(rows))
+      with open(floor, "w") as f:
+        f.write("".join('#include "%s"\n' % path for path in system_includes(args.cxx, flags["after"], source)))
+      jobs[("g++", header, "floor")] = [args.cxx, "-std=c++17", "-fsyntax-only", *flags["after"], floor]
   if args.nvcc:
     for header in [BASELINE, "napkin/nvtx.hpp", "napkin/check.hpp"]:
-      source = os.path.join(work, "kernel_%d.cu" % len(jobs))
+      source = os.path.join(work, "kernel_%d.cu" % len(rows))
       with open(source, "w") as f:
         f.write(KERNEL % header)
-      jobs.append(("nvcc " + header, [os.path.join(CUDA, "bin", "nvcc"), "-std=c++17", "-c", *includes,
-                                      source, "-o", source + ".o"]))
+      rows.append(("nvcc", header))
+      for tree in trees:
+        jobs[("nvcc", header, tree)] = [os.path.join(CUDA, "bin", "nvcc"), "-std=c++17", "-c", *flags[tree], source,
+                                        "-o", source + "." + tree + ".o"]
 
-  best = {label: float("inf") for label, _ in jobs}
+  best = {key: float("inf") for key in jobs}
   for _ in range(args.rounds):
-    for label, cmd in jobs:
-      best[label] = min(best[label], compile_seconds(cmd))
+    for key, cmd in jobs.items():
+      best[key] = min(best[key], compile_seconds(cmd))
 
   version = subprocess.run([args.cxx, "--version"], capture_output=True, text=True).stdout.splitlines()[0]
+  head = "| Compiler and header | Seconds | Ratio to nvtx3.hpp |"
+  rule = "|---|---:|---:|"
+  if args.before:
+    head, rule = head + " Before | Before's ratio |", rule + "---:|---:|"
+  if args.floor:
+    head, rule = head + " Its system headers alone |", rule + "---:|"
   lines = ["Machine: %s, %d cores (`nproc`), %s; minimum of %d interleaved rounds." %
-           (platform.machine(), os.cpu_count(), version, args.rounds), "",
-           "| Compiler and header | Seconds | Ratio to nvtx3.hpp |" + (" Its system headers alone |" if floors else ""),
-           "|---|---:|---:|" + ("---:|" if floors else "")]
-  for label, _ in jobs:
-    compiler, header = label.split(" ", 1)
-    if compiler == "floor":
-      continue
-    base = best[compiler + " " + BASELINE]
-    line = "| %s `%s` | %.2f | %.2fx |" % (compiler, header, best[label], best[label] / base)
-    if floors:
-      line += " %.2f |" % best[floors[header]] if header in floors else " |"
+           (platform.machine(), os.cpu_count(), version, args.rounds), "", head, rule]
+  for compiler, header in rows:
+    base = best[(compiler, BASELINE, "after")]
+    seconds = best[(compiler, header, "after")]
+    line = "| %s `%s` | %.2f | %.2fx |" % (compiler, header, seconds, seconds / base)
+    if args.before:
+      old = best[(compiler, header, "before")]
+      line += " %.2f | %.2fx |" % (old, old / best[(compiler, BASELINE, "before")])
+    if args.floor:
+      line += " %.2f |" % best[(compiler, header, "floor")] if (compiler, header, "floor") in best else " |"
     lines.append(line)
   table = "\n".join(lines) + "\n"
   sys.stdout.write(table)
