@@ -3,7 +3,10 @@
 
 #include <doctest/doctest.h>
 
+#include <ostream>
+#include <sstream>
 #include <string>
+#include <string_view>
 
 using napkin::detail::readable_function_name;
 
@@ -74,19 +77,19 @@ TEST_CASE("HSV to RGB matches Python's colorsys") {
   static_assert(napkin::color_from_hsv(200, 0.75, 0.9).get_value() == 0xFF39ACE6u);
   static_assert(napkin::color_from_hsv(359, 0.75, 0.9).get_value() == 0xFFE6393Cu);
   static_assert(napkin::color_from_hsv(60, 0.0, 0.5).get_value() == 0xFF808080u);
-  // The message quotes the arguments as napkin/detail/number_text.hpp's significant() writes them (four
-  // significant digits): 0.5 -> "0.5000", 1.5 -> "1.500", -0.1 -> "-0.1000".
+  // The message quotes the arguments as std::to_string writes them (napkin/nvtx.hpp leaves out
+  // number_text.hpp and its <cmath>: docs/compile-time.md): 0.5 -> "0.500000", -0.1 -> "-0.100000".
   CHECK_THROWS_WITH_AS(napkin::color_from_hsv(360, 0.5, 0.5),
-                       "napkin: color_from_hsv(360, 0.5000, 0.5000): hue must be in [0, 360), saturation and value in "
-                       "[0, 1]",
+                       "napkin: color_from_hsv(360, 0.500000, 0.500000): hue must be in [0, 360), saturation and "
+                       "value in [0, 1]",
                        std::invalid_argument);
   CHECK_THROWS_WITH_AS(napkin::color_from_hsv(10, 1.5, 0.5),
-                       "napkin: color_from_hsv(10, 1.500, 0.5000): hue must be in [0, 360), saturation and value in "
-                       "[0, 1]",
+                       "napkin: color_from_hsv(10, 1.500000, 0.500000): hue must be in [0, 360), saturation and "
+                       "value in [0, 1]",
                        std::invalid_argument);
   CHECK_THROWS_WITH_AS(napkin::color_from_hsv(10, 0.5, -0.1),
-                       "napkin: color_from_hsv(10, 0.5000, -0.1000): hue must be in [0, 360), saturation and value in "
-                       "[0, 1]",
+                       "napkin: color_from_hsv(10, 0.500000, -0.100000): hue must be in [0, 360), saturation and "
+                       "value in [0, 1]",
                        std::invalid_argument);
 }
 
@@ -139,6 +142,43 @@ TEST_CASE("the run-time formatter: {} in order with operator<<, {{ and }} escape
   CHECK(format_runtime("[{}]", std::string{"s"}) == "[s]");
   CHECK(format_runtime("no arguments") == "no arguments");
   CHECK(format_runtime("{{}}") == "{}");
+}
+
+namespace {
+struct point {
+  int x, y;
+};
+std::ostream& operator<<(std::ostream& os, const point& p) { return os << '(' << p.x << ", " << p.y << ')'; }
+enum plain_enum { plain_two = 2 };
+
+// What a default std::ostringstream writes for v: the reference the formatter must match.
+template <class T>
+std::string streamed(const T& v) {
+  std::ostringstream os;
+  os << v;
+  return os.str();
+}
+}  // namespace
+
+TEST_CASE("the formatter writes each argument as a default std::ostream does, without including one") {
+  using napkin::detail::format_runtime;
+  const int i = -42;
+  const char* null_text = nullptr;
+  const void* null_pointer = nullptr;
+  CHECK(format_runtime("{}", true) == streamed(true));
+  CHECK(format_runtime("{}", 'c') == streamed('c'));
+  CHECK(format_runtime("{}", static_cast<unsigned char>('u')) == streamed(static_cast<unsigned char>('u')));
+  CHECK(format_runtime("{}", static_cast<short>(-7)) == streamed(static_cast<short>(-7)));
+  CHECK(format_runtime("{}", 18446744073709551615ull) == streamed(18446744073709551615ull));
+  CHECK(format_runtime("{}", i) == streamed(i));
+  for (const double d : {0.5, 1.0 / 3.0, 1e-7, 123456789.0, -0.0, 1e300}) CHECK(format_runtime("{}", d) == streamed(d));
+  CHECK(format_runtime("{}", 2.5f) == streamed(2.5f));
+  CHECK(format_runtime("{}", 1.0L / 3.0L) == streamed(1.0L / 3.0L));
+  CHECK(format_runtime("{}", std::string_view{"view"}) == "view");
+  CHECK(format_runtime("{}", &i) == streamed(static_cast<const void*>(&i)));
+  CHECK(format_runtime("{}", null_pointer) == streamed(null_pointer));
+  CHECK(format_runtime("{}", null_text) == "(null)");  // a stream would go bad and drop the rest
+  CHECK(format_runtime("{} and {}", point{1, 2}, plain_two) == "(1, 2) and 2");  // through operator<<
 }
 
 TEST_CASE("a malformed run-time format never throws: the name is the text as written plus a marker") {

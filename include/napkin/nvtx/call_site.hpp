@@ -7,9 +7,10 @@
 #include "napkin/nvtx/color.hpp"
 #include "napkin/nvtx/config.hpp"
 #include "napkin/nvtx/function_name.hpp"
+#include "napkin/nvtx/switch.hpp"
 
+#include <atomic>
 #include <cstring>
-#include <mutex>
 #include <string>
 
 NAPKIN_BEGIN_NAMESPACE
@@ -37,8 +38,17 @@ class call_site {
   }
 
  private:
+  // Once per call site: 0 not started, 1 registering, 2 done (an atomic rather than std::once_flag, as
+  // process_state::nvtx_initialization: no <mutex>, no std::system_error, no pthread_once).
   void register_once() noexcept {
-    std::call_once(once_, [this] { register_name(); });
+    if (NAPKIN_DETAIL_LIKELY(once_.load(std::memory_order_acquire) == 2)) return;
+    unsigned char expected = 0;
+    if (once_.compare_exchange_strong(expected, 1, std::memory_order_acq_rel, std::memory_order_acquire)) {
+      register_name();
+      once_.store(2, std::memory_order_release);  // name_, color_ and handle_ happen-before every acquire of 2
+      return;
+    }
+    while (once_.load(std::memory_order_acquire) != 2) yield_thread();  // another thread registers
   }
   void register_name() noexcept {
     if (is_function_) {
@@ -62,7 +72,7 @@ class call_site {
   color color_;
   unsigned line_;
   bool is_function_;
-  std::once_flag once_;
+  std::atomic<unsigned char> once_{0};
   nvtxStringHandle_t handle_ = nullptr;
 };
 }  // namespace detail

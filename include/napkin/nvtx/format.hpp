@@ -7,9 +7,13 @@
 //   napkin::range r{napkin::runtime_format(text), i};    a format known only at run time
 //   napkin::range r{napkin::format("x{}", i), napkin::payload{i}};  a format followed by attributes
 //
-// One syntax in every configuration: "{}" placeholders filled in order with operator<<, "{{" and "}}" for
-// literal braces, nothing else between braces. (For std::format's specifications, pass a callable that
-// formats: napkin::range r{[&] { return std::format("{:>4}", i); }} is called only when a tool listens.)
+// One syntax in every configuration: "{}" placeholders filled in order as operator<< writes them, "{{" and
+// "}}" for literal braces, nothing else between braces. Strings, characters, numbers and pointers are
+// written here as a default std::ostream writes them (a double as "%g", a bool as 1/0), without
+// iostreams; any other type goes through its operator<<, so <ostream> is needed where such a name is
+// formatted (which its operator<< needs anyway). This header includes no iostream: docs/compile-time.md.
+// (For std::format's specifications, pass a callable that formats: napkin::range r{[&] { return
+// std::format("{:>4}", i); }} is called only when a tool listens.)
 //
 // Where the format is checked:
 //   - C++20 (consteval): a format written as a literal is checked at compile time, like std::format_string;
@@ -28,9 +32,9 @@
 #include <array>
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
-#include <ostream>
-#include <sstream>
+#include <iosfwd>  // std::ostream, std::streambuf: complete only where a type is streamed (stream_write)
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -214,33 +218,109 @@ NAPKIN_DETAIL_COLD inline std::string malformed_format_name(std::string_view f, 
   return name;
 }
 
+// A type that only makes a name dependent, so that a class is complete only where a template is instantiated.
+template <class Type, class>
+struct dependent_on {
+  using type = Type;
+};
+
+// A std::streambuf that appends to a string: the stream a type with its own operator<< is written to.
+// A template (on the written type) so that <streambuf> is needed only where one is instantiated.
+template <class T>
+class appending_streambuf final : public dependent_on<std::streambuf, T>::type {
+  using base = typename dependent_on<std::streambuf, T>::type;
+
+ public:
+  explicit appending_streambuf(std::string& out) noexcept : out_{out} {}
+
+ protected:
+  typename base::int_type overflow(typename base::int_type c) override {
+    using traits = typename base::traits_type;
+    if (!traits::eq_int_type(c, traits::eof())) out_.push_back(traits::to_char_type(c));
+    return traits::not_eof(c);
+  }
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    out_.append(s, static_cast<std::size_t>(n));
+    return n;
+  }
+
+ private:
+  std::string& out_;
+};
+
+// A type without a built-in form below: written by its operator<< (needs <ostream> here).
+template <class T>
+void stream_write(std::string& out, const T& v) {
+  appending_streambuf<T> buffer{out};
+  typename dependent_on<std::ostream, T>::type os{&buffer};
+  os << v;
+}
+
+// A std::string, a std::string_view or a char array (a literal): written as text.
+template <class T>
+inline constexpr bool is_text_v =
+    std::is_same_v<T, std::string> || std::is_same_v<T, std::string_view> ||
+    (std::is_array_v<T> && std::is_same_v<std::remove_cv_t<std::remove_extent_t<T>>, char>);
+
+// Writes one argument as a default std::ostream writes it (no flags, precision 6).
+template <class T>
+void write_argument(std::string& out, const T& v) {
+  using C = std::remove_cv_t<T>;
+  if constexpr (std::is_same_v<C, bool>) {
+    out += v ? '1' : '0';
+  } else if constexpr (std::is_same_v<C, char> || std::is_same_v<C, signed char> || std::is_same_v<C, unsigned char>) {
+    out += static_cast<char>(v);
+  } else if constexpr (std::is_integral_v<C>) {
+    out += std::to_string(v);
+  } else if constexpr (std::is_floating_point_v<C>) {
+    char buf[64];
+    if constexpr (std::is_same_v<C, long double>) {
+      std::snprintf(buf, sizeof buf, "%Lg", v);
+    } else {
+      std::snprintf(buf, sizeof buf, "%g", static_cast<double>(v));
+    }
+    out += buf;
+  } else if constexpr (is_text_v<C>) {
+    out += std::string_view{v};
+  } else if constexpr (std::is_same_v<C, const char*> || std::is_same_v<C, char*>) {
+    out += v != nullptr ? v : "(null)";
+  } else if constexpr (std::is_pointer_v<C> && std::is_convertible_v<C, const void*>) {
+    char buf[32];  // as std::ostream writes a pointer: 0 or 0x hex digits
+    std::snprintf(buf, sizeof buf, "%#jx", static_cast<std::uintmax_t>(reinterpret_cast<std::uintptr_t>(v)));
+    out += buf;
+  } else {
+    stream_write(out, v);
+  }
+}
+
 // napkin's formatter, for any text (this is what a name's format goes through at run time, and what a
-// fuzzer can call): {} filled in order with operator<<, {{ and }} as braces. A malformed format is not
-// an error here: it returns malformed_format_name(). Throws only what allocation or an argument's
-// operator<< throws.
+// fuzzer can call): {} filled in order as operator<< writes the arguments, {{ and }} as braces. A
+// malformed format is not an error here: it returns malformed_format_name(). Throws only what allocation
+// or an argument's operator<< throws.
 template <class... Args>
 std::string format_runtime(std::string_view f, const Args&... args) {
   const format_problem problem = check_format(f, sizeof...(Args));
   if (problem != format_problem::none) return malformed_format_name(f, problem);
-  using writer = void (*)(std::ostream&, const void*);
+  using writer = void (*)(std::string&, const void*);
   const std::array<writer, sizeof...(Args)> writers{
-      {[](std::ostream& os, const void* p) { os << *static_cast<const Args*>(p); }...}};
+      {[](std::string& out, const void* p) { write_argument(out, *static_cast<const Args*>(p)); }...}};
   const std::array<const void*, sizeof...(Args)> values{{static_cast<const void*>(&args)...}};
-  std::ostringstream os;
+  std::string out;
+  out.reserve(f.size());
   std::size_t next = 0;
   for (std::size_t i = 0; i < f.size(); ++i) {
     if (f[i] == '{' && f[i + 1] == '}') {  // well formed: a brace is never last
-      writers[next](os, values[next]);
+      writers[next](out, values[next]);
       ++next;
       ++i;
     } else if (f[i] == '{' || f[i] == '}') {  // "{{" or "}}"
-      os << f[i];
+      out += f[i];
       ++i;
     } else {
-      os << f[i];
+      out += f[i];
     }
   }
-  return std::move(os).str();
+  return out;
 }
 
 template <class... Args>

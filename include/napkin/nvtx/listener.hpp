@@ -15,7 +15,6 @@
 #include "napkin/nvtx/switch.hpp"
 
 #include <atomic>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -46,10 +45,11 @@ class range_listener {
 };
 // The process-wide listener slots (null almost always), one per kind of user: napkin::profiler::watch_phase
 // and napkin::monitor can listen at the same time. Ranges look at them only when the switch's listened bit
-// sends them off the hot path. Written by detail::install/remove_range_listener, under the mutex.
+// sends them off the hot path. Written by detail::install/remove_range_listener, under the lock (a spin
+// lock on an atomic flag rather than a std::mutex: installs are rare, and <mutex> costs every unit).
 inline constexpr unsigned range_listener_slots = 2;
 inline std::atomic<range_listener*> installed_range_listeners[range_listener_slots] = {};
-inline std::mutex range_listener_mutex;
+inline std::atomic_flag range_listener_lock = ATOMIC_FLAG_INIT;
 NAPKIN_END_PROCESS_STATE
 
 NAPKIN_BEGIN_NAMESPACE
@@ -67,16 +67,27 @@ inline range_listener* installed_listener(listener_slot slot) noexcept {
   return listener_in(slot).load(std::memory_order_acquire);
 }
 
+// Holds process_state::range_listener_lock for its scope.
+class listener_lock {
+ public:
+  listener_lock() noexcept {
+    while (process_state::range_listener_lock.test_and_set(std::memory_order_acquire)) yield_thread();
+  }
+  ~listener_lock() { process_state::range_listener_lock.clear(std::memory_order_release); }
+  listener_lock(const listener_lock&) = delete;
+  listener_lock& operator=(const listener_lock&) = delete;
+};
+
 // Installs `l` (static storage) in `slot`; replaces any other listener of that slot.
 inline void install_range_listener(range_listener* l, listener_slot slot = listener_slot::phase_watch) noexcept {
-  const std::lock_guard<std::mutex> lock(process_state::range_listener_mutex);
+  const listener_lock lock;
   listener_in(slot).store(l, std::memory_order_release);
   nvtx_switch.fetch_or(switch_listened, std::memory_order_release);
 }
 // Removes `l` if it is the one installed in `slot`. A range it accepted that is still open loses its pop.
 // The switch leaves the listened state when no slot holds a listener.
 inline void remove_range_listener(range_listener* l, listener_slot slot = listener_slot::phase_watch) noexcept {
-  const std::lock_guard<std::mutex> lock(process_state::range_listener_mutex);
+  const listener_lock lock;
   range_listener* expected = l;
   if (!listener_in(slot).compare_exchange_strong(expected, nullptr, std::memory_order_acq_rel)) return;
   for (unsigned i = 0; i < range_listener_slots; ++i)

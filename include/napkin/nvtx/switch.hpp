@@ -18,7 +18,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string_view>
-#include <thread>
+
+// The one-time initializations wait with the OS's yield rather than std::this_thread::yield: <thread>
+// would cost every translation unit that includes napkin/nvtx.hpp (docs/compile-time.md).
+#if defined(_WIN32)
+#include <processthreadsapi.h>  // SwitchToThread
+#else
+#include <sched.h>  // sched_yield
+#endif
 
 // Shared by every translation unit of this napkin version, with or without exceptions, with NVTX
 // compiled in or out (napkin/config.hpp): one switch and one NVTX initialization per process. Each is
@@ -37,6 +44,15 @@ NAPKIN_END_PROCESS_STATE
 
 NAPKIN_BEGIN_NAMESPACE
 namespace detail {
+// Lets another thread run while this one waits for a one-time initialization (std::this_thread::yield).
+inline void yield_thread() noexcept {
+#if defined(_WIN32)
+  (void)SwitchToThread();
+#else
+  (void)sched_yield();
+#endif
+}
+
 // The low two bits: unread / on / off. switch_listened is set while a range listener is installed
 // (napkin/nvtx/listener.hpp), so that a range's hot path stays one load and one compare against switch_on.
 enum : unsigned char {
@@ -60,7 +76,7 @@ inline void initialize_nvtx() noexcept {
     state.store(2, std::memory_order_release);  // what the tool wrote happens-before every acquire of 2
     return;
   }
-  while (state.load(std::memory_order_acquire) != 2) std::this_thread::yield();  // another thread initializes
+  while (state.load(std::memory_order_acquire) != 2) yield_thread();  // another thread initializes
 }
 
 // First use only: NAPKIN_NVTX decides, unless set_nvtx_enabled() already did.
