@@ -83,7 +83,7 @@ TEST_CASE(
   const monitor_accumulator acc = run(three, 400, 5000, 0.0);
   const rate_solution s = acc.rates().solve();
   for (const truth& t : three) {
-    const class_rate& c = find(s, t.name);
+    const class_rate c = find(s, t.name);
     CAPTURE(t.name);
     CHECK(c.status == rate_status::resolved);
     CHECK(*c.value[0] == doctest::Approx(t.sm).epsilon(1e-6));
@@ -113,7 +113,7 @@ TEST_CASE(
     "errors of the truth") {
   const rate_solution s = run(three, 2000, 5000, 1.0, 0, 11).rates().solve();
   for (const truth& t : three) {
-    const class_rate& c = find(s, t.name);
+    const class_rate c = find(s, t.name);
     CAPTURE(t.name);
     REQUIRE(c.status == rate_status::resolved);
     const double want[] = {t.sm, t.l1, t.l2, t.dram};
@@ -159,7 +159,7 @@ TEST_CASE(
   acc.finish();
   const rate_solution s = acc.rates().solve();
   for (const char* name : {"a", "b"}) {
-    const class_rate& c = find(s, name);
+    const class_rate c = find(s, name);
     CAPTURE(name);
     CHECK(c.status == rate_status::collinear);
     CHECK(c.reason.find(std::string(name) == "a" ? "b" : "a") != std::string::npos);
@@ -191,7 +191,7 @@ TEST_CASE("rate solve: a kernel in too few shared windows is refused") {
   rates.push_back({"rare", 40, 40, 40, 40, 100, 100});
   const monitor_accumulator acc = run(rates, 400, 5000, 0.0, 0, 7, 200);
   const rate_solution s = acc.rates().solve();
-  const class_rate& c = find(s, "rare");
+  const class_rate c = find(s, "rare");
   CHECK(c.status == rate_status::too_few_windows);
   CHECK(c.windows == 1);
   CAPTURE(c.reason);

@@ -266,8 +266,8 @@ TEST_CASE("summaries from napkin's reports") {
   t.gpu_ns = 900;
   monitor_report mr;
   mr.device = 1;
-  mr.kernels = {make_monitor_row("gemm", t)};
-  mr.phases = {make_monitor_row("step", t)};
+  mr.kernels = {make_monitor_row("gemm", t, {})};
+  mr.phases = {make_monitor_row("step", t, {})};
   const rank_summary ms = summary_of(mr, c);
   CHECK(*ms.context.device_index == 1);
   REQUIRE(ms.rows.size() == 2);
