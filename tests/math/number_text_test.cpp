@@ -1,12 +1,12 @@
-// napkin/detail/number_text.hpp: the one number formatter, against hand-written expected text.
+// napkin/text/numbers.hpp: the one number formatter, against hand-written expected text.
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <limits>
 
-#include "napkin/detail/number_text.hpp"
+#include "napkin/text/numbers.hpp"
 
-using namespace napkin::detail;
+using namespace napkin;
 
 TEST_CASE("fixed and significant digits") {
   CHECK(fixed(0.625, 3) == "0.625");

@@ -74,7 +74,7 @@ TEST_CASE("HSV to RGB matches Python's colorsys") {
   static_assert(napkin::color_from_hsv(200, 0.75, 0.9).get_value() == 0xFF39ACE6u);
   static_assert(napkin::color_from_hsv(359, 0.75, 0.9).get_value() == 0xFFE6393Cu);
   static_assert(napkin::color_from_hsv(60, 0.0, 0.5).get_value() == 0xFF808080u);
-  // The message quotes the arguments as napkin/detail/number_text.hpp's significant() writes them (four
+  // The message quotes the arguments as napkin/text/numbers.hpp's significant() writes them (four
   // significant digits): 0.5 -> "0.5000", 1.5 -> "1.500", -0.1 -> "-0.1000".
   CHECK_THROWS_WITH_AS(napkin::color_from_hsv(360, 0.5, 0.5),
                        "napkin: color_from_hsv(360, 0.5000, 0.5000): hue must be in [0, 360), saturation and value in "

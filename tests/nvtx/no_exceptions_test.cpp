@@ -131,7 +131,7 @@ int main() {
   // Bad input at run time ends the process with napkin's message (no exceptions to throw) ...
   const ending plain = run_in_child([] { (void)napkin::color_from_hsv(bad_hue, 0.5, 0.5); });
   EXPECT(plain.signal == SIGABRT);
-  // The numbers as napkin/detail/number_text.hpp writes them: significant(0.5) = "0.5000" (four digits).
+  // The numbers as napkin/text/numbers.hpp writes them: significant(0.5) = "0.5000" (four digits).
   EXPECT(plain.stderr_text.find("napkin: fatal (built without exceptions): napkin: color_from_hsv(360, 0.5000, 0.5000): "
                                 "hue must be in [0, 360), saturation and value in [0, 1]") != std::string::npos);
   // ... after calling the user's failure handler, which has no value to return and so cannot continue.

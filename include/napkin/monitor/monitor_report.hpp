@@ -27,8 +27,8 @@
 #include <utility>
 #include <vector>
 
-#include "napkin/detail/number_text.hpp"
-#include "napkin/detail/printable.hpp"
+#include "napkin/text/numbers.hpp"
+#include "napkin/text/printable.hpp"
 #include "napkin/monitor/accumulator.hpp"
 #include "napkin/monitor/attribution.hpp"
 #include "napkin/profiler/verdicts.hpp"
@@ -237,8 +237,8 @@ inline std::string to_text(const monitor_report& r) {
                     detail::monitor_ns(static_cast<double>(d.sampled_ns)) + " sampled over a wall span of " +
                     detail::monitor_ns(static_cast<double>(d.wall_ns())) + "\n";
   if (r.idle_fraction)
-    out += "  kernels ran " + detail::percent_of(1.0 - *r.idle_fraction) +
-           " of the sampled time; the device was idle " + detail::percent_of(*r.idle_fraction) +
+    out += "  kernels ran " + percent_of(1.0 - *r.idle_fraction) +
+           " of the sampled time; the device was idle " + percent_of(*r.idle_fraction) +
            " (no kernel running)\n";
   out += "  samples: " + std::to_string(d.samples_kept) + " kept, " + std::to_string(d.samples_dropped) + " lost, " +
          std::to_string(d.setup_samples_dropped) + " setup dropped (" +

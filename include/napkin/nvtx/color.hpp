@@ -8,7 +8,7 @@
 
 #include "napkin/error.hpp"
 #include "napkin/nvtx/config.hpp"
-#include "napkin/detail/number_text.hpp"
+#include "napkin/text/numbers.hpp"
 
 #include <cstdint>
 #include <string>

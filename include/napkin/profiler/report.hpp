@@ -15,8 +15,8 @@
 #include <string>
 #include <utility>
 
-#include "napkin/detail/number_text.hpp"
-#include "napkin/detail/printable.hpp"
+#include "napkin/text/numbers.hpp"
+#include "napkin/text/printable.hpp"
 #include "napkin/profiler/comparison.hpp"
 #include "napkin/profiler/sol_report.hpp"
 #include "napkin/profiler/verdicts.hpp"
@@ -59,8 +59,8 @@ inline std::string wrapped(const std::string& text, std::size_t indent, std::siz
 }  // namespace detail
 
 inline std::string to_text(const sol_report& r) {
-  std::string out = "  " + detail::printable(r.name) + "  [" + detail::printable(r.chip) + ", " +
-                    detail::printable(r.metric_set) + " set, " + std::to_string(r.passes) +
+  std::string out = "  " + printable(r.name) + "  [" + printable(r.chip) + ", " +
+                    printable(r.metric_set) + " set, " + std::to_string(r.passes) +
                     (r.passes == 1 ? " pass, " : " passes, ") + std::string(describe(r.how)) + "]\n";
   out += "    Section: GPU Speed Of Light Throughput\n";
   out += detail::section_row("DRAM Frequency", "GHz", r.dram_hz(), 1e-9, 2);
@@ -86,12 +86,12 @@ inline std::string to_text(const sol_report& r) {
       {"duration_ns", "Duration"},          {"sm_pct", "Compute (SM) Throughput"},
       {"memory_pct", "Memory Throughput"},  {"dram_pct", "DRAM Throughput"},
       {"l1tex_pct", "L1/TEX Cache Throughput"}, {"l2_pct", "L2 Cache Throughput"}};
-  if (!r.derivations.empty()) out += "    Derived (" + detail::printable(r.metric_set) + " set):\n";
+  if (!r.derivations.empty()) out += "    Derived (" + printable(r.metric_set) + " set):\n";
   for (const auto& [field, label] : derived_rows)
     if (const auto it = r.derivations.find(field); it != r.derivations.end())
-      out += detail::wrapped(std::string(label) + " = " + detail::printable(it->second), 6, 100);
+      out += detail::wrapped(std::string(label) + " = " + printable(it->second), 6, 100);
   if (!r.passes_disagree.empty()) {
-    out += "    Passes disagree: " + detail::printable(r.passes_disagree) + "\n";
+    out += "    Passes disagree: " + printable(r.passes_disagree) + "\n";
     out += "    Verdict: none - the replay passes disagree, so neither the SOL table nor ncu's rule applies.\n";
     return out;
   }
@@ -106,7 +106,7 @@ inline std::ostream& operator<<(std::ostream& os, const sol_report& r) { return 
 
 // One line, key=value, for scripts: "NAPKIN_SOL name=... passes=9 gpu__time_duration.sum=1234 ...".
 // Spaces in the name become '_'. Values as C++ streams print them with 10 significant digits (scripts parse
-// them; number_text's forms are for people).
+// them; napkin/text/numbers.hpp's forms are for people).
 inline std::string to_key_values(const sol_report& r) {
   std::string name = r.name;
   std::replace(name.begin(), name.end(), ' ', '_');

@@ -30,8 +30,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "napkin/detail/number_text.hpp"
-#include "napkin/detail/printable.hpp"
+#include "napkin/text/numbers.hpp"
+#include "napkin/text/printable.hpp"
 #include "napkin/report/document.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
@@ -241,7 +241,7 @@ inline report_diff diff(const report_document& baseline, const report_document& 
                            " (this napkin reads version " + std::to_string(report_schema_version) + ")");
   }
   if (!(o.threshold_pct >= 0) || !std::isfinite(o.threshold_pct))
-    d.problems.push_back("the threshold must be a finite percentage >= 0, got " + detail::general(o.threshold_pct));
+    d.problems.push_back("the threshold must be a finite percentage >= 0, got " + general(o.threshold_pct));
   if (d.problems.empty() && baseline.kind != current.kind)
     d.problems.push_back("different kinds: " + baseline.source + " is " + detail::a_or_an(baseline.kind) + " " +
                          detail::quoted(baseline.kind) + " document, " + current.source + " " +
@@ -309,20 +309,20 @@ inline std::string diff_percent(const field_change& c) {
 inline std::string to_text(const report_diff& d) {
   std::string out = "napkin diff: " + std::string(to_string(d.outcome));
   if (d.bad_input()) {
-    for (const auto& p : d.problems) out += "\n  bad input: " + detail::printable(p);
+    for (const auto& p : d.problems) out += "\n  bad input: " + printable(p);
     return out + "\n";
   }
-  out += " (" + detail::printable(d.kind) + ", " + detail::printable(d.old_source) + " -> " +
-         detail::printable(d.new_source) + ", threshold " +
-         detail::fixed(d.threshold_pct, 1) + "%)\n";
+  out += " (" + printable(d.kind) + ", " + printable(d.old_source) + " -> " +
+         printable(d.new_source) + ", threshold " +
+         fixed(d.threshold_pct, 1) + "%)\n";
   std::size_t same = 0, w_entity = 6, w_field = 5;
   for (const auto& c : d.changes) {
     if (c.status == change_status::same) {
       ++same;
       continue;
     }
-    w_entity = std::max(w_entity, detail::printable(c.entity).size());
-    w_field = std::max(w_field, detail::printable(c.field).size());
+    w_entity = std::max(w_entity, printable(c.entity).size());
+    w_field = std::max(w_field, printable(c.field).size());
   }
   if (same < d.changes.size()) {
     out += "  " + detail::pad("entity", w_entity) + "  " + detail::pad("field", w_field) + "  " +
@@ -330,8 +330,8 @@ inline std::string to_text(const report_diff& d) {
            "  status\n";
     for (const auto& c : d.changes) {
       if (c.status == change_status::same) continue;
-      out += "  " + detail::pad(detail::printable(c.entity), w_entity) + "  " +
-             detail::pad(detail::printable(c.field), w_field) + "  " +
+      out += "  " + detail::pad(printable(c.entity), w_entity) + "  " +
+             detail::pad(printable(c.field), w_field) + "  " +
              detail::pad(detail::diff_number(c.old_value), 12, true) + "  " +
              detail::pad(detail::diff_number(c.new_value), 12, true) + "  " +
              detail::pad(detail::diff_percent(c), 9, true) + "  " + std::string(to_string(c.status)) +
@@ -339,12 +339,12 @@ inline std::string to_text(const report_diff& d) {
     }
   }
   out += "  " + std::to_string(same) + " of " + std::to_string(d.changes.size()) + " numbers within " +
-         detail::fixed(d.threshold_pct, 1) + "%\n";
+         fixed(d.threshold_pct, 1) + "%\n";
   for (const auto& v : d.verdict_changes)
-    out += "  verdict " + detail::printable(v.entity) + " " + detail::printable(v.field) + ": " +
-           detail::printable(v.old_text) + " -> " + detail::printable(v.new_text) + "\n";
-  for (const auto& a : d.added) out += "  added: " + detail::printable(a) + "\n";
-  for (const auto& r : d.removed) out += "  removed: " + detail::printable(r) + "\n";
+    out += "  verdict " + printable(v.entity) + " " + printable(v.field) + ": " +
+           printable(v.old_text) + " -> " + printable(v.new_text) + "\n";
+  for (const auto& a : d.added) out += "  added: " + printable(a) + "\n";
+  for (const auto& r : d.removed) out += "  removed: " + printable(r) + "\n";
   return out;
 }
 

@@ -33,8 +33,8 @@
 #include <utility>
 #include <vector>
 
-#include "napkin/detail/number_text.hpp"
-#include "napkin/detail/printable.hpp"
+#include "napkin/text/numbers.hpp"
+#include "napkin/text/printable.hpp"
 #include "napkin/error.hpp"
 #include "napkin/report/communication.hpp"
 #include "napkin/report/document.hpp"
@@ -163,10 +163,10 @@ inline std::string validate_summaries(const std::vector<rank_summary>& summaries
       const rank_row& row = s.rows[k];
       const std::string where = "rank " + std::to_string(r) + ", " + std::string(to_string(row.by)) + " '" + row.name + "'";
       if (!std::isfinite(row.gpu_ns) || row.gpu_ns < 0)
-        return "napkin: " + where + ": GPU time must be finite and >= 0, got " + detail::general(row.gpu_ns);
+        return "napkin: " + where + ": GPU time must be finite and >= 0, got " + general(row.gpu_ns);
       if (row.communication_ns && !(*row.communication_ns >= 0 && *row.communication_ns <= row.gpu_ns))
-        return "napkin: " + where + ": communication time must be within 0.." + detail::general(row.gpu_ns) + " ns, got " +
-               detail::general(*row.communication_ns);
+        return "napkin: " + where + ": communication time must be within 0.." + general(row.gpu_ns) + " ns, got " +
+               general(*row.communication_ns);
       for (std::size_t j = 0; j < k; ++j)
         if (s.rows[j].name == row.name && s.rows[j].by == row.by) return "napkin: " + where + " appears twice";
     }
@@ -296,7 +296,7 @@ inline std::string to_text(const cross_rank_table& t) {
          cross_pad("min", 11, true) + cross_pad("median", 11, true) + cross_pad("max", 11, true) +
          cross_pad("slowest", 8, true) + cross_pad("max/med", 9, true) + "\n";
   for (const cross_rank_row& r : t.rows) {
-    std::string name = r.name.empty() ? "(no phase)" : detail::printable(r.name);
+    std::string name = r.name.empty() ? "(no phase)" : printable(r.name);
     if (name.size() > 96) name = name.substr(0, 93) + "...";
     if (name.size() > 27) {  // a long name gets its own line; the numbers follow on the next
       out += "  " + name + "\n";
@@ -306,7 +306,7 @@ inline std::string to_text(const cross_rank_table& t) {
            cross_pad(std::to_string(r.ranks.size()) + "/" + std::to_string(t.ranks.size()), 7, true) +
            cross_pad(detail::cross_ns(r.min_ns), 11, true) + cross_pad(detail::cross_ns(r.median_ns), 11, true) +
            cross_pad(detail::cross_ns(r.max_ns), 11, true) + cross_pad(detail::slowest_text(r.slowest_ranks), 8, true) +
-           cross_pad(r.imbalance ? detail::fixed(*r.imbalance, 2) : "n/a", 9, true) + "\n";
+           cross_pad(r.imbalance ? fixed(*r.imbalance, 2) : "n/a", 9, true) + "\n";
     if (!r.missing_ranks.empty()) out += "      missing on ranks " + detail::rank_list(r.missing_ranks) + "\n";
     if (r.slowest_ranks.size() > 1) out += "      slowest ranks tie: " + detail::rank_list(r.slowest_ranks) + "\n";
     if (r.split && r.split->communication_ns > 0) out += "      " + detail::split_note(*r.split) + "\n";
@@ -315,14 +315,14 @@ inline std::string to_text(const cross_rank_table& t) {
   out += "\n  " + cross_pad("rank", 6, false) + cross_pad("host", 24, false) + cross_pad("GPU time", 11, true) +
          cross_pad("compute", 11, true) + cross_pad("comm", 11, true) + cross_pad("comm %", 8, true) + "\n";
   for (const rank_split& s : t.per_rank) {
-    std::string host = detail::printable(s.context.host.value_or("?"));
+    std::string host = printable(s.context.host.value_or("?"));
     if (host.size() > 23) host = host.substr(0, 20) + "...";
     out += "  " + cross_pad(std::to_string(s.rank), 6, false) + cross_pad(host, 24, false) +
            cross_pad(detail::cross_ns(s.gpu_ns), 11, true);
     if (s.split)
       out += cross_pad(detail::cross_ns(s.split->compute_ns), 11, true) +
              cross_pad(detail::cross_ns(s.split->communication_ns), 11, true) +
-             cross_pad(detail::percent_of(s.split->communication_fraction()), 8, true) +
+             cross_pad(percent_of(s.split->communication_fraction()), 8, true) +
              (s.split->mostly_communication() ? "  mostly communication" : "");
     else
       out += cross_pad("n/a", 11, true) + cross_pad("n/a", 11, true) + cross_pad("n/a", 8, true);

@@ -25,7 +25,7 @@
 #include <utility>
 #include <vector>
 
-#include "napkin/detail/number_text.hpp"
+#include "napkin/text/numbers.hpp"
 #include "napkin/profiler/sol_report.hpp"
 #include "napkin/profiler/verdicts.hpp"
 #include "napkin/report/compare.hpp"
@@ -292,8 +292,8 @@ inline std::string to_html(const report_page& page) {
                   "</title>\n<style>" + detail::html_page_style() + "</style></head>\n<body>\n";
   s += "<h1>" + xml_escape(title) + "</h1>\n<p class=\"sub\">" + (gpu.empty() ? "" : xml_escape(gpu) + " &middot; ") +
        std::to_string(page.kernels.size()) + " kernel" + (page.kernels.size() == 1 ? "" : "s") + ", " +
-       detail::duration(total_ns * 1e-9) + " measured in all" +
-       (cost_s > 0 ? "; measuring took " + detail::duration(cost_s) : std::string()) + "</p>\n";
+       duration(total_ns * 1e-9) + " measured in all" +
+       (cost_s > 0 ? "; measuring took " + duration(cost_s) : std::string()) + "</p>\n";
 
   // The kernels table. data-time-ns keeps the exact number the Time column sorts by.
   s += "<h2>Kernels</h2>\n<table id=\"kernels\" class=\"sortable\"><thead><tr>"

@@ -5,7 +5,7 @@
 // communication / compute split. --format json writes the job document (kind "job"), csv the table.
 //
 // Every *.json in DIR (not its subfolders) is read, with the checks of `napkin report` (one reader: the
-// header by flatten(), measured runs by read_run(), monitor reports by read_monitor_report()). Documents of kind kernel-reports, phase-reports or
+// header by flatten(), measured runs by napkin::read_run(), monitor reports by napkin::read_monitor_report()). Documents of kind kernel-reports, phase-reports or
 // monitor-report are ranks; a job document (an earlier merge's output) is skipped with a note; any other
 // kind, mixed kinds, an unreadable file, two files of one rank, or an empty DIR is bad input (exit status 2).
 // The rank is the document's context.rank; a document without one takes it from a file name that ends in
@@ -24,9 +24,9 @@
 #include <vector>
 
 #include "command.hpp"
-#include "monitor_file.hpp"
+#include "napkin/report/json_read_monitor.hpp"
 #include "napkin/report/rank_summaries.hpp"
-#include "runs.hpp"
+#include "napkin/report/json_read_run.hpp"
 
 namespace {
 
@@ -141,9 +141,9 @@ merge_answer merge(const std::string& dir) {
         throw usage_error(file + ": rank " + std::to_string(rank) + " again (also in " + other + ")");
     seen.emplace_back(*s.context.rank, file);
     if (kind == "monitor-report") {  // read as `napkin report` reads it: every member checked
-      s.rows = napkin::summary_of(read_monitor_report(r.value, file), s.context).rows;
+      s.rows = napkin::summary_of(napkin::read_monitor_report(r.value, file), s.context).rows;
     } else {
-      const measured_run run = read_run(file);
+      const napkin::measured_run run = napkin::read_run(file);
       s.rows = napkin::summary_of(run.run, s.context).rows;
     }
     summaries.push_back(std::move(s));

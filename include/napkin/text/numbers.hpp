@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// napkin/detail/number_text.hpp — the one place napkin turns numbers into text.
+// napkin/text/numbers.hpp — the one place napkin turns numbers into text (napkin/text.hpp).
 //
 // Every report, explanation and CLI line formats its numbers here, so that "81.0%", "2.78 ms" and
 // "137.4 GFLOP" look the same wherever they appear. Plain C++17; a value that is not finite prints as
@@ -32,9 +32,11 @@ inline std::string non_finite_text(double v) {
   return v > 0 ? "inf" : "-inf";
 }
 
+}  // namespace detail
+
 // `decimals` digits after the point (0..17).
 inline std::string fixed(double v, int decimals) {
-  if (!std::isfinite(v)) return non_finite_text(v);
+  if (!std::isfinite(v)) return detail::non_finite_text(v);
   char buf[352];  // DBL_MAX printed with 17 decimals fits
   std::snprintf(buf, sizeof buf, "%.*f", std::clamp(decimals, 0, 17), v);
   return buf;
@@ -42,14 +44,14 @@ inline std::string fixed(double v, int decimals) {
 
 // Four significant digits and at least one decimal: 682.7, 19.97, 0.6250, 1365.3; 0 prints as "0".
 inline std::string significant(double v) {
-  if (!std::isfinite(v)) return non_finite_text(v);
+  if (!std::isfinite(v)) return detail::non_finite_text(v);
   if (v == 0) return "0";
   const int magnitude = static_cast<int>(std::floor(std::log10(std::fabs(v))));
   return fixed(v, std::max(1, 3 - magnitude));
 }
 
 inline std::string percent(double pct, int decimals = 1) {
-  if (!std::isfinite(pct)) return non_finite_text(pct);
+  if (!std::isfinite(pct)) return detail::non_finite_text(pct);
   return fixed(pct, decimals) + "%";
 }
 
@@ -58,7 +60,7 @@ inline std::string percent_of(double fraction, int decimals = 1) { return percen
 // A decimal SI prefix chosen so that the number is below 1000: si(4.8e12, "B/s") = "4.800 TB/s".
 // Whole numbers below 1000 print without decimals: si(256, "B") = "256 B".
 inline std::string si(double value, std::string_view unit) {
-  if (!std::isfinite(value)) return non_finite_text(value) + " " + std::string(unit);
+  if (!std::isfinite(value)) return detail::non_finite_text(value) + " " + std::string(unit);
   static constexpr struct {
     double scale;
     const char* prefix;
@@ -90,7 +92,7 @@ inline time_unit time_unit_of(double seconds) {
 // A measured time, two decimals (whole nanoseconds): "179.74 us", "2.78 ms", "42 ns". Written "us", not
 // "µs", so that reports stay ASCII in every terminal and log.
 inline std::string duration(double seconds) {
-  if (!std::isfinite(seconds)) return non_finite_text(seconds) + " s";
+  if (!std::isfinite(seconds)) return detail::non_finite_text(seconds) + " s";
   const time_unit u = time_unit_of(seconds);
   return fixed(seconds * u.per_second, u.per_second == 1e9 ? 0 : 2) + " " + u.ascii;
 }
@@ -98,7 +100,7 @@ inline std::string duration(double seconds) {
 // An estimated time, with significant()'s four digits so that it reads like the si() quantities printed
 // beside it: "138.9 µs", "30.05 µs", "1.500 s". The µ sign is what the napkin CLI has always printed.
 inline std::string estimate_duration(double seconds) {
-  if (!std::isfinite(seconds)) return non_finite_text(seconds) + " s";
+  if (!std::isfinite(seconds)) return detail::non_finite_text(seconds) + " s";
   const time_unit u = time_unit_of(seconds);
   return significant(seconds * u.per_second) + " " + u.symbol;
 }
@@ -106,11 +108,10 @@ inline std::string estimate_duration(double seconds) {
 // printf's %g (six significant digits, scientific when that is shorter): "-1", "0.5", "1e+306". For a
 // value an error message quotes back, whatever its magnitude.
 inline std::string general(double v) {
-  if (!std::isfinite(v)) return non_finite_text(v);
+  if (!std::isfinite(v)) return detail::non_finite_text(v);
   char buf[32];
   std::snprintf(buf, sizeof buf, "%g", v);
   return buf;
 }
 
-}  // namespace detail
 NAPKIN_END_NAMESPACE
