@@ -3,7 +3,8 @@
 // what a terminal shows. Every to_text renderer of napkin and the `napkin` tool builds on these parts.
 //
 //   text/numbers.hpp    fixed, significant, percent, percent_of, si, duration, estimate_duration, general
-//   text/printable.hpp  printable, printable_lines: a name from outside shown, never obeyed, by a terminal
+//   text/printable.hpp  printable, printable_lines, quote_input: outside text shown, never obeyed, by a terminal
+//   text/table.hpp      text_width, pad_left, pad_right, wrap, text_table: columns and paragraphs
 //
 // Plain C++17. JSON and CSV documents do not use these forms: their numbers round-trip exactly
 // (report/json_writer.hpp).
@@ -11,3 +12,4 @@
 
 #include "napkin/text/numbers.hpp"
 #include "napkin/text/printable.hpp"
+#include "napkin/text/table.hpp"

@@ -78,6 +78,13 @@ TEST_CASE("regression: a kernel 10 % slower; faster is better, not a regression"
   CHECK(*b->change_pct == doctest::Approx(10.0));
   // Bandwidth follows time: 2.5 MB in 1.1 us is lower bandwidth, worse too.
   CHECK(find(d, "b", "dram_bytes_per_s")->status == change_status::worse);
+  // The text in the unit of each field's name: 1000 ns = 1.00 us, 900 ns, 1100 ns = 1.10 us;
+  // 2.5 MB / 1 us = 2.500 TB/s, / 0.9 us = 2.778 TB/s, / 1.1 us = 2.273 TB/s.
+  const std::string text = to_text(d);
+  for (const char* shown : {"1.00 us", "900 ns", "1.10 us", "2.500 TB/s", "2.778 TB/s", "2.273 TB/s",
+                            "+10.0%  worse (regression)", "-10.0%  better"})
+    CHECK_MESSAGE(text.find(shown) != std::string::npos, shown);
+  CHECK(text.find("e+12") == std::string::npos);
 
   // A larger threshold, or a gate on another field, lets it pass.
   diff_options loose;

@@ -17,12 +17,15 @@
 #include "names.hpp"
 #include "napkin/text/numbers.hpp"
 #include "napkin/text/printable.hpp"
+#include "napkin/text/table.hpp"
 #include "napkin/math.hpp"
 #include "napkin/occupancy.hpp"
 #include "options.hpp"
-#include "table.hpp"
 
 namespace napkin::cli {
+
+// Every line of the CLI's text output fits in this many columns (tests/cli checks it).
+inline constexpr std::size_t max_columns = 100;
 
 // Bytes in decimal units (bandwidths are decimal) and, where it differs, the binary value beside them:
 // "4.295 GB (4 GiB)", "100.7 MB (96 MiB)", "512 B".
@@ -403,8 +406,8 @@ inline void render_text(std::ostream& out, const diff_answer& a) {
                                                                                       : text_table::align::right);
       t.column("status", text_table::align::left);
     }
-    t.row({"  " + c.field, napkin::detail::diff_number(c.old_value), napkin::detail::diff_number(c.new_value),
-           napkin::detail::diff_percent(c), std::string(to_string(c.status)) + (c.regression ? " (regression)" : "")});
+    t.row({"  " + c.field, old_value_text(c), new_value_text(c), change_text(c),
+           status_text(c.status, c.regression)});
   }
   flush();
   out << same << " of " << d.changes.size() << " numbers within " << fixed(d.threshold_pct, 1) << "%\n";

@@ -29,6 +29,7 @@
 
 #include "napkin/text/numbers.hpp"
 #include "napkin/text/printable.hpp"
+#include "napkin/text/table.hpp"
 #include "napkin/monitor/accumulator.hpp"
 #include "napkin/monitor/attribution.hpp"
 #include "napkin/profiler/verdicts.hpp"
@@ -161,9 +162,9 @@ inline monitor_report make_monitor_report(const monitor_accumulator& acc, int de
 
 namespace detail {
 
-inline std::string monitor_pad(std::string s, std::size_t width, bool right) {
-  if (s.size() >= width) return s;
-  return right ? std::string(width - s.size(), ' ') + s : s + std::string(width - s.size(), ' ');
+// A cell of the fixed columns (text/table.hpp's padding).
+inline std::string monitor_pad(const std::string& s, std::size_t width, bool right) {
+  return right ? pad_left(s, width) : pad_right(s, width);
 }
 
 inline std::string monitor_pct(const std::optional<double>& v) { return v ? fixed(*v, 1) : "n/a"; }

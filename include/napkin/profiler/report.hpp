@@ -17,6 +17,7 @@
 
 #include "napkin/text/numbers.hpp"
 #include "napkin/text/printable.hpp"
+#include "napkin/text/table.hpp"
 #include "napkin/profiler/comparison.hpp"
 #include "napkin/profiler/sol_report.hpp"
 #include "napkin/profiler/verdicts.hpp"
@@ -28,33 +29,13 @@ namespace detail {
 // with `decimals` decimals after `scale` ("n/a" when not measured).
 inline std::string section_row(const char* label, const char* unit, std::optional<double> v, double scale,
                                int decimals) {
-  auto padded = [](std::string s, std::size_t width, bool right) {
-    if (s.size() >= width) return s;
-    return right ? std::string(width - s.size(), ' ') + s : s + std::string(width - s.size(), ' ');
-  };
-  return "    " + padded(label, 28, false) + " " + padded(unit, 8, false) + " " +
-         padded(v ? fixed(*v * scale, decimals) : "n/a", 14, true) + "\n";
+  return "    " + pad_right(label, 28) + " " + pad_right(unit, 8) + " " +
+         pad_left(v ? fixed(*v * scale, decimals) : "n/a", 14) + "\n";
 }
 // `text` in lines of at most `width` columns, each indented by `indent` (continuations by 2 more); breaks at
-// spaces, and a word longer than a line stands alone.
+// spaces, and a word longer than a line stands alone (text/table.hpp's wrap()).
 inline std::string wrapped(const std::string& text, std::size_t indent, std::size_t width) {
-  std::string out, line(indent, ' ');
-  std::size_t pos = 0;
-  bool first_word = true;
-  while (pos < text.size()) {
-    std::size_t end = text.find(' ', pos);
-    if (end == std::string::npos) end = text.size();
-    const std::string word = text.substr(pos, end - pos);
-    pos = end + 1;
-    if (!first_word && line.size() + 1 + word.size() > width) {
-      out += line + "\n";
-      line = std::string(indent + 2, ' ') + word;
-    } else {
-      line += (first_word ? "" : " ") + word;
-    }
-    first_word = false;
-  }
-  return out + line + "\n";
+  return std::string(indent, ' ') + wrap(text, width, indent + 2, indent) + "\n";
 }
 }  // namespace detail
 

@@ -32,6 +32,7 @@
 
 #include "napkin/text/numbers.hpp"
 #include "napkin/text/printable.hpp"
+#include "napkin/text/table.hpp"
 #include "napkin/report/document.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
@@ -286,26 +287,24 @@ inline report_diff diff(const report_document& baseline, const report_document& 
   return d;
 }
 
-namespace detail {
-inline std::string pad(std::string s, std::size_t width, bool right = false) {
-  if (s.size() >= width) return s;
-  return right ? std::string(width - s.size(), ' ') + s : s + std::string(width - s.size(), ' ');
+// A change for people, the diff-number form every renderer of a diff uses (text, the CLI, the HTML page):
+// old_value_text/new_value_text in the unit of the field's name (named_number: "2.05 ms", "66.90 TFLOP/s"; "-" when
+// absent), change_text "+10.0%", "from 0" or "".
+inline std::string old_value_text(const field_change& c) { return c.old_value ? named_number(*c.old_value, c.field) : "-"; }
+inline std::string new_value_text(const field_change& c) { return c.new_value ? named_number(*c.new_value, c.field) : "-"; }
+// A change's status for people: "worse (regression)", "better".
+inline std::string status_text(change_status s, bool regression) {
+  return std::string(to_string(s)) + (regression ? " (regression)" : "");
 }
-inline std::string diff_number(std::optional<double> v) {
-  if (!v) return "-";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", *v);
-  return buf;
-}
-inline std::string diff_percent(const field_change& c) {
+inline std::string change_text(const field_change& c) {
   if (c.status == change_status::added || c.status == change_status::removed) return "";
   if (!c.change_pct) return c.old_value && *c.old_value == 0 && c.new_value && *c.new_value != 0 ? "from 0" : "";
   return (*c.change_pct > 0 ? "+" : "") + fixed(*c.change_pct, 1) + "%";
 }
-}  // namespace detail
 
 // The table for people: the outcome, then every number that is not "same", verdict changes, and entities
-// in only one document. Numbers with %.6g (the documents hold them exactly).
+// in only one document. Numbers in the unit their field names (named_number: "2.05 ms", "66.90 TFLOP/s");
+// the documents hold them exactly.
 inline std::string to_text(const report_diff& d) {
   std::string out = "napkin diff: " + std::string(to_string(d.outcome));
   if (d.bad_input()) {
@@ -315,29 +314,23 @@ inline std::string to_text(const report_diff& d) {
   out += " (" + printable(d.kind) + ", " + printable(d.old_source) + " -> " +
          printable(d.new_source) + ", threshold " +
          fixed(d.threshold_pct, 1) + "%)\n";
-  std::size_t same = 0, w_entity = 6, w_field = 5;
+  std::size_t same = 0;
+  text_table t;
+  t.column("entity", text_table::align::left);
+  t.column("field", text_table::align::left);
+  t.column("old");
+  t.column("new");
+  t.column("change");
+  t.column("status", text_table::align::left);
   for (const auto& c : d.changes) {
     if (c.status == change_status::same) {
       ++same;
       continue;
     }
-    w_entity = std::max(w_entity, printable(c.entity).size());
-    w_field = std::max(w_field, printable(c.field).size());
+    t.row({printable(c.entity), printable(c.field), old_value_text(c), new_value_text(c), change_text(c),
+           status_text(c.status, c.regression)});
   }
-  if (same < d.changes.size()) {
-    out += "  " + detail::pad("entity", w_entity) + "  " + detail::pad("field", w_field) + "  " +
-           detail::pad("old", 12, true) + "  " + detail::pad("new", 12, true) + "  " + detail::pad("change", 9, true) +
-           "  status\n";
-    for (const auto& c : d.changes) {
-      if (c.status == change_status::same) continue;
-      out += "  " + detail::pad(printable(c.entity), w_entity) + "  " +
-             detail::pad(printable(c.field), w_field) + "  " +
-             detail::pad(detail::diff_number(c.old_value), 12, true) + "  " +
-             detail::pad(detail::diff_number(c.new_value), 12, true) + "  " +
-             detail::pad(detail::diff_percent(c), 9, true) + "  " + std::string(to_string(c.status)) +
-             (c.regression ? " (regression)" : "") + "\n";
-    }
-  }
+  if (!t.empty()) out += t.text("  ");
   out += "  " + std::to_string(same) + " of " + std::to_string(d.changes.size()) + " numbers within " +
          fixed(d.threshold_pct, 1) + "%\n";
   for (const auto& v : d.verdict_changes)

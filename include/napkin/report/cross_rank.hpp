@@ -35,6 +35,7 @@
 
 #include "napkin/text/numbers.hpp"
 #include "napkin/text/printable.hpp"
+#include "napkin/text/table.hpp"
 #include "napkin/error.hpp"
 #include "napkin/report/communication.hpp"
 #include "napkin/report/document.hpp"
@@ -257,9 +258,9 @@ inline cross_rank_table make_cross_rank_table(std::vector<rank_summary> summarie
 
 namespace detail {
 
-inline std::string cross_pad(std::string s, std::size_t width, bool right) {
-  if (s.size() >= width) return s;
-  return right ? std::string(width - s.size(), ' ') + s : s + std::string(width - s.size(), ' ');
+// A cell of the fixed columns (text/table.hpp's padding).
+inline std::string cross_pad(const std::string& s, std::size_t width, bool right) {
+  return right ? pad_left(s, width) : pad_right(s, width);
 }
 
 inline std::string cross_ns(double ns) { return duration(ns * 1e-9); }

@@ -75,9 +75,9 @@ inline std::string svg_pipe_names(const std::vector<pipe>& pipes, std::string_vi
 
 // A decade as a tick label: "0.01", "1", "1000"; 10^k beyond that (superscript).
 inline std::string svg_decade_label(int k, bool with_prefix) {
-  if (with_prefix && k >= 0 && k < 21) {
-    static constexpr const char* prefixes[] = {"", "k", "M", "G", "T", "P", "E"};
-    return fixed(std::pow(10.0, k % 3), 0) + (k >= 3 ? std::string(" ") + prefixes[k / 3] : std::string());
+  if (with_prefix && k >= 0 && k < 21) {  // "1 k", "100 G": si()'s prefixes
+    const si_scaled s = si_scale(std::pow(10.0, k));
+    return fixed(s.value, 0) + (*s.prefix != '\0' ? std::string(" ") + s.prefix : std::string());
   }
   if (k >= -3 && k <= 3) return fixed(std::pow(10.0, k), std::max(0, -k));
   return "10<tspan dy=\"-6\" font-size=\"9\">" + std::to_string(k) + "</tspan>";
