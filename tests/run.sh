@@ -145,7 +145,7 @@ ctest_result() { grep -a -E "tests passed|No tests were found" "$1" | tail -n 1 
 
 lane_normal() {
   local start=$SECONDS rc=0
-  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNAPKIN_BUILD_TESTS=ON -DNAPKIN_BUILD_EXAMPLES=ON \
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNAPKIN_BUILD_TESTS=ON -DNAPKIN_BUILD_EXAMPLES=ON -DNAPKIN_BUILD_TOOLS=ON \
     -DNAPKIN_BUILD_BENCHMARKS=ON "${extra_args[@]}" || rc=$?
   [ "$rc" = 0 ] && { cmake --build "$build" -j "$jobs" || rc=$?; }
   if [ "$rc" = 0 ]; then
@@ -165,7 +165,7 @@ lane_asan() {
     return
   fi
   cmake -S . -B "$dir" "${extra_args[@]}" -DCMAKE_CXX_COMPILER=g++ "${sanitizer_build_args[@]}" \
-    -DNAPKIN_BUILD_EXAMPLES=ON -DNAPKIN_SANITIZE=address,undefined || rc=$?
+    -DNAPKIN_BUILD_EXAMPLES=ON -DNAPKIN_BUILD_TOOLS=ON -DNAPKIN_SANITIZE=address,undefined || rc=$?
   [ "$rc" = 0 ] && { cmake --build "$dir" -j "$jobs" --target napkin_tests || rc=$?; }
   if [ "$rc" != 0 ]; then
     finish asan "$start" "$rc" "configure or build failed"
@@ -186,7 +186,7 @@ lane_tsan() {
     return
   fi
   cmake -S . -B "$dir" "${extra_args[@]}" -DCMAKE_CXX_COMPILER=clang++ "${sanitizer_build_args[@]}" \
-    -DNAPKIN_BUILD_EXAMPLES=OFF -DNAPKIN_SANITIZE=thread || rc=$?
+    -DNAPKIN_BUILD_EXAMPLES=OFF -DNAPKIN_BUILD_TOOLS=OFF -DNAPKIN_SANITIZE=thread || rc=$?
   [ "$rc" = 0 ] && { cmake --build "$dir" -j "$jobs" --target napkin_tests_nvtx napkin_tests_sanitizers || rc=$?; }
   if [ "$rc" != 0 ]; then
     finish tsan "$start" "$rc" "configure or build failed"
@@ -204,7 +204,7 @@ lane_fuzz() {
     return
   fi
   cmake -S . -B "$dir" "${extra_args[@]}" -DCMAKE_CXX_COMPILER=clang++ "${sanitizer_build_args[@]}" \
-    -DNAPKIN_BUILD_EXAMPLES=OFF -DNAPKIN_BUILD_FUZZERS=ON || rc=$?
+    -DNAPKIN_BUILD_EXAMPLES=OFF -DNAPKIN_BUILD_TOOLS=OFF -DNAPKIN_BUILD_FUZZERS=ON || rc=$?
   [ "$rc" = 0 ] && { cmake --build "$dir" -j "$jobs" --target napkin_fuzzers || rc=$?; }
   if [ "$rc" != 0 ]; then
     finish fuzz "$start" "$rc" "configure or build failed"

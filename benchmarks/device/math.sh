@@ -11,7 +11,7 @@ cd "$(dirname "$0")/../.."
 gpu=${1:-h100-sxm}
 build=${2:-build/device}
 exe=$build/examples/kernels/napkin_roofline_validation
-cli=$build/examples/cli/napkin
+cli=$build/tools/napkin/napkin
 [ -x "$exe" ] || { echo "missing $exe: run benchmarks/device/build.sh first (needs nvcc)" >&2; exit 1; }
 echo "## device"
 nvidia-smi --query-gpu=name,driver_version,compute_cap,clocks.max.sm,clocks.max.mem,power.limit --format=csv 2>&1

@@ -23,6 +23,6 @@ timeout 300 mpirun --allow-run-as-root -np 2 -x NCCL_NVLS_ENABLE -x TORCH_SYMM_M
 
 # The same per-rank files merged without MPI.
 for kind in monitor kernels; do
-  "$build/examples/cli/napkin" merge "$out/job/$kind" > "$out/merge_$kind.txt" 2>&1; echo "rc=$?" >> "$out/merge_$kind.txt"
+  "$build/tools/napkin/napkin" merge "$out/job/$kind" > "$out/merge_$kind.txt" 2>&1; echo "rc=$?" >> "$out/merge_$kind.txt"
 done
 echo "outputs in $out"

@@ -17,14 +17,14 @@
 #include <thread>
 #include <vector>
 
-#include "napkin/detail/number_text.hpp"
+#include "napkin/text/numbers.hpp"
 #include "napkin/profiler.hpp"
 #include "two_devices.cuh"
 
 namespace {
 
 std::string cell(std::optional<double> v, double scale, int decimals) {
-  return v ? napkin::detail::fixed(*v * scale, decimals) : "n/a";
+  return v ? napkin::fixed(*v * scale, decimals) : "n/a";
 }
 
 void print_identity(const napkin::report_context& c) {

@@ -1,12 +1,13 @@
 # `cmake --install` of a tree where nothing was built works and installs no tool (the tool installs only
-# when it was built): once with the examples off (headers only), once with them on and nothing built.
+# when it was built): once with the tool and examples off (headers only), once with them on and nothing built.
 #   cmake -DSOURCE=<napkin> -DWORK=<scratch folder> -DGENERATOR=<generator> -P install_unbuilt.cmake
 file(REMOVE_RECURSE "${WORK}")
-foreach(examples OFF ON)
+foreach(examples OFF ON)  # NAPKIN_BUILD_TOOLS and NAPKIN_BUILD_EXAMPLES together
   set(build "${WORK}/build-${examples}")
   set(prefix "${WORK}/prefix-${examples}")
   execute_process(COMMAND ${CMAKE_COMMAND} -S "${SOURCE}" -B "${build}" -G "${GENERATOR}" -DNAPKIN_BUILD_TESTS=OFF
-                          -DNAPKIN_BUILD_EXAMPLES=${examples} -DNAPKIN_BUILD_BENCHMARKS=OFF
+                          -DNAPKIN_BUILD_EXAMPLES=${examples} -DNAPKIN_BUILD_TOOLS=${examples}
+                          -DNAPKIN_BUILD_BENCHMARKS=OFF
                   RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "configure with examples ${examples} failed (${rc}): ${err}")

@@ -22,7 +22,7 @@ MAX_LINES = 450
 # the arrows only have to be free of cycles (monitor uses profiler's verdicts, for one).
 LAYERS = {
     "config": 1,
-    "error": 2, "detail": 2,
+    "error": 2, "detail": 2, "text": 2,
     "check": 3, "nvtx": 3,
     "math": 4, "occupancy": 4, "document": 4,
     "cupti": 5,

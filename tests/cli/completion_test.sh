@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The bash completion (examples/cli/napkin.bash-completion), sourced as bash-completion would, completes
+# The bash completion (tools/napkin/napkin.bash-completion), sourced as bash-completion would, completes
 # commands, options and the values of --gpu, --pipe and --dtype.   usage: completion_test.sh SCRIPT NAPKIN_DIR
 set -u
 export LC_ALL=C  # the option list is sorted

@@ -1,6 +1,7 @@
-// Fuzz target: the `napkin` tool's readers of documents it did not write (examples/cli): a measured run's
-// kernels (runs.hpp), a monitor report (monitor_file.hpp) and a GPU file's entries (gpu_file.hpp), fed the
-// input as JSON. Bad input must come back as a usage_error naming where, never a crash, a hang or a number that
+// Fuzz target: the library's readers of documents the `napkin` tool did not write: a measured run's kernels
+// (napkin/report/json_read_run.hpp), a monitor report (json_read_monitor.hpp) and a GPU file's entries
+// (json_read_gpus.hpp), fed the input as JSON. Bad input must come back as napkin's input error
+// (std::invalid_argument) naming where, never a crash, a hang or a number that
 // cannot be: whatever a reader accepts has durations and rates of at least 0 and percentages of at most 1000.
 #include <cmath>
 #include <cstddef>
@@ -11,9 +12,11 @@
 #include <string>
 #include <string_view>
 
-#include "gpu_file.hpp"
-#include "monitor_file.hpp"
-#include "runs.hpp"
+#include <stdexcept>
+
+#include "napkin/report/json_read_gpus.hpp"
+#include "napkin/report/json_read_monitor.hpp"
+#include "napkin/report/json_read_run.hpp"
 
 #include "fuzz_checks.hpp"
 
@@ -34,30 +37,30 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (list == nullptr || !list->is_array()) continue;
     for (const napkin::json_value& e : list->items()) {
       try {
-        const napkin::sol_report r = napkin::cli::detail::rebuild_report(e, "fuzz.json");
+        const napkin::sol_report r = napkin::detail::rebuild_report(e, "fuzz.json");
         require_sane(r.duration_ns(), 1e30, "a run's duration out of range");
         require_sane(r.sm_pct(), 1000, "a run's SM % out of range");
         require_sane(r.memory_pct(), 1000, "a run's Memory % out of range");
-      } catch (const napkin::cli::usage_error&) {
+      } catch (const std::invalid_argument&) {
       }
     }
   }
   try {
-    const napkin::monitor_report m = napkin::cli::read_monitor_report(root, "fuzz.json");
+    const napkin::monitor_report m = napkin::read_monitor_report(root, "fuzz.json");
     for (const auto* rows : {&m.kernels, &m.phases, &m.paths})
       for (const napkin::monitor_row& row : *rows) {
         fuzz::require(std::isfinite(row.mean_ns) && row.mean_ns >= 0, "a monitor row's mean time out of range");
         require_sane(row.sm_pct, 1000, "a monitor row's SM % out of range");
         require_sane(row.dram_bytes_per_s, 1e30, "a monitor row's DRAM rate out of range");
       }
-  } catch (const napkin::cli::usage_error&) {
+  } catch (const std::invalid_argument&) {
   }
   if (const napkin::json_value* gpus = root.find("gpus"); gpus != nullptr && gpus->is_array()) {
     for (const napkin::json_value& entry : gpus->items()) {
       try {
-        const napkin::cli::file_gpu g = napkin::cli::detail::read_gpu_entry(entry, "fuzz.json: gpus", "fuzz.json");
+        const napkin::file_gpu g = napkin::detail::read_gpu_entry(entry, "fuzz.json: gpus", "fuzz.json");
         fuzz::require(!g.spec.key.empty(), "a GPU accepted without a key");
-      } catch (const napkin::cli::usage_error&) {
+      } catch (const std::invalid_argument&) {
       }
     }
   }

@@ -1,4 +1,4 @@
-// Fuzz target: the `napkin` CLI's sizes and counts (examples/cli/parse.hpp), "4096", "8K", "2^28", "00".
+// Fuzz target: the `napkin` CLI's sizes and counts (tools/napkin/parse.hpp), "4096", "8K", "2^28", "00".
 // Calls napkin::cli::parse_count(text, what) and napkin::cli::parse_size(text, what) on the input; bad
 // input must end in napkin::cli::usage_error, never a crash (the sanitizers catch memory errors, overflow
 // and stack exhaustion). Where the input is in the documented grammar (digits with an optional K, M, G or T,

@@ -1,4 +1,4 @@
-// Fuzz target: `napkin merge DIR` past the walk of the folder (examples/cli/merge.hpp's merge_files, which
+// Fuzz target: `napkin merge DIR` past the walk of the folder (tools/napkin/merge.hpp's merge_files, which
 // the tool calls with the folder's *.json): the input, split at NUL bytes, is up to four rank files, named
 // rank0.json, step.rank1.json, rank2.JSON and other.json (so that ranks come from documents and from names),
 // read from memory. Bad input must come back as a usage_error or napkin's std::invalid_argument, never a

@@ -4,7 +4,7 @@
 // never a crash, a hang or quadratic work (the sanitizers and libFuzzer's timeout catch those). Invariants:
 // a document diffed against itself never regresses; entity names within a document are unique (duplicates
 // get " #2", " #3", ..., never a name another entity has); the text of a diff holds no control character
-// but line breaks (names are shown through detail::printable).
+// but line breaks (names are shown through printable).
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -36,7 +36,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   fuzz::require(fuzz::no_control_characters(napkin::to_text(self)) &&
                     fuzz::no_control_characters(napkin::to_text(other)),
           "a control character in the text of a diff");
-  fuzz::require(fuzz::no_control_characters(napkin::detail::printable(text)),
+  fuzz::require(fuzz::no_control_characters(napkin::printable(text)),
                 "printable() let a control character through");
   return 0;
 }

@@ -1,12 +1,14 @@
-// napkin/detail/number_text.hpp: the one number formatter, against hand-written expected text.
+// napkin/text/numbers.hpp and table.hpp: the one number formatter and the one column layout, against
+// hand-written expected text.
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <limits>
 
-#include "napkin/detail/number_text.hpp"
+#include "napkin/text/numbers.hpp"
+#include "napkin/text/table.hpp"
 
-using namespace napkin::detail;
+using namespace napkin;
 
 TEST_CASE("fixed and significant digits") {
   CHECK(fixed(0.625, 3) == "0.625");
@@ -77,4 +79,44 @@ TEST_CASE("non-finite values say so") {
   CHECK(general(-inf) == "-inf");
   CHECK(general(nan) == "nan");
   CHECK(fixed(std::numeric_limits<double>::max(), 17).size() > 300);  // no truncation, no overflow
+}
+
+// A document's number for people, by its member's unit suffix (napkin diff's old and new columns).
+TEST_CASE("named_number: the unit the name ends with") {
+  CHECK(named_number(6.69e13, "flop_per_s") == "66.90 TFLOP/s");
+  CHECK(named_number(0.00205439, "lower_bound_s") == "2.05 ms");
+  CHECK(named_number(2054390, "duration_ns") == "2.05 ms");
+  CHECK(named_number(732864, "duration_ns") == "732.86 us");
+  CHECK(named_number(42, "min_ns") == "42 ns");
+  CHECK(named_number(3.614e12, "dram_bytes_per_s") == "3.614 TB/s");
+  CHECK(named_number(2.5e12, "bytes_per_s") == "2.500 TB/s");
+  CHECK(named_number(5e5, "launches_per_s") == "500.0 k/s");
+  CHECK(named_number(81.04, "sm_pct") == "81.0%");
+  CHECK(named_number(1.98e9, "sm_hz") == "1.980 GHz");
+  CHECK(named_number(4096, "dram_bytes") == "4.096 kB");
+  CHECK(named_number(256, "bytes") == "256 B");
+  CHECK(named_number(2e6, "bytes_read") == "2.000 MB");
+  CHECK(named_number(1.1e12, "flop") == "1.100 TFLOP");
+  CHECK(named_number(8.2, "intensity_flop_per_byte") == "8.200 FLOP/B");
+  CHECK(named_number(1446750, "elapsed_cycles") == "1.44675e+06");  // no unit: six digits
+  CHECK(named_number(3, "passes") == "3");
+  CHECK(named_number(0.5, "communication_fraction") == "0.5");
+  CHECK(named_number(std::nan(""), "duration_ns") == "nan s");
+}
+
+TEST_CASE("padding and the column table count characters, not bytes") {
+  CHECK(pad_right("gemm", 6) == "gemm  ");
+  CHECK(pad_left("2.05 ms", 9) == "  2.05 ms");
+  CHECK(pad_left("138.9 µs", 9) == " 138.9 µs");  // µ is two bytes, one column
+  CHECK(pad_right("too long", 3) == "too long");
+  text_table t;
+  t.column("entity", text_table::align::left);
+  t.column("old");
+  t.column("status", text_table::align::left);
+  t.row({"gemm", "2.05 ms", "worse"});
+  t.row({"a", "1.00 us", ""});
+  // entity: 6 wide (its header), old: 7 ("2.05 ms"), status last: trailing spaces cut.
+  CHECK(t.text("  ") == "  entity      old  status\n"
+                        "  gemm    2.05 ms  worse\n"
+                        "  a       1.00 us\n");
 }

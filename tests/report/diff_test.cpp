@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "napkin/detail/printable.hpp"
+#include "napkin/text/printable.hpp"
 #include "napkin/profiler/report.hpp"
 #include "napkin/report.hpp"
 #include "napkin/report/cross_rank.hpp"
@@ -78,6 +78,13 @@ TEST_CASE("regression: a kernel 10 % slower; faster is better, not a regression"
   CHECK(*b->change_pct == doctest::Approx(10.0));
   // Bandwidth follows time: 2.5 MB in 1.1 us is lower bandwidth, worse too.
   CHECK(find(d, "b", "dram_bytes_per_s")->status == change_status::worse);
+  // The text in the unit of each field's name: 1000 ns = 1.00 us, 900 ns, 1100 ns = 1.10 us;
+  // 2.5 MB / 1 us = 2.500 TB/s, / 0.9 us = 2.778 TB/s, / 1.1 us = 2.273 TB/s.
+  const std::string text = to_text(d);
+  for (const char* shown : {"1.00 us", "900 ns", "1.10 us", "2.500 TB/s", "2.778 TB/s", "2.273 TB/s",
+                            "+10.0%  worse (regression)", "-10.0%  better"})
+    CHECK_MESSAGE(text.find(shown) != std::string::npos, shown);
+  CHECK(text.find("e+12") == std::string::npos);
 
   // A larger threshold, or a gate on another field, lets it pass.
   diff_options loose;
@@ -254,12 +261,12 @@ TEST_CASE("job documents: times and imbalance better lower, counts without a dir
 }
 
 // Names come from files: a terminal escape, a bell, a C1 control or DEL in one is shown, not sent to the
-// terminal, in every text renderer (napkin/detail/printable.hpp).
+// terminal, in every text renderer (napkin/text/printable.hpp).
 TEST_CASE("text renderers show control characters in names as escapes") {
-  CHECK(detail::printable("k\x1b[31m\a\r\n\x7f") == "k\\x1b[31m\\x07\\x0d\\x0a\\x7f");
-  CHECK(detail::printable("csi \xc2\x9b x") == "csi \\u009b x");  // C1 CSI (UTF-8 C2 9B)
-  CHECK(detail::printable("caf\xc3\xa9 \xe2\x9c\x93") == "caf\xc3\xa9 \xe2\x9c\x93");  // other UTF-8 unchanged
-  CHECK(detail::printable_lines("a\x1b\nb\n") == "a\\x1b\nb\n");
+  CHECK(printable("k\x1b[31m\a\r\n\x7f") == "k\\x1b[31m\\x07\\x0d\\x0a\\x7f");
+  CHECK(printable("csi \xc2\x9b x") == "csi \\u009b x");  // C1 CSI (UTF-8 C2 9B)
+  CHECK(printable("caf\xc3\xa9 \xe2\x9c\x93") == "caf\xc3\xa9 \xe2\x9c\x93");  // other UTF-8 unchanged
+  CHECK(printable_lines("a\x1b\nb\n") == "a\\x1b\nb\n");
   kernel_reports before, after;
   before.kernels = {samples::sol("evil\x1b]0;pwned\x07", 1000)};
   after.kernels = {samples::sol("evil\x1b]0;pwned\x07", 2000), samples::sol("new\x9b\x1b", 1)};
@@ -279,7 +286,7 @@ TEST_CASE("text renderers show control characters in names as escapes") {
 // Trojan Source (CVE-2021-42574): bidi overrides and isolates are shown, in text as in HTML and SVG.
 TEST_CASE("bidi overrides, isolates and marks are shown as <U+XXXX>") {
   const std::string rlo = "\xe2\x80\xae", lri = "\xe2\x81\xa6", pdi = "\xe2\x81\xa9", lrm = "\xe2\x80\x8e";
-  CHECK(detail::printable("a" + rlo + "b" + lri + pdi + lrm) == "a<U+202E>b<U+2066><U+2069><U+200E>");
+  CHECK(printable("a" + rlo + "b" + lri + pdi + lrm) == "a<U+202E>b<U+2066><U+2069><U+200E>");
   CHECK(detail::xml_escape("a" + rlo + "<b>") == "a&lt;U+202E&gt;&lt;b&gt;");
   report_page page;
   page.title = "t";

@@ -139,7 +139,7 @@ TEST_CASE("against a baseline: what napkin::diff says of the two monitor-report 
   CHECK(has(html, "<th>Row</th><th class=\"num\">Mean time</th>"));
   const std::string sm = "data-entity=\"kernel: load&lt;&quot;a&quot;&amp;b&gt;\" data-field=\"sm_pct\" "
                          "data-status=\"worse\"><td class=\"name\">kernel: load&lt;&quot;a&quot;&amp;b&gt;</td><td "
-                         "class=\"field\">sm_pct</td><td class=\"num old\">40</td><td class=\"num new\">20</td><td "
+                         "class=\"field\">sm_pct</td><td class=\"num old\">40.0%</td><td class=\"num new\">20.0%</td><td "
                          "class=\"num change slower\">-50.0%</td><td class=\"status slower\">worse (regression)</td>";
   CHECK(has(html, sm));
   // Mean times: load 1.00 us in both; transpose only in the baseline: gone.

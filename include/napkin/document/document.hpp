@@ -23,8 +23,8 @@
 #include <utility>
 #include <vector>
 
-#include "napkin/detail/number_text.hpp"
 #include "napkin/document/json_writer.hpp"
+#include "napkin/text/numbers.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 

@@ -212,7 +212,7 @@ class monitor final : private process_state::pausable_sampler {
 #endif
     running_ = true;
     status_ = "sampling " + chip_ + " (device " + std::to_string(device_) + ") every " +
-              detail::duration(static_cast<double>(s.interval_ns) * 1e-9);
+              duration(static_cast<double>(s.interval_ns) * 1e-9);
     thread_ = std::thread([this] { loop(); });
   }
 

@@ -35,9 +35,10 @@
 #include <utility>
 #include <vector>
 
-#include "napkin/detail/number_text.hpp"
-#include "napkin/detail/printable.hpp"
 #include "napkin/document/document.hpp"
+#include "napkin/text/numbers.hpp"
+#include "napkin/text/printable.hpp"
+#include "napkin/text/table.hpp"
 #include "napkin/monitor/accumulator.hpp"
 #include "napkin/monitor/attribution.hpp"
 #include "napkin/monitor/communication.hpp"
@@ -192,9 +193,9 @@ inline monitor_report make_monitor_report(const monitor_accumulator& acc, int de
 
 namespace detail {
 
-inline std::string monitor_pad(std::string s, std::size_t width, bool right) {
-  if (s.size() >= width) return s;
-  return right ? std::string(width - s.size(), ' ') + s : s + std::string(width - s.size(), ' ');
+// A cell of the fixed columns (text/table.hpp's padding).
+inline std::string monitor_pad(const std::string& s, std::size_t width, bool right) {
+  return right ? pad_left(s, width) : pad_right(s, width);
 }
 
 inline std::string monitor_pct(const std::optional<double>& v) { return v ? fixed(*v, 1) : "n/a"; }
@@ -290,8 +291,8 @@ inline std::string to_text(const monitor_report& r) {
                     detail::monitor_ns(static_cast<double>(d.sampled_ns)) + " sampled over a wall span of " +
                     detail::monitor_ns(static_cast<double>(d.wall_ns())) + "\n";
   if (r.idle_fraction)
-    out += "  kernels ran " + detail::percent_of(1.0 - *r.idle_fraction) +
-           " of the sampled time; the device was idle " + detail::percent_of(*r.idle_fraction) +
+    out += "  kernels ran " + percent_of(1.0 - *r.idle_fraction) +
+           " of the sampled time; the device was idle " + percent_of(*r.idle_fraction) +
            " (no kernel running)\n";
   out += "  samples: " + std::to_string(d.samples_kept) + " kept, " + std::to_string(d.samples_dropped) + " lost, " +
          std::to_string(d.setup_samples_dropped) + " setup dropped (" +

@@ -30,10 +30,10 @@
 #include <utility>
 #include <vector>
 
-#include "napkin/detail/number_text.hpp"
 #include "napkin/error.hpp"
 #include "napkin/monitor/nnls.hpp"
 #include "napkin/monitor/sample.hpp"
+#include "napkin/text/numbers.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 
@@ -334,8 +334,8 @@ inline class_rate rate_solver::judge(std::size_t k, const std::array<metric_fit,
     return fail(rate_status::collinear,
                 "always ran with " + (partner < n_ ? column_name(partner) : std::string("others")) +
                     " in nearly the same proportion (variance inflation " +
-                    (*c.collinearity > 1e6 ? std::string("over 10^6") : detail::significant(*c.collinearity)) + " > " +
-                    detail::significant(options_.max_collinearity) + ")");
+                    (*c.collinearity > 1e6 ? std::string("over 10^6") : significant(*c.collinearity)) + " > " +
+                    significant(options_.max_collinearity) + ")");
   if (!alone && s.windows < options_.min_windows)
     return fail(rate_status::too_few_windows, std::to_string(s.windows) + " windows shared with other kernels (" +
                                                   std::to_string(options_.min_windows) + " needed)");
@@ -343,8 +343,8 @@ inline class_rate rate_solver::judge(std::size_t k, const std::array<metric_fit,
     return fail(rate_status::too_few_windows, "no more windows than unknowns: its error cannot be estimated");
   // Alone in every window: the readings are its own, and the error is its own variation between windows.
   if (!alone && se_known && se > options_.max_standard_error_pct)
-    return fail(rate_status::imprecise, "standard error " + detail::fixed(se, 1) + " points > " +
-                                            detail::fixed(options_.max_standard_error_pct, 1));
+    return fail(rate_status::imprecise, "standard error " + fixed(se, 1) + " points > " +
+                                            fixed(options_.max_standard_error_pct, 1));
   c.status = rate_status::resolved;
   c.reason = alone ? "alone in every window it ran in" : "solved from " + std::to_string(s.windows) + " windows";
   return c;

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "napkin/detail/number_text.hpp"
+#include "napkin/text/numbers.hpp"
 #include "napkin/error.hpp"
 
 NAPKIN_BEGIN_NAMESPACE

@@ -36,7 +36,7 @@ constexpr std::uint8_t to_byte(double unit) noexcept {
 
 // Not constexpr: in constant evaluation the compiler stops here and names the problem; at run time it is
 // napkin's failure policy (an exception, or a message and abort without exceptions). The values are
-// quoted with std::to_string rather than detail::significant: napkin/detail/number_text.hpp brings <cmath>,
+// quoted with std::to_string rather than significant(): napkin/text/numbers.hpp brings <cmath>,
 // which alone would cost every unit that includes napkin/nvtx.hpp half of nvtx3.hpp (docs/compile-time.md).
 [[noreturn]] NAPKIN_DETAIL_COLD inline void hsv_out_of_range(unsigned hue_degrees, double saturation, double value) {
   raise_input_error("napkin: color_from_hsv(" + std::to_string(hue_degrees) + ", " + std::to_string(saturation) + ", " +

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // napkin/occupancy/text.hpp — a launch's occupancy in words: what it is, what limits it and why, and what
-// would raise it (to_text). Numbers become text through napkin/detail/number_text.hpp.
+// would raise it (to_text). Numbers become text through napkin/text/numbers.hpp.
 #pragma once
 
-#include "napkin/detail/number_text.hpp"
+#include "napkin/text/numbers.hpp"
 #include "napkin/occupancy/next_step.hpp"
 
 #include <string>
@@ -24,7 +24,7 @@ inline std::string to_text(const sm_limits& l, int threads, const kernel_resourc
   const std::string cc = std::to_string(l.cc.major) + "." + std::to_string(l.cc.minor);
   std::string s = "CC " + cc + ": " + std::to_string(r.blocks_per_sm) + " block" + (r.blocks_per_sm == 1 ? "" : "s") +
                   " of " + std::to_string(threads) + " threads per SM, " + std::to_string(r.active_warps()) + " of " +
-                  std::to_string(r.max_warps_per_sm) + " warps: occupancy " + detail::percent_of(r.occupancy()) +
+                  std::to_string(r.max_warps_per_sm) + " warps: occupancy " + percent_of(r.occupancy()) +
                   ". Limited by ";
   bool first = true;
   for (const limiter lim : all_limiters) {

@@ -23,7 +23,7 @@
 #include <string>
 
 #include "napkin/cupti/metrics.hpp"
-#include "napkin/detail/number_text.hpp"
+#include "napkin/text/numbers.hpp"
 #include "napkin/profiler/sol_report.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
@@ -82,8 +82,8 @@ inline void adjust_to_busy_time(sol_report& r, const range_activity& activity, c
   double busy = activity.busy_ns;
   if (busy > *span) {
     if (busy > *span * (1 + detail::busy_clock_tolerance)) {
-      r.derivations["duration_ns"] = "the range's span (" + detail::duration(*span * 1e-9) +
-                                     "): the activity records' busy time (" + detail::duration(busy * 1e-9) +
+      r.derivations["duration_ns"] = "the range's span (" + duration(*span * 1e-9) +
+                                     "): the activity records' busy time (" + duration(busy * 1e-9) +
                                      ") exceeds it, so nothing was rescaled";
       return;
     }
@@ -116,17 +116,17 @@ inline void adjust_to_busy_time(sol_report& r, const range_activity& activity, c
   r.derived["duration_ns"] = busy;
   r.derived["range_ns"] = *span;
   r.derived["gpu_idle_ns"] = *span - busy;
-  const std::string spans = "span " + detail::duration(*span * 1e-9) +
-                            (sm_span != *span ? ", the SM's " + detail::duration(sm_span * 1e-9) : std::string()) +
-                            ", busy " + detail::duration(busy * 1e-9);
+  const std::string spans = "span " + duration(*span * 1e-9) +
+                            (sm_span != *span ? ", the SM's " + duration(sm_span * 1e-9) : std::string()) +
+                            ", busy " + duration(busy * 1e-9);
   // An estimate, and said so: each pass has its own span, and only the SM's and the duration's are known.
   const std::string how = "estimated over the GPU's busy time inside the range: each input over elapsed cycles x "
                           "span / busy, SM-side inputs by the SM's span (" + spans + "); the passes' spans differ, "
                           "so an input from another pass can read a few percent off (docs/accuracy.md)";
   r.derivations["duration_ns"] = "the GPU's busy time inside the range: the union of its kernels', memcpys' and "
                                  "memsets' activity records, mean of " + std::to_string(activity.passes) +
-                                 " passes; the range spanned " + detail::duration(*span * 1e-9) + ", " +
-                                 detail::duration((*span - busy) * 1e-9) + " of it idle";
+                                 " passes; the range spanned " + duration(*span * 1e-9) + ", " +
+                                 duration((*span - busy) * 1e-9) + " of it idle";
   for (const char* field : {"sm_pct", "memory_pct", "dram_pct", "l2_pct"}) {
     if (!r.derived.count(field)) continue;
     const auto before = scaled.derivations.find(field);

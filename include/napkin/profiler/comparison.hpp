@@ -20,7 +20,7 @@
 #include <string>
 #include <utility>
 
-#include "napkin/detail/number_text.hpp"
+#include "napkin/text/numbers.hpp"
 #include "napkin/error.hpp"
 #include "napkin/math/gpu_table.hpp"
 #include "napkin/math/roofline.hpp"
@@ -70,8 +70,8 @@ inline workload_comparison compare(const sol_report& r, const workload& w, const
   if (auto bw = r.dram_bytes_per_s()) c.bandwidth_of_peak = *bw / roof.bandwidth;
 
   const sol_verdict v = r.sol_table();
-  std::string s = "intensity " + detail::significant(c.intensity) + " FLOP/B vs ridge " +
-                  detail::significant(c.ridge) + " FLOP/B: expected " + std::string(to_string(c.model.bound)) +
+  std::string s = "intensity " + significant(c.intensity) + " FLOP/B vs ridge " +
+                  significant(c.ridge) + " FLOP/B: expected " + std::string(to_string(c.model.bound)) +
                   "; measured " + std::string(describe(v.kind)) + ". ";
   const bool measured_memory = v.kind == bottleneck::memory_bound_dram || v.kind == bottleneck::internal_congestion;
   if (v.kind == bottleneck::not_measured)
@@ -137,14 +137,14 @@ inline workload_model make_workload_model(std::string name, const workload& w, c
 
 inline std::string to_text(const workload_comparison& c) {
   std::string out = "    Napkin: " + c.expectation + "\n";
-  out += "    Roofline lower bound " + detail::duration(c.bound_ns / 1e9);
-  if (c.time_over_bound) out += "; measured " + detail::fixed(*c.time_over_bound, 2) + "x the bound";
+  out += "    Roofline lower bound " + duration(c.bound_ns / 1e9);
+  if (c.time_over_bound) out += "; measured " + fixed(*c.time_over_bound, 2) + "x the bound";
   out += "\n";
   if (c.traffic_overhead)
-    out += "    Traffic overhead " + detail::fixed(*c.traffic_overhead, 2) + "x the minimum bytes: " +
+    out += "    Traffic overhead " + fixed(*c.traffic_overhead, 2) + "x the minimum bytes: " +
            c.traffic_reading + "\n";
-  if (c.bandwidth_of_peak) out += "    Achieved DRAM bandwidth " + detail::percent_of(*c.bandwidth_of_peak) + " of peak";
-  if (c.flops_of_peak) out += "; workload FLOP/s " + detail::percent_of(*c.flops_of_peak) + " of peak";
+  if (c.bandwidth_of_peak) out += "    Achieved DRAM bandwidth " + percent_of(*c.bandwidth_of_peak) + " of peak";
+  if (c.flops_of_peak) out += "; workload FLOP/s " + percent_of(*c.flops_of_peak) + " of peak";
   out += "\n";
   return out;
 }

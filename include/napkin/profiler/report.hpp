@@ -15,8 +15,9 @@
 #include <string>
 #include <utility>
 
-#include "napkin/detail/number_text.hpp"
-#include "napkin/detail/printable.hpp"
+#include "napkin/text/numbers.hpp"
+#include "napkin/text/printable.hpp"
+#include "napkin/text/table.hpp"
 #include "napkin/profiler/comparison.hpp"
 #include "napkin/profiler/sol_report.hpp"
 #include "napkin/profiler/verdicts.hpp"
@@ -28,39 +29,19 @@ namespace detail {
 // with `decimals` decimals after `scale` ("n/a" when not measured).
 inline std::string section_row(const char* label, const char* unit, std::optional<double> v, double scale,
                                int decimals) {
-  auto padded = [](std::string s, std::size_t width, bool right) {
-    if (s.size() >= width) return s;
-    return right ? std::string(width - s.size(), ' ') + s : s + std::string(width - s.size(), ' ');
-  };
-  return "    " + padded(label, 28, false) + " " + padded(unit, 8, false) + " " +
-         padded(v ? fixed(*v * scale, decimals) : "n/a", 14, true) + "\n";
+  return "    " + pad_right(label, 28) + " " + pad_right(unit, 8) + " " +
+         pad_left(v ? fixed(*v * scale, decimals) : "n/a", 14) + "\n";
 }
 // `text` in lines of at most `width` columns, each indented by `indent` (continuations by 2 more); breaks at
-// spaces, and a word longer than a line stands alone.
+// spaces, and a word longer than a line stands alone (text/table.hpp's wrap()).
 inline std::string wrapped(const std::string& text, std::size_t indent, std::size_t width) {
-  std::string out, line(indent, ' ');
-  std::size_t pos = 0;
-  bool first_word = true;
-  while (pos < text.size()) {
-    std::size_t end = text.find(' ', pos);
-    if (end == std::string::npos) end = text.size();
-    const std::string word = text.substr(pos, end - pos);
-    pos = end + 1;
-    if (!first_word && line.size() + 1 + word.size() > width) {
-      out += line + "\n";
-      line = std::string(indent + 2, ' ') + word;
-    } else {
-      line += (first_word ? "" : " ") + word;
-    }
-    first_word = false;
-  }
-  return out + line + "\n";
+  return std::string(indent, ' ') + wrap(text, width, indent + 2, indent) + "\n";
 }
 }  // namespace detail
 
 inline std::string to_text(const sol_report& r) {
-  std::string out = "  " + detail::printable(r.name) + "  [" + detail::printable(r.chip) + ", " +
-                    detail::printable(r.metric_set) + " set, " + std::to_string(r.passes) +
+  std::string out = "  " + printable(r.name) + "  [" + printable(r.chip) + ", " +
+                    printable(r.metric_set) + " set, " + std::to_string(r.passes) +
                     (r.passes == 1 ? " pass, " : " passes, ") + std::string(describe(r.how)) + "]\n";
   out += "    Section: GPU Speed Of Light Throughput\n";
   out += detail::section_row("DRAM Frequency", "GHz", r.dram_hz(), 1e-9, 2);
@@ -86,12 +67,12 @@ inline std::string to_text(const sol_report& r) {
       {"duration_ns", "Duration"},          {"sm_pct", "Compute (SM) Throughput"},
       {"memory_pct", "Memory Throughput"},  {"dram_pct", "DRAM Throughput"},
       {"l1tex_pct", "L1/TEX Cache Throughput"}, {"l2_pct", "L2 Cache Throughput"}};
-  if (!r.derivations.empty()) out += "    Derived (" + detail::printable(r.metric_set) + " set):\n";
+  if (!r.derivations.empty()) out += "    Derived (" + printable(r.metric_set) + " set):\n";
   for (const auto& [field, label] : derived_rows)
     if (const auto it = r.derivations.find(field); it != r.derivations.end())
-      out += detail::wrapped(std::string(label) + " = " + detail::printable(it->second), 6, 100);
+      out += detail::wrapped(std::string(label) + " = " + printable(it->second), 6, 100);
   if (!r.passes_disagree.empty()) {
-    out += "    Passes disagree: " + detail::printable(r.passes_disagree) + "\n";
+    out += "    Passes disagree: " + printable(r.passes_disagree) + "\n";
     out += "    Verdict: none - the replay passes disagree, so neither the SOL table nor ncu's rule applies.\n";
     return out;
   }
@@ -106,7 +87,7 @@ inline std::ostream& operator<<(std::ostream& os, const sol_report& r) { return 
 
 // One line, key=value, for scripts: "NAPKIN_SOL name=... passes=9 gpu__time_duration.sum=1234 ...".
 // Spaces in the name become '_'. Values as C++ streams print them with 10 significant digits (scripts parse
-// them; number_text's forms are for people).
+// them; napkin/text/numbers.hpp's forms are for people).
 inline std::string to_key_values(const sol_report& r) {
   std::string name = r.name;
   std::replace(name.begin(), name.end(), ' ', '_');

@@ -20,8 +20,8 @@
 #include <vector>
 
 #include "napkin/cupti/metrics.hpp"
-#include "napkin/detail/number_text.hpp"
 #include "napkin/document/document.hpp"
+#include "napkin/text/numbers.hpp"
 #include "napkin/error.hpp"
 #include "napkin/profiler/verdicts.hpp"
 
@@ -89,7 +89,7 @@ inline std::string find_pass_disagreement(const std::vector<pass_sample>& passes
   for (const auto& p : passes)
     if (!std::isfinite(p.duration_ns) || p.duration_ns < 0)
       detail::raise_input_error<std::invalid_argument>("napkin: a pass duration must be finite and >= 0 ns, got " +
-                                                       detail::significant(p.duration_ns));
+                                                       significant(p.duration_ns));
   if (passes.size() < 2) return {};
   const char* consequence =
       ": the work differed between passes (a first call that initializes something, data-dependent work, other "
@@ -113,8 +113,8 @@ inline std::string find_pass_disagreement(const std::vector<pass_sample>& passes
   if (longest > shortest * (1 + pass_duration_tolerance) && longest - shortest > pass_duration_floor_ns) {
     const double longer_pct = shortest > 0 ? (longest / shortest - 1) * 100 : 100.0;
     return "pass durations disagree: pass " + std::to_string(hi - passes.begin() + 1) + " took " +
-           detail::duration(longest / 1e9) + ", pass " + std::to_string(lo - passes.begin() + 1) + " " +
-           detail::duration(shortest / 1e9) + " (" + detail::percent(longer_pct, 0) +
+           duration(longest / 1e9) + ", pass " + std::to_string(lo - passes.begin() + 1) + " " +
+           duration(shortest / 1e9) + " (" + percent(longer_pct, 0) +
            " longer; passes may differ by 25% or 1 ms)" + consequence;
   }
   return {};

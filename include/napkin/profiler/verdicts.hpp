@@ -15,7 +15,7 @@
 #include <string_view>
 #include <utility>
 
-#include "napkin/detail/number_text.hpp"
+#include "napkin/text/numbers.hpp"
 #include "napkin/error.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
@@ -82,8 +82,8 @@ inline sol_verdict classify_by_sol_table(double sm_pct, double memory_pct, std::
   detail::check_pct(sm_pct, "SM throughput");
   detail::check_pct(memory_pct, "memory throughput");
   if (dram_pct) detail::check_pct(*dram_pct, "DRAM throughput");
-  const std::string nums = "SM " + detail::percent(sm_pct) + ", Memory " + detail::percent(memory_pct) +
-                           (dram_pct ? ", DRAM " + detail::percent(*dram_pct) : std::string());
+  const std::string nums = "SM " + percent(sm_pct) + ", Memory " + percent(memory_pct) +
+                           (dram_pct ? ", DRAM " + percent(*dram_pct) : std::string());
   const bool sm_high = sm_pct >= 60.0;
   const bool mem_high = memory_pct >= 60.0;
   if (sm_high && mem_high) return {bottleneck::balanced, nums + ": both at or above 60% of peak."};
@@ -161,7 +161,7 @@ struct memory_units {
 inline ncu_verdict classify_by_ncu_rule(double sm_pct, double memory_pct, const memory_units& units = {}) {
   detail::check_pct(sm_pct, "SM throughput");
   detail::check_pct(memory_pct, "memory throughput");
-  const std::string nums = "SM " + detail::percent(sm_pct) + ", Memory " + detail::percent(memory_pct);
+  const std::string nums = "SM " + percent(sm_pct) + ", Memory " + percent(memory_pct);
   if (sm_pct >= 80.0 || memory_pct >= 80.0) {
     std::string top;
     double best = -1;

@@ -277,7 +277,7 @@ inline json_value document_value(const report_diff& d, const document_options& o
   outcome.set("reason", json_value::string(
                             d.bad_input() ? detail::joined(d.problems, "; ")
                                           : std::to_string(regressions) + " of " + std::to_string(d.changes.size()) +
-                                                " numbers worse by more than " + detail::fixed(d.threshold_pct, 1) +
+                                                " numbers worse by more than " + fixed(d.threshold_pct, 1) +
                                                 "%"));
   json_value verdicts = json_value::object();
   verdicts.set("outcome", std::move(outcome));

@@ -30,9 +30,10 @@
 #include <unordered_map>
 #include <vector>
 
-#include "napkin/detail/number_text.hpp"
-#include "napkin/detail/printable.hpp"
 #include "napkin/document/document.hpp"
+#include "napkin/text/numbers.hpp"
+#include "napkin/text/printable.hpp"
+#include "napkin/text/table.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 
@@ -241,7 +242,7 @@ inline report_diff diff(const report_document& baseline, const report_document& 
                            " (this napkin reads version " + std::to_string(report_schema_version) + ")");
   }
   if (!(o.threshold_pct >= 0) || !std::isfinite(o.threshold_pct))
-    d.problems.push_back("the threshold must be a finite percentage >= 0, got " + detail::general(o.threshold_pct));
+    d.problems.push_back("the threshold must be a finite percentage >= 0, got " + general(o.threshold_pct));
   if (d.problems.empty() && baseline.kind != current.kind)
     d.problems.push_back("different kinds: " + baseline.source + " is " + detail::a_or_an(baseline.kind) + " " +
                          detail::quoted(baseline.kind) + " document, " + current.source + " " +
@@ -286,65 +287,57 @@ inline report_diff diff(const report_document& baseline, const report_document& 
   return d;
 }
 
-namespace detail {
-inline std::string pad(std::string s, std::size_t width, bool right = false) {
-  if (s.size() >= width) return s;
-  return right ? std::string(width - s.size(), ' ') + s : s + std::string(width - s.size(), ' ');
+// A change for people, the diff-number form every renderer of a diff uses (text, the CLI, the HTML page):
+// old_value_text/new_value_text in the unit of the field's name (named_number: "2.05 ms", "66.90 TFLOP/s"; "-" when
+// absent), change_text "+10.0%", "from 0" or "".
+inline std::string old_value_text(const field_change& c) { return c.old_value ? named_number(*c.old_value, c.field) : "-"; }
+inline std::string new_value_text(const field_change& c) { return c.new_value ? named_number(*c.new_value, c.field) : "-"; }
+// A change's status for people: "worse (regression)", "better".
+inline std::string status_text(change_status s, bool regression) {
+  return std::string(to_string(s)) + (regression ? " (regression)" : "");
 }
-inline std::string diff_number(std::optional<double> v) {
-  if (!v) return "-";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", *v);
-  return buf;
-}
-inline std::string diff_percent(const field_change& c) {
+inline std::string change_text(const field_change& c) {
   if (c.status == change_status::added || c.status == change_status::removed) return "";
   if (!c.change_pct) return c.old_value && *c.old_value == 0 && c.new_value && *c.new_value != 0 ? "from 0" : "";
   return (*c.change_pct > 0 ? "+" : "") + fixed(*c.change_pct, 1) + "%";
 }
-}  // namespace detail
 
 // The table for people: the outcome, then every number that is not "same", verdict changes, and entities
-// in only one document. Numbers with %.6g (the documents hold them exactly).
+// in only one document. Numbers in the unit their field names (named_number: "2.05 ms", "66.90 TFLOP/s");
+// the documents hold them exactly.
 inline std::string to_text(const report_diff& d) {
   std::string out = "napkin diff: " + std::string(to_string(d.outcome));
   if (d.bad_input()) {
-    for (const auto& p : d.problems) out += "\n  bad input: " + detail::printable(p);
+    for (const auto& p : d.problems) out += "\n  bad input: " + printable(p);
     return out + "\n";
   }
-  out += " (" + detail::printable(d.kind) + ", " + detail::printable(d.old_source) + " -> " +
-         detail::printable(d.new_source) + ", threshold " +
-         detail::fixed(d.threshold_pct, 1) + "%)\n";
-  std::size_t same = 0, w_entity = 6, w_field = 5;
+  out += " (" + printable(d.kind) + ", " + printable(d.old_source) + " -> " +
+         printable(d.new_source) + ", threshold " +
+         fixed(d.threshold_pct, 1) + "%)\n";
+  std::size_t same = 0;
+  text_table t;
+  t.column("entity", text_table::align::left);
+  t.column("field", text_table::align::left);
+  t.column("old");
+  t.column("new");
+  t.column("change");
+  t.column("status", text_table::align::left);
   for (const auto& c : d.changes) {
     if (c.status == change_status::same) {
       ++same;
       continue;
     }
-    w_entity = std::max(w_entity, detail::printable(c.entity).size());
-    w_field = std::max(w_field, detail::printable(c.field).size());
+    t.row({printable(c.entity), printable(c.field), old_value_text(c), new_value_text(c), change_text(c),
+           status_text(c.status, c.regression)});
   }
-  if (same < d.changes.size()) {
-    out += "  " + detail::pad("entity", w_entity) + "  " + detail::pad("field", w_field) + "  " +
-           detail::pad("old", 12, true) + "  " + detail::pad("new", 12, true) + "  " + detail::pad("change", 9, true) +
-           "  status\n";
-    for (const auto& c : d.changes) {
-      if (c.status == change_status::same) continue;
-      out += "  " + detail::pad(detail::printable(c.entity), w_entity) + "  " +
-             detail::pad(detail::printable(c.field), w_field) + "  " +
-             detail::pad(detail::diff_number(c.old_value), 12, true) + "  " +
-             detail::pad(detail::diff_number(c.new_value), 12, true) + "  " +
-             detail::pad(detail::diff_percent(c), 9, true) + "  " + std::string(to_string(c.status)) +
-             (c.regression ? " (regression)" : "") + "\n";
-    }
-  }
+  if (!t.empty()) out += t.text("  ");
   out += "  " + std::to_string(same) + " of " + std::to_string(d.changes.size()) + " numbers within " +
-         detail::fixed(d.threshold_pct, 1) + "%\n";
+         fixed(d.threshold_pct, 1) + "%\n";
   for (const auto& v : d.verdict_changes)
-    out += "  verdict " + detail::printable(v.entity) + " " + detail::printable(v.field) + ": " +
-           detail::printable(v.old_text) + " -> " + detail::printable(v.new_text) + "\n";
-  for (const auto& a : d.added) out += "  added: " + detail::printable(a) + "\n";
-  for (const auto& r : d.removed) out += "  removed: " + detail::printable(r) + "\n";
+    out += "  verdict " + printable(v.entity) + " " + printable(v.field) + ": " +
+           printable(v.old_text) + " -> " + printable(v.new_text) + "\n";
+  for (const auto& a : d.added) out += "  added: " + printable(a) + "\n";
+  for (const auto& r : d.removed) out += "  removed: " + printable(r) + "\n";
   return out;
 }
 

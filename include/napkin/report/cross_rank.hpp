@@ -37,9 +37,10 @@
 #include <utility>
 #include <vector>
 
-#include "napkin/detail/number_text.hpp"
-#include "napkin/detail/printable.hpp"
 #include "napkin/document/document.hpp"
+#include "napkin/text/numbers.hpp"
+#include "napkin/text/printable.hpp"
+#include "napkin/text/table.hpp"
 #include "napkin/error.hpp"
 #include "napkin/monitor/communication.hpp"
 
@@ -166,10 +167,10 @@ inline std::string validate_summaries(const std::vector<rank_summary>& summaries
     for (const rank_row& row : s.rows) {
       const std::string where = "rank " + std::to_string(r) + ", " + std::string(to_string(row.by)) + " '" + row.name + "'";
       if (!std::isfinite(row.gpu_ns) || row.gpu_ns < 0)
-        return "napkin: " + where + ": GPU time must be finite and >= 0, got " + detail::general(row.gpu_ns);
+        return "napkin: " + where + ": GPU time must be finite and >= 0, got " + general(row.gpu_ns);
       if (row.communication_ns && !(*row.communication_ns >= 0 && *row.communication_ns <= row.gpu_ns))
-        return "napkin: " + where + ": communication time must be within 0.." + detail::general(row.gpu_ns) + " ns, got " +
-               detail::general(*row.communication_ns);
+        return "napkin: " + where + ": communication time must be within 0.." + general(row.gpu_ns) + " ns, got " +
+               general(*row.communication_ns);
       if (!names.emplace(row.by, row.name).second) return "napkin: " + where + " appears twice";
     }
   }
@@ -269,9 +270,9 @@ inline cross_rank_table make_cross_rank_table(std::vector<rank_summary> summarie
 
 namespace detail {
 
-inline std::string cross_pad(std::string s, std::size_t width, bool right) {
-  if (s.size() >= width) return s;
-  return right ? std::string(width - s.size(), ' ') + s : s + std::string(width - s.size(), ' ');
+// A cell of the fixed columns (text/table.hpp's padding).
+inline std::string cross_pad(const std::string& s, std::size_t width, bool right) {
+  return right ? pad_left(s, width) : pad_right(s, width);
 }
 
 inline std::string cross_ns(double ns) { return duration(ns * 1e-9); }
@@ -308,7 +309,7 @@ inline std::string to_text(const cross_rank_table& t) {
          cross_pad("min", 11, true) + cross_pad("median", 11, true) + cross_pad("max", 11, true) +
          cross_pad("slowest", 8, true) + cross_pad("max/med", 9, true) + "\n";
   for (const cross_rank_row& r : t.rows) {
-    std::string name = r.name.empty() ? "(no phase)" : detail::printable(r.name);
+    std::string name = r.name.empty() ? "(no phase)" : printable(r.name);
     if (name.size() > 96) name = name.substr(0, 93) + "...";
     if (name.size() > 27) {  // a long name gets its own line; the numbers follow on the next
       out += "  " + name + "\n";
@@ -318,7 +319,7 @@ inline std::string to_text(const cross_rank_table& t) {
            cross_pad(std::to_string(r.ranks.size()) + "/" + std::to_string(t.ranks.size()), 7, true) +
            cross_pad(detail::cross_ns(r.min_ns), 11, true) + cross_pad(detail::cross_ns(r.median_ns), 11, true) +
            cross_pad(detail::cross_ns(r.max_ns), 11, true) + cross_pad(detail::slowest_text(r.slowest_ranks), 8, true) +
-           cross_pad(r.imbalance ? detail::fixed(*r.imbalance, 2) : "n/a", 9, true) + "\n";
+           cross_pad(r.imbalance ? fixed(*r.imbalance, 2) : "n/a", 9, true) + "\n";
     if (!r.missing_ranks.empty()) out += "      missing on ranks " + detail::rank_list(r.missing_ranks) + "\n";
     if (r.slowest_ranks.size() > 1) out += "      slowest ranks tie: " + detail::rank_list(r.slowest_ranks) + "\n";
     if (r.split && r.split->communication_ns > 0) out += "      " + detail::split_note(*r.split) + "\n";
@@ -327,14 +328,14 @@ inline std::string to_text(const cross_rank_table& t) {
   out += "\n  " + cross_pad("rank", 6, false) + cross_pad("host", 24, false) + cross_pad("GPU time", 11, true) +
          cross_pad("compute", 11, true) + cross_pad("comm", 11, true) + cross_pad("comm %", 8, true) + "\n";
   for (const rank_split& s : t.per_rank) {
-    std::string host = detail::printable(s.context.host.value_or("?"));
+    std::string host = printable(s.context.host.value_or("?"));
     if (host.size() > 23) host = host.substr(0, 20) + "...";
     out += "  " + cross_pad(std::to_string(s.rank), 6, false) + cross_pad(host, 24, false) +
            cross_pad(detail::cross_ns(s.gpu_ns), 11, true);
     if (s.split)
       out += cross_pad(detail::cross_ns(s.split->compute_ns), 11, true) +
              cross_pad(detail::cross_ns(s.split->communication_ns), 11, true) +
-             cross_pad(detail::percent_of(s.split->communication_fraction()), 8, true) +
+             cross_pad(percent_of(s.split->communication_fraction()), 8, true) +
              (s.split->mostly_communication() ? "  mostly communication" : "");
     else
       out += cross_pad("n/a", 11, true) + cross_pad("n/a", 11, true) + cross_pad("n/a", 8, true);

@@ -25,7 +25,7 @@
 #include <utility>
 #include <vector>
 
-#include "napkin/detail/number_text.hpp"
+#include "napkin/text/numbers.hpp"
 #include "napkin/profiler/sol_report.hpp"
 #include "napkin/profiler/verdicts.hpp"
 #include "napkin/report/compare.hpp"
@@ -134,10 +134,6 @@ inline std::string html_change_cell(const kernel_change& c) {
          fixed(*c.change_pct, 1) + "%</td>";
 }
 
-inline std::string html_status_text(change_status status, bool regression) {
-  return std::string(to_string(status)) + (regression ? " (regression)" : "");
-}
-
 // The section "Against the baseline": diff()'s outcome, each kernel's time and SOL verdict old -> new, every
 // number beyond the threshold (what `napkin diff` lists), every verdict that changed; or why the runs
 // could not be compared. `entity` and `time` head the name and time columns ("Row", "Mean time").
@@ -178,7 +174,7 @@ inline std::string html_baseline_section(const page_comparison& c, const std::st
                                     : xml_escape(k.old_verdict) + " &rarr; " + xml_escape(k.new_verdict);
     s += "<tr class=\"change-row\" data-name=\"" + xml_escape(k.name) + "\"><td class=\"name\">" +
          xml_escape(k.name) + "</td><td class=\"num time-change\">" + time + "</td>" + html_change_cell(k) +
-         "<td class=\"status\">" + html_status_text(k.status, k.regression) + "</td><td class=\"verdict-change\">" +
+         "<td class=\"status\">" + status_text(k.status, k.regression) + "</td><td class=\"verdict-change\">" +
          verdict + "</td></tr>\n";
   }
   s += "</tbody></table>\n";
@@ -192,9 +188,9 @@ inline std::string html_baseline_section(const page_comparison& c, const std::st
       const char* tone = f.status == change_status::better ? " faster" : f.status == change_status::worse ? " slower" : "";
       s += "<tr class=\"diff-row\" data-entity=\"" + xml_escape(f.entity) + "\" data-field=\"" + xml_escape(f.field) +
            "\" data-status=\"" + std::string(to_string(f.status)) + "\"><td class=\"name\">" + xml_escape(f.entity) +
-           "</td><td class=\"field\">" + xml_escape(f.field) + "</td><td class=\"num old\">" + diff_number(f.old_value) +
-           "</td><td class=\"num new\">" + diff_number(f.new_value) + "</td><td class=\"num change" + tone + "\">" +
-           diff_percent(f) + "</td><td class=\"status" + tone + "\">" + html_status_text(f.status, f.regression) +
+           "</td><td class=\"field\">" + xml_escape(f.field) + "</td><td class=\"num old\">" + xml_escape(old_value_text(f)) +
+           "</td><td class=\"num new\">" + xml_escape(new_value_text(f)) + "</td><td class=\"num change" + tone + "\">" +
+           change_text(f) + "</td><td class=\"status" + tone + "\">" + status_text(f.status, f.regression) +
            "</td></tr>\n";
     }
     s += "</tbody></table>\n";
@@ -292,8 +288,8 @@ inline std::string to_html(const report_page& page) {
                   "</title>\n<style>" + detail::html_page_style() + "</style></head>\n<body>\n";
   s += "<h1>" + xml_escape(title) + "</h1>\n<p class=\"sub\">" + (gpu.empty() ? "" : xml_escape(gpu) + " &middot; ") +
        std::to_string(page.kernels.size()) + " kernel" + (page.kernels.size() == 1 ? "" : "s") + ", " +
-       detail::duration(total_ns * 1e-9) + " measured in all" +
-       (cost_s > 0 ? "; measuring took " + detail::duration(cost_s) : std::string()) + "</p>\n";
+       duration(total_ns * 1e-9) + " measured in all" +
+       (cost_s > 0 ? "; measuring took " + duration(cost_s) : std::string()) + "</p>\n";
 
   // The kernels table. data-time-ns keeps the exact number the Time column sorts by.
   s += "<h2>Kernels</h2>\n<table id=\"kernels\" class=\"sortable\"><thead><tr>"

@@ -20,10 +20,10 @@
 #include <utility>
 #include <vector>
 
-#include "napkin/detail/number_text.hpp"
 #include "napkin/document/csv.hpp"
 #include "napkin/document/document.hpp"
 #include "napkin/document/json_writer.hpp"
+#include "napkin/text/numbers.hpp"
 #include "napkin/error.hpp"
 #include "napkin/math/gpu_spec.hpp"
 #include "napkin/math/pipes.hpp"

@@ -27,8 +27,8 @@
 #include <utility>
 #include <vector>
 
-#include "napkin/detail/number_text.hpp"
 #include "napkin/monitor/monitor_documents.hpp"
+#include "napkin/text/numbers.hpp"
 #include "napkin/monitor/monitor_report.hpp"
 #include "napkin/report/compare.hpp"
 #include "napkin/report/html_page.hpp"

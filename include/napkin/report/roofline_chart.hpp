@@ -22,7 +22,7 @@
 #include <utility>
 #include <vector>
 
-#include "napkin/detail/number_text.hpp"
+#include "napkin/text/numbers.hpp"
 #include "napkin/error.hpp"
 #include "napkin/math/gpu_spec.hpp"
 #include "napkin/math/pipes.hpp"

@@ -24,8 +24,8 @@
 #include <string_view>
 #include <vector>
 
-#include "napkin/detail/number_text.hpp"
-#include "napkin/detail/printable.hpp"
+#include "napkin/text/numbers.hpp"
+#include "napkin/text/printable.hpp"
 #include "napkin/math/pipes.hpp"
 #include "napkin/math/roofline.hpp"
 #include "napkin/report/roofline_chart.hpp"
@@ -35,7 +35,7 @@ NAPKIN_BEGIN_NAMESPACE
 namespace detail {
 
 // Text for XML and HTML content and attribute values. Control characters XML 1.0 cannot hold become '?';
-// Unicode's bidi overrides and isolates are shown as <U+202E> (detail/printable.hpp), not obeyed.
+// Unicode's bidi overrides and isolates are shown as <U+202E> (text/printable.hpp), not obeyed.
 inline std::string xml_escape(std::string_view s) {
   std::string out;
   out.reserve(s.size());
@@ -75,9 +75,9 @@ inline std::string svg_pipe_names(const std::vector<pipe>& pipes, std::string_vi
 
 // A decade as a tick label: "0.01", "1", "1000"; 10^k beyond that (superscript).
 inline std::string svg_decade_label(int k, bool with_prefix) {
-  if (with_prefix && k >= 0 && k < 21) {
-    static constexpr const char* prefixes[] = {"", "k", "M", "G", "T", "P", "E"};
-    return fixed(std::pow(10.0, k % 3), 0) + (k >= 3 ? std::string(" ") + prefixes[k / 3] : std::string());
+  if (with_prefix && k >= 0 && k < 21) {  // "1 k", "100 G": si()'s prefixes
+    const si_scaled s = si_scale(std::pow(10.0, k));
+    return fixed(s.value, 0) + (*s.prefix != '\0' ? std::string(" ") + s.prefix : std::string());
   }
   if (k >= -3 && k <= 3) return fixed(std::pow(10.0, k), std::max(0, -k));
   return "10<tspan dy=\"-6\" font-size=\"9\">" + std::to_string(k) + "</tspan>";
@@ -191,7 +191,7 @@ inline std::string to_svg(const roofline_chart& c) {
                          180.0 / 3.14159265358979323846;
     s += "<text class=\"ceiling-label memory\" data-memory=\"" + xml_escape(c.memory[m].name) +
          "\" transform=\"translate(" + svg_px(lx) + " " + svg_px(ly - 6) + ") rotate(" + svg_px(angle) +
-         ")\" fill=\"#1f5fa8\">" + xml_escape(c.memory[m].name) + " " + detail::si(r.bandwidth, "B/s") + "</text>\n";
+         ")\" fill=\"#1f5fa8\">" + xml_escape(c.memory[m].name) + " " + si(r.bandwidth, "B/s") + "</text>\n";
   }
   // Compute ceilings: from the ridge with the fastest memory level to the right edge. Labels above their
   // line at the right; a label that would overlap the one above moves down.
@@ -210,7 +210,7 @@ inline std::string to_svg(const roofline_chart& c) {
     const double label_y = std::max(yp - 4, last_label_y + 13);
     last_label_y = label_y;
     const std::string label =
-        detail::svg_pipe_names(k_ceiling.pipes, ", ") + ": " + detail::si(k_ceiling.peak_flops, "FLOP/s");
+        detail::svg_pipe_names(k_ceiling.pipes, ", ") + ": " + si(k_ceiling.peak_flops, "FLOP/s");
     taken.push_back({right - 4 - detail::svg_text_width(label, 11), label_y - 10, right - 4, label_y + 3});
     s += "<text class=\"ceiling-label compute\" data-pipe=\"" + detail::svg_pipe_names(k_ceiling.pipes, " ") +
          "\" x=\"" + svg_px(right - 4) + "\" y=\"" + svg_px(label_y) +
@@ -222,7 +222,7 @@ inline std::string to_svg(const roofline_chart& c) {
          "\" data-intensity=\"" + svg_number(r.intensity) + "\" data-flops=\"" + svg_number(r.flops) + "\" cx=\"" +
          svg_px(f.x(r.intensity)) + "\" cy=\"" + svg_px(f.y(r.flops)) +
          "\" r=\"3\" fill=\"#fff\" stroke=\"#b03030\"><title>ridge " + xml_escape(c.memory[r.memory].name) + " / " +
-         pipes + ": " + detail::significant(r.intensity) + " FLOP/B</title></circle>\n";
+         pipes + ": " + significant(r.intensity) + " FLOP/B</title></circle>\n";
   }
 
   // Before/after arrows, ending short of the after point's dot.
@@ -251,7 +251,7 @@ inline std::string to_svg(const roofline_chart& c) {
          "\" data-intensity=\"" + svg_number(p.intensity) + "\" data-flops=\"" + svg_number(p.flops_per_s) +
          "\" cx=\"" + svg_px(x) + "\" cy=\"" + svg_px(y) + "\" r=\"5\" fill=\"" + (measured ? "#e07b00" : "#fff") +
          "\" stroke=\"#e07b00\" stroke-width=\"2\"><title>" + xml_escape(p.label) + ": " +
-         detail::significant(p.intensity) + " FLOP/B, " + detail::si(p.flops_per_s, "FLOP/s") + " (" +
+         significant(p.intensity) + " FLOP/B, " + si(p.flops_per_s, "FLOP/s") + " (" +
          std::string(to_string(p.source)) + ")</title></circle>\n";
   }
   for (std::size_t i = 0; i < c.points.size(); ++i) {

@@ -283,17 +283,22 @@ def check_page(driver, name):
     outcome = driver.find_element(By.CSS_SELECTOR, "#diff-outcome")
     check(outcome.get_attribute("data-outcome") == "no-regression" and outcome.text.startswith("napkin diff: no-regression"),
           f"{name}: outcome {outcome.text!r}")
-    # Every number beyond 3%, old and new as napkin diff prints them (%.6g), none of sgemm's.
+    # Every number beyond 3%, old and new as napkin diff prints them (in the unit of the field's name:
+    # named_number), none of sgemm's. 4E*4 B = 1073741824 B, 2E*4 B = 536870912 B, 4E = 268435456 FLOP,
+    # 6E = 402653184 FLOP, at four significant digits.
     numbers = {(r.get_attribute("data-entity"), r.get_attribute("data-field")): r
                for r in driver.find_elements(By.CSS_SELECTOR, "#diff-numbers tr.diff-row")}
     check(all(e == "softmax_kernel" for e, _ in numbers), f"{name}: only softmax numbers moved beyond 3%: {list(numbers)}")
-    for field, old, new, status in (("duration_ns", 620000, 182000, "better"), ("dram_bytes", 4 * E * 4, 2 * E * 4, "better"),
-                                    ("sm_pct", 24.0, 36.0, "better"), ("flop", 4 * E, 6 * E, "changed")):
+    for field, old, new, old_text, new_text, status in (
+            ("duration_ns", 620000, 182000, "620.00 us", "182.00 us", "better"),
+            ("dram_bytes", 4 * E * 4, 2 * E * 4, "1.074 GB", "536.9 MB", "better"),
+            ("sm_pct", 24.0, 36.0, "24.0%", "36.0%", "better"),
+            ("flop", 4 * E, 6 * E, "268.4 MFLOP", "402.7 MFLOP", "changed")):
         row = numbers.get(("softmax_kernel", field))
         if not check(row is not None, f"{name}: softmax {field} listed"):
             continue
         text = [row.find_element(By.CSS_SELECTOR, c).text for c in (".old", ".new", ".change", ".status")]
-        want = [f"{old:.6g}", f"{new:.6g}", f"{(new - old) / old * 100:+.1f}%", status]
+        want = [old_text, new_text, f"{(new - old) / old * 100:+.1f}%", status]
         check(text == want, f"{name}: softmax {field} {text}, expected {want}")
     verdicts = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#diff-verdicts li")]
     check("softmax_kernel sol_table: unclassified \u2192 memory-bound (DRAM)" in verdicts, f"{name}: verdict changes {verdicts}")
@@ -361,7 +366,7 @@ def check_monitor_page(driver, name):
     sm = [r for r in driver.find_elements(By.CSS_SELECTOR, "#diff-numbers tr.diff-row")
           if r.get_attribute("data-entity") == f"kernel: {LOAD}" and r.get_attribute("data-field") == "sm_pct"]
     check(len(sm) == 1 and [sm[0].find_element(By.CSS_SELECTOR, c).text for c in (".old", ".new", ".change")] ==
-          ["40", "20", "-50.0%"], f"{name}: load's SM 40 -> 20 listed")
+          ["40.0%", "20.0%", "-50.0%"], f"{name}: load's SM 40 -> 20 listed")
     changes = {r.get_attribute("data-name"): r.find_element(By.CSS_SELECTOR, ".status").text
                for r in driver.find_elements(By.CSS_SELECTOR, "#changes tr.change-row")}
     check(changes.get("kernel: transpose") == "removed", f"{name}: a row only in the baseline: {changes}")

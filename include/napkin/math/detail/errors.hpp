@@ -17,7 +17,7 @@
 #include <string>
 #include <string_view>
 
-#include "napkin/detail/number_text.hpp"
+#include "napkin/text/numbers.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 namespace detail {

@@ -1,22 +1,30 @@
 // SPDX-License-Identifier: Apache-2.0
-// A measured run read back from its JSON document, as the sol_report values that wrote it: what `napkin
-// report` (the HTML page) and `napkin roofline RUN.json` (measured points) draw. The documents of kinds
-// sol-report, kernel-reports, phase-reports and comparison hold sol_reports; each is rebuilt from its
-// collected metrics ("values"), so every number of the page is derived the way the library derives it.
+// napkin/report/json_read_run.hpp — a measured run read back from its JSON document, as the sol_report
+// values that wrote it: what `napkin report` (the HTML page) and `napkin roofline RUN.json` (measured points)
+// draw. The documents of kinds sol-report, kernel-reports, phase-reports and comparison hold sol_reports;
+// each is rebuilt from its collected metrics ("values"), so every number is derived the way the library
+// derives it.
+//
+// OPTIONAL like json_read.hpp, which it reads with (nlohmann/json). Bad input (a file that cannot be read,
+// another kind, a wrong member) is napkin's input error (napkin/error.hpp) naming the file and the member:
+// std::invalid_argument by default.
 #pragma once
+
+#include "napkin/config.hpp"
 
 #include <cmath>
 #include <cstddef>
 #include <string>
 #include <vector>
 
-#include "errors.hpp"
-#include "napkin/detail/number_text.hpp"
+#include "napkin/error.hpp"
 #include "napkin/profiler/sol_report.hpp"
 #include "napkin/document/document.hpp"
 #include "napkin/report/json_read.hpp"
+#include "napkin/text/numbers.hpp"
+#include "napkin/text/printable.hpp"
 
-namespace napkin::cli {
+NAPKIN_BEGIN_NAMESPACE
 
 struct measured_run {
   std::string file;
@@ -28,31 +36,31 @@ struct measured_run {
 namespace detail {
 
 [[noreturn]] inline void bad_run(const std::string& where, const std::string& what) {
-  throw usage_error(where + ": " + what);
+  raise_input_error("napkin: " + where + ": " + what);
 }
 
-inline const json_value& member(const json_value& o, const char* field, const std::string& where) {
+inline const json_value& run_member(const json_value& o, const char* field, const std::string& where) {
   const json_value* v = o.find(field);
   if (v == nullptr) bad_run(where, std::string("no \"") + field + "\"");
   return *v;
 }
 
-inline std::string text_member(const json_value& o, const char* field, const std::string& where) {
-  const json_value& v = member(o, field, where);
+inline std::string run_text(const json_value& o, const char* field, const std::string& where) {
+  const json_value& v = run_member(o, field, where);
   if (!v.is_string()) bad_run(where + "." + field, "expected a string");
   return v.as_string();
 }
 
-inline double number_of(const json_value& v, const std::string& where) {
+inline double run_number(const json_value& v, const std::string& where) {
   if (!v.is_number()) bad_run(where, "expected a number");
   return v.as_number();
 }
 
 // A measured quantity: every metric napkin reads (durations, cycles, bytes, rates, percentages) is >= 0,
-// and a percentage of peak is at most 1000: the library's one check (report/document.hpp).
-inline double measured_of(const json_value& v, const std::string& where, bool percentage) {
-  const double x = number_of(v, where);
-  if (std::string bad = napkin::detail::measured_number_problem(x, percentage); !bad.empty()) bad_run(where, bad);
+// and a percentage of peak is at most 1000: the library's one check (document/document.hpp).
+inline double run_measured(const json_value& v, const std::string& where, bool percentage) {
+  const double x = run_number(v, where);
+  if (std::string bad = detail::measured_number_problem(x, percentage); !bad.empty()) bad_run(where, bad);
   return x;
 }
 
@@ -66,63 +74,63 @@ inline measured_by measured_by_of(const std::string& text, const std::string& wh
 inline sol_report rebuild_report(const json_value& e, const std::string& where) {
   if (!e.is_object()) bad_run(where, "expected an object");
   sol_report r;
-  r.name = text_member(e, "name", where);
-  r.chip = text_member(e, "chip", where);
-  r.metric_set = text_member(e, "metric_set", where);
-  const double passes = number_of(member(e, "passes", where), where + ".passes");
+  r.name = run_text(e, "name", where);
+  r.chip = run_text(e, "chip", where);
+  r.metric_set = run_text(e, "metric_set", where);
+  const double passes = run_number(run_member(e, "passes", where), where + ".passes");
   if (!(passes >= 0) || passes != std::floor(passes) || passes > 1e6) bad_run(where + ".passes", "expected a count");
   r.passes = static_cast<std::size_t>(passes);
-  r.how = measured_by_of(text_member(e, "measured_by", where), where + ".measured_by");
-  const json_value& cost = member(e, "cost", where);
+  r.how = measured_by_of(run_text(e, "measured_by", where), where + ".measured_by");
+  const json_value& cost = run_member(e, "cost", where);
   const std::pair<const char*, double*> parts[] = {
       {"enable_s", &r.cost.enable_s}, {"setup_s", &r.cost.setup_s}, {"passes_s", &r.cost.passes_s},
       {"flush_s", &r.cost.flush_s},   {"cupti_s", &r.cost.cupti_s}, {"work_s", &r.cost.work_s},
       {"decode_s", &r.cost.decode_s}};
   for (const auto& [field, target] : parts)
-    *target = measured_of(member(cost, field, where + ".cost"), where + ".cost." + field, false);
-  const json_value& values = member(e, "values", where);
+    *target = run_measured(run_member(cost, field, where + ".cost"), where + ".cost." + field, false);
+  const json_value& values = run_member(e, "values", where);
   if (!values.is_object()) bad_run(where + ".values", "expected an object of metric values");
   for (std::size_t i = 0; i < values.keys().size(); ++i) {
     const json_value& v = values.items()[i];
     if (v.is_null()) continue;  // a metric the set asked for and the GPU did not give
     const std::string& key = values.keys()[i];
-    r.values[key] = measured_of(v, where + ".values." + key, key.find("pct") != std::string::npos);
+    r.values[key] = run_measured(v, where + ".values." + key, key.find("pct") != std::string::npos);
   }
   if (const json_value* derived = e.find("derived"); derived != nullptr) {  // absent before napkin 0.2
     if (!derived->is_object()) bad_run(where + ".derived", "expected an object of numbers");
     for (std::size_t i = 0; i < derived->keys().size(); ++i) {
       const json_value& v = derived->items()[i];
       if (v.is_null()) continue;
-      r.derived[derived->keys()[i]] = number_of(v, where + ".derived." + derived->keys()[i]);
+      r.derived[derived->keys()[i]] = run_number(v, where + ".derived." + derived->keys()[i]);
     }
   }
-  const json_value& derivations = member(e, "derivations", where);
+  const json_value& derivations = run_member(e, "derivations", where);
   if (!derivations.is_object()) bad_run(where + ".derivations", "expected an object");
   for (std::size_t i = 0; i < derivations.keys().size(); ++i) {
     if (!derivations.items()[i].is_string()) bad_run(where + ".derivations." + derivations.keys()[i], "expected a string");
     r.derivations[derivations.keys()[i]] = derivations.items()[i].as_string();
   }
-  const json_value& samples = member(e, "pass_samples", where);
+  const json_value& samples = run_member(e, "pass_samples", where);
   if (!samples.is_array()) bad_run(where + ".pass_samples", "expected an array");
   for (const json_value& s : samples.items()) {
     if (!s.is_object()) bad_run(where + ".pass_samples", "expected objects");
     pass_sample p;
-    p.duration_ns = measured_of(member(s, "duration_ns", where + ".pass_samples"), where + ".pass_samples.duration_ns", false);
+    p.duration_ns = run_measured(run_member(s, "duration_ns", where + ".pass_samples"), where + ".pass_samples.duration_ns", false);
     const json_value* launches = s.find("launches");
     if (launches != nullptr && launches->is_number() && launches->as_number() >= 0 && launches->as_number() < 1e15) p.launches = static_cast<std::size_t>(launches->as_number());
     r.pass_samples.push_back(p);
   }
-  const json_value& disagree = member(e, "passes_disagree", where);
+  const json_value& disagree = run_member(e, "passes_disagree", where);
   if (disagree.is_string()) r.passes_disagree = disagree.as_string();
   return r;
 }
 
 }  // namespace detail
 
-// The run in the document `doc` read from `file`; bad input (another kind, a wrong member) is a usage_error.
+// The run in the document `doc` read from `file`; bad input (another kind, a wrong member) is an input error.
 inline measured_run read_run(const json_value& doc, const std::string& file) {
   const report_document header = flatten(doc, file);  // the header and the entities' shape
-  if (!header.ok()) throw usage_error(header.problem);
+  if (!header.ok()) detail::raise_input_error("napkin: " + header.problem);
   measured_run out{file, header.kind, header.gpu, {}};
   std::vector<const json_value*> entities;
   std::string member;
@@ -133,8 +141,8 @@ inline measured_run read_run(const json_value& doc, const std::string& file) {
     member = header.kind == report_kind::sol_report ? "report" : "comparison";
     entities.push_back(doc.find(member));
   } else {
-    throw usage_error(file + ": a document of kind '" + header.kind + "'; this reads measured kernels: kinds "
-                      "kernel-reports, phase-reports, sol-report and comparison");
+    detail::bad_run(file, "a document of kind '" + header.kind + "'; this reads measured kernels: kinds "
+                          "kernel-reports, phase-reports, sol-report and comparison");
   }
   for (std::size_t i = 0; i < entities.size(); ++i)
     out.run.kernels.push_back(detail::rebuild_report(*entities[i], file + ": " + member +
@@ -149,11 +157,11 @@ inline measured_run read_run(const json_value& doc, const std::string& file) {
   return out;
 }
 
-// The run in `file`; bad input (a file that cannot be read, another kind, a wrong member) is a usage_error.
+// The run in `file`; bad input (a file that cannot be read, another kind, a wrong member) is an input error.
 inline measured_run read_run(const std::string& file) {
   const json_read_result r = read_json_file(file);
-  if (!r.ok()) throw usage_error(r.problem);
+  if (!r.ok()) detail::raise_input_error("napkin: " + r.problem);
   return read_run(r.value, file);
 }
 
-}  // namespace napkin::cli
+NAPKIN_END_NAMESPACE

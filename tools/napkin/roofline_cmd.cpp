@@ -43,9 +43,9 @@ runner setup_roofline(CLI::App& sub) {
   return [a]() -> answer {
     if (a->run.empty() && a->workloads.empty())
       throw usage_error("roofline needs a RUN.json, or --workload \"gemm 4096 4096 4096\" for an estimate");
-    std::optional<measured_run> run, base;
-    if (!a->run.empty()) run = read_run(a->run);
-    if (!a->baseline.empty()) base = read_run(a->baseline);
+    std::optional<napkin::measured_run> run, base;
+    if (!a->run.empty()) run = napkin::read_run(a->run);
+    if (!a->baseline.empty()) base = napkin::read_run(a->baseline);
     const chart_gpu_choice g = chart_gpu(a->gpu, a->gpu_option->count() > 0, run ? &*run : nullptr);
     roofline_answer out{{}, g.gpu, a->output, {}};
     out.chart = napkin::make_roofline_chart(g.gpu.spec, a->title.empty() ? "Roofline: " + g.gpu.label : a->title);

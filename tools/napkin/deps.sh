@@ -10,11 +10,11 @@ missing=()
 command -v cmake >/dev/null || missing+=(cmake)
 [ ${#missing[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-  echo "examples/cli/deps.sh: installing ${missing[*]}"
+  echo "tools/napkin/deps.sh: installing ${missing[*]}"
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 else
-  echo "examples/cli/deps.sh: the napkin tool needs ${missing[*]} (Debian/Ubuntu: sudo apt-get install ${missing[*]};" \
+  echo "tools/napkin/deps.sh: the napkin tool needs ${missing[*]} (Debian/Ubuntu: sudo apt-get install ${missing[*]};" \
        "or give CMake -DNAPKIN_CLI11_INCLUDE_DIR=<folder with CLI/CLI.hpp> and" \
        "-DNAPKIN_CLI_NLOHMANN_INCLUDE_DIR=<folder with nlohmann/json.hpp>)" >&2
   exit 1

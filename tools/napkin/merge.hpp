@@ -15,9 +15,9 @@
 
 #include "answer.hpp"
 #include "errors.hpp"
-#include "monitor_file.hpp"
+#include "napkin/report/json_read_monitor.hpp"
 #include "napkin/report/rank_summaries.hpp"
-#include "runs.hpp"
+#include "napkin/report/json_read_run.hpp"
 
 namespace napkin::cli {
 

@@ -11,7 +11,7 @@
 
 #include "charts.hpp"
 #include "command.hpp"
-#include "monitor_file.hpp"
+#include "napkin/report/json_read_monitor.hpp"
 #include "options.hpp"
 
 namespace {
@@ -54,14 +54,14 @@ answer monitor_answer(const report_args& a, const read_document_file& doc) {
   out.output = a.output;
   napkin::monitor_page page;
   page.title = a.title.empty() ? "napkin monitor: " + a.run : a.title;
-  page.report = read_monitor_report(doc.value, a.run);
+  page.report = napkin::read_monitor_report(doc.value, a.run);
   if (!a.baseline.empty()) {
     const read_document_file base = read_any(a.baseline);
     if (base.kind != napkin::report_kind::monitor_report)
       throw usage_error(a.baseline + ": a document of kind '" + base.kind +
                         "'; the baseline of a monitor-report is a monitor-report");
     same_gpu(a, base.gpu, doc.gpu);
-    page.baseline = read_monitor_report(base.value, a.baseline);
+    page.baseline = napkin::read_monitor_report(base.value, a.baseline);
   }
   if (a.gpu_option->count() > 0) out.notes.push_back("--gpu: the monitor page has no roofline; --gpu is not used");
   out.monitor = std::move(page);
@@ -92,10 +92,10 @@ runner setup_report(CLI::App& sub) {
         doc.kind != napkin::report_kind::sol_report && doc.kind != napkin::report_kind::comparison)
       throw usage_error(a->run + ": a document of kind '" + doc.kind + "'; napkin report renders kinds " +
                         renderable_kinds);
-    const measured_run run = read_run(a->run);
-    std::optional<measured_run> base;
+    const napkin::measured_run run = napkin::read_run(a->run);
+    std::optional<napkin::measured_run> base;
     if (!a->baseline.empty()) {
-      base = read_run(a->baseline);
+      base = napkin::read_run(a->baseline);
       same_gpu(*a, base->gpu, run.gpu);
     }
     report_answer out;

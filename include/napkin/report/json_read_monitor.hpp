@@ -1,10 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
-// A phase monitor's report read back from its monitor-report JSON document (napkin/monitor/monitor_documents.hpp):
-// what `napkin report monitor.json` draws (napkin/report/monitor_page.hpp). Each row's numbers are taken as
-// written (the readings' sums are not in the document, so nothing is re-derived); writing the rebuilt report
-// gives the same document back, which tests/cli checks. Bad input (a wrong member, a count that is not one,
-// launches or times that do not add up) is a usage_error naming the file and the member.
+// napkin/report/json_read_monitor.hpp — a phase monitor's report read back from its monitor-report JSON
+// document (napkin/monitor/monitor_documents.hpp): what `napkin report monitor.json` draws
+// (napkin/report/monitor_page.hpp) and `napkin merge` summarizes. Each row's numbers are taken as written
+// (the readings' sums are not in the document, so nothing is re-derived); writing the rebuilt report gives
+// the same document back, which tests/report and tests/cli check.
+//
+// OPTIONAL like json_read.hpp, which parses the file (nlohmann/json). Bad input (a wrong member, a count that
+// is not one, launches or times that do not add up) is napkin's input error (napkin/error.hpp) naming the
+// file and the member: std::invalid_argument by default.
 #pragma once
+
+#include "napkin/config.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -14,17 +20,19 @@
 #include <vector>
 
 #include "errors.hpp"
-#include "napkin/detail/number_text.hpp"
 #include "napkin/document/document.hpp"
-#include "napkin/report/json_read.hpp"
+#include "napkin/error.hpp"
 #include "napkin/monitor/monitor_documents.hpp"
+#include "napkin/report/json_read.hpp"
+#include "napkin/text/numbers.hpp"
+#include "napkin/text/printable.hpp"
 
-namespace napkin::cli {
+NAPKIN_BEGIN_NAMESPACE
 
 namespace detail {
 
 [[noreturn]] inline void bad_monitor(const std::string& where, const std::string& what) {
-  throw usage_error(where + ": " + what);
+  raise_input_error("napkin: " + where + ": " + what);
 }
 
 inline const json_value& monitor_member(const json_value& o, const char* field, const std::string& where) {
@@ -48,7 +56,7 @@ inline std::optional<double> monitor_reading(const json_value& o, const char* fi
   if (v.is_null()) return std::nullopt;
   if (!v.is_number()) bad_monitor(where + "." + field, "expected a number or null");
   const double x = v.as_number();
-  if (std::string bad = napkin::detail::measured_number_problem(x, napkin::detail::is_percentage_member(field)); !bad.empty())
+  if (std::string bad = detail::measured_number_problem(x, detail::is_percentage_member(field)); !bad.empty())
     bad_monitor(where + "." + field, bad);
   return x;
 }
@@ -133,7 +141,7 @@ inline monitor_row monitor_row_of(const json_value& e, const std::string& where)
 
 }  // namespace detail
 
-// The monitor report in a monitor-report document `doc` read from `file`.
+// The monitor report in a monitor-report document `doc` (json_read.hpp's read_json_file) read from `file`.
 inline monitor_report read_monitor_report(const json_value& doc, const std::string& file) {
   monitor_report r;
   const json_value& m = detail::monitor_member(doc, "monitor", file);
@@ -193,4 +201,4 @@ inline monitor_report read_monitor_report(const json_value& doc, const std::stri
   return r;
 }
 
-}  // namespace napkin::cli
+NAPKIN_END_NAMESPACE

@@ -5,7 +5,7 @@
 // communication / compute split. --format json writes the job document (kind "job"), csv the table.
 //
 // Every *.json in DIR (not its subfolders) is read, with the checks of `napkin report` (one reader: the
-// header by flatten(), measured runs by read_run(), monitor reports by read_monitor_report()). Documents of kind kernel-reports, phase-reports or
+// header by flatten(), measured runs by napkin::read_run(), monitor reports by napkin::read_monitor_report()). Documents of kind kernel-reports, phase-reports or
 // monitor-report are ranks; a job document (an earlier merge's output) is skipped with a note; any other
 // kind, mixed kinds, an unreadable file, two files of one rank, or an empty DIR is bad input (exit status 2).
 // The rank is the document's context.rank; a document without one takes it from a file name that ends in
@@ -22,6 +22,9 @@
 
 #include "command.hpp"
 #include "merge.hpp"
+#include "napkin/report/json_read_monitor.hpp"
+#include "napkin/report/json_read_run.hpp"
+#include "napkin/report/rank_summaries.hpp"
 
 namespace {
 

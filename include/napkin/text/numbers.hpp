@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// napkin/detail/number_text.hpp — the one place napkin turns numbers into text.
+// napkin/text/numbers.hpp — the one place napkin turns numbers into text (napkin/text.hpp).
 //
 // Every report, explanation and CLI line formats its numbers here, so that "81.0%", "2.78 ms" and
 // "137.4 GFLOP" look the same wherever they appear. Plain C++17; a value that is not finite prints as
@@ -13,6 +13,7 @@
 //   duration(2.779e-3)           "2.78 ms"      a measured time: ns, us, ms or s (1 <= value < 1000)
 //   estimate_duration(1.389e-4)  "138.9 µs"     an estimated time: the same units, four digits
 //   general(2.5e-7)              "2.5e-07"      printf's %g, for a value an error message quotes back
+//   named_number(6.69e13, "flop_per_s")  "66.90 TFLOP/s"  a document's number by its member's unit suffix
 #pragma once
 
 #include "napkin/config.hpp"
@@ -32,9 +33,11 @@ inline std::string non_finite_text(double v) {
   return v > 0 ? "inf" : "-inf";
 }
 
+}  // namespace detail
+
 // `decimals` digits after the point (0..17).
 inline std::string fixed(double v, int decimals) {
-  if (!std::isfinite(v)) return non_finite_text(v);
+  if (!std::isfinite(v)) return detail::non_finite_text(v);
   char buf[352];  // DBL_MAX printed with 17 decimals fits
   std::snprintf(buf, sizeof buf, "%.*f", std::clamp(decimals, 0, 17), v);
   return buf;
@@ -42,32 +45,44 @@ inline std::string fixed(double v, int decimals) {
 
 // Four significant digits and at least one decimal: 682.7, 19.97, 0.6250, 1365.3; 0 prints as "0".
 inline std::string significant(double v) {
-  if (!std::isfinite(v)) return non_finite_text(v);
+  if (!std::isfinite(v)) return detail::non_finite_text(v);
   if (v == 0) return "0";
   const int magnitude = static_cast<int>(std::floor(std::log10(std::fabs(v))));
   return fixed(v, std::max(1, 3 - magnitude));
 }
 
 inline std::string percent(double pct, int decimals = 1) {
-  if (!std::isfinite(pct)) return non_finite_text(pct);
+  if (!std::isfinite(pct)) return detail::non_finite_text(pct);
   return fixed(pct, decimals) + "%";
 }
 
 inline std::string percent_of(double fraction, int decimals = 1) { return percent(fraction * 100.0, decimals); }
 
-// A decimal SI prefix chosen so that the number is below 1000: si(4.8e12, "B/s") = "4.800 TB/s".
-// Whole numbers below 1000 print without decimals: si(256, "B") = "256 B".
-inline std::string si(double value, std::string_view unit) {
-  if (!std::isfinite(value)) return non_finite_text(value) + " " + std::string(unit);
+// The decimal SI prefix (k = 1000, up to E) that keeps |value| below 1000, and the value scaled by it:
+// {4.8, "T"} for 4.8e12, {256, ""} for 256. si() and the SVG's axis labels use it.
+struct si_scaled {
+  double value;
+  const char* prefix;
+};
+
+inline si_scaled si_scale(double value) {
   static constexpr struct {
     double scale;
     const char* prefix;
   } prefixes[] = {{1e18, "E"}, {1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}};
+  for (const auto& p : prefixes)
+    if (std::fabs(value) >= p.scale) return {value / p.scale, p.prefix};
+  return {value, ""};
+}
+
+// A decimal SI prefix chosen so that the number is below 1000: si(4.8e12, "B/s") = "4.800 TB/s".
+// Whole numbers below 1000 print without decimals: si(256, "B") = "256 B".
+inline std::string si(double value, std::string_view unit) {
+  if (!std::isfinite(value)) return detail::non_finite_text(value) + " " + std::string(unit);
   // The prefix is chosen for the number as printed: 999999999.99 rounds to 1000000000, so "1.000 G", never
   // "1000.0 M".
-  const double shown = std::strtod(significant(value).c_str(), nullptr);
-  for (const auto& p : prefixes)
-    if (std::fabs(shown) >= p.scale) return significant(shown / p.scale) + " " + p.prefix + std::string(unit);
+  const si_scaled s = si_scale(std::strtod(significant(value).c_str(), nullptr));
+  if (*s.prefix != '\0') return significant(s.value) + " " + s.prefix + std::string(unit);
   if (value == std::floor(value)) return fixed(value, 0) + " " + std::string(unit);
   return significant(value) + " " + std::string(unit);
 }
@@ -90,7 +105,7 @@ inline time_unit time_unit_of(double seconds) {
 // A measured time, two decimals (whole nanoseconds): "179.74 us", "2.78 ms", "42 ns". Written "us", not
 // "µs", so that reports stay ASCII in every terminal and log.
 inline std::string duration(double seconds) {
-  if (!std::isfinite(seconds)) return non_finite_text(seconds) + " s";
+  if (!std::isfinite(seconds)) return detail::non_finite_text(seconds) + " s";
   const time_unit u = time_unit_of(seconds);
   return fixed(seconds * u.per_second, u.per_second == 1e9 ? 0 : 2) + " " + u.ascii;
 }
@@ -98,7 +113,7 @@ inline std::string duration(double seconds) {
 // An estimated time, with significant()'s four digits so that it reads like the si() quantities printed
 // beside it: "138.9 µs", "30.05 µs", "1.500 s". The µ sign is what the napkin CLI has always printed.
 inline std::string estimate_duration(double seconds) {
-  if (!std::isfinite(seconds)) return non_finite_text(seconds) + " s";
+  if (!std::isfinite(seconds)) return detail::non_finite_text(seconds) + " s";
   const time_unit u = time_unit_of(seconds);
   return significant(seconds * u.per_second) + " " + u.symbol;
 }
@@ -106,11 +121,38 @@ inline std::string estimate_duration(double seconds) {
 // printf's %g (six significant digits, scientific when that is shorter): "-1", "0.5", "1e+306". For a
 // value an error message quotes back, whatever its magnitude.
 inline std::string general(double v) {
-  if (!std::isfinite(v)) return non_finite_text(v);
+  if (!std::isfinite(v)) return detail::non_finite_text(v);
   char buf[32];
   std::snprintf(buf, sizeof buf, "%g", v);
   return buf;
 }
 
+namespace detail {
+inline bool name_ends_with(std::string_view name, std::string_view suffix) {
+  return name == suffix.substr(1) ||
+         (name.size() > suffix.size() && name.substr(name.size() - suffix.size()) == suffix);
+}
 }  // namespace detail
+
+// A number of a report document for people, in the unit its member's name ends with (docs/CONTRIBUTING.md:
+// `duration_ns`, `compute_s`, `sm_pct`, `dram_bytes`, `dram_bytes_per_s`, `flop_per_s`, `sm_hz`,
+// `intensity_flop_per_byte`): times as duration() ("2.05 ms"), rates and sizes with SI prefixes
+// ("66.90 TFLOP/s", "3.614 TB/s", "4.295 GB"), percentages as percent(); any other name (a count, a ratio)
+// with general()'s six digits. `napkin diff` prints both sides of a change this way; the documents keep
+// the exact number.
+inline std::string named_number(double value, std::string_view name) {
+  using detail::name_ends_with;
+  if (name_ends_with(name, "_per_byte")) return significant(value) + " FLOP/B";
+  if (name_ends_with(name, "_bytes_per_s")) return si(value, "B/s");
+  if (name_ends_with(name, "_flop_per_s")) return si(value, "FLOP/s");
+  if (name_ends_with(name, "_per_s")) return si(value, "/s");
+  if (name_ends_with(name, "_ns")) return duration(value * 1e-9);
+  if (name_ends_with(name, "_s")) return duration(value);
+  if (name_ends_with(name, "_pct")) return percent(value);
+  if (name_ends_with(name, "_hz")) return si(value, "Hz");
+  if (name_ends_with(name, "_bytes") || name.substr(0, 6) == "bytes_") return si(value, "B");
+  if (name_ends_with(name, "_flop")) return si(value, "FLOP");
+  return general(value);
+}
+
 NAPKIN_END_NAMESPACE

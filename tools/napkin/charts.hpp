@@ -21,7 +21,7 @@
 #include "gpu_choice.hpp"
 #include "names.hpp"
 #include "napkin/report/roofline_chart.hpp"
-#include "runs.hpp"
+#include "napkin/report/json_read_run.hpp"
 
 namespace napkin::cli {
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Renders an answer (answer.hpp): render() picks the --format (text here; json and csv hand the answer
 // to the report library's serializers, answer_documents.hpp) and, for text, the answer's type.
-// Numbers become text through napkin/detail/number_text.hpp; what is here is layout. Every line fits in
+// Numbers become text through napkin/text/numbers.hpp; what is here is layout. Every line fits in
 // 100 columns (tests/cli checks it).
 #pragma once
 
@@ -15,20 +15,17 @@
 #include "answer.hpp"
 #include "answer_documents.hpp"
 #include "names.hpp"
-#include "napkin/detail/number_text.hpp"
-#include "napkin/detail/printable.hpp"
+#include "napkin/text/numbers.hpp"
+#include "napkin/text/printable.hpp"
+#include "napkin/text/table.hpp"
 #include "napkin/math.hpp"
 #include "napkin/occupancy.hpp"
 #include "options.hpp"
-#include "table.hpp"
 
 namespace napkin::cli {
 
-using napkin::detail::estimate_duration;
-using napkin::detail::fixed;
-using napkin::detail::percent_of;
-using napkin::detail::si;
-using napkin::detail::significant;
+// Every line of the CLI's text output fits in this many columns (tests/cli checks it).
+inline constexpr std::size_t max_columns = 100;
 
 // Bytes in decimal units (bandwidths are decimal) and, where it differs, the binary value beside them:
 // "4.295 GB (4 GiB)", "100.7 MB (96 MiB)", "512 B".
@@ -80,10 +77,10 @@ inline void print_row(std::ostream& out, const char* label, const std::string& v
 inline std::string spec_text(const gpu_spec& g) {
   std::string s = g.cc_major ? "CC " + std::to_string(g.cc_major) + "." + std::to_string(g.cc_minor) : "";
   const auto add = [&](const std::string& part) { s += (s.empty() ? "" : ", ") + part; };
-  const std::string clock = napkin::detail::general(g.boost_clock_mhz) + " MHz";
+  const std::string clock = napkin::general(g.boost_clock_mhz) + " MHz";
   if (g.sm_count) add(std::to_string(g.sm_count) + " SMs" + (g.boost_clock_mhz > 0 ? " at " + clock : ""));
   else if (g.boost_clock_mhz > 0) add(clock);
-  if (g.l2_bytes) add("L2 " + napkin::detail::general(static_cast<double>(g.l2_bytes) / MB) + " MiB");
+  if (g.l2_bytes) add("L2 " + napkin::general(static_cast<double>(g.l2_bytes) / MB) + " MiB");
   return s.empty() ? "no SM count, clock or L2 given" : s;
 }
 
@@ -409,8 +406,8 @@ inline void render_text(std::ostream& out, const diff_answer& a) {
                                                                                       : text_table::align::right);
       t.column("status", text_table::align::left);
     }
-    t.row({"  " + c.field, napkin::detail::diff_number(c.old_value), napkin::detail::diff_number(c.new_value),
-           napkin::detail::diff_percent(c), std::string(to_string(c.status)) + (c.regression ? " (regression)" : "")});
+    t.row({"  " + c.field, old_value_text(c), new_value_text(c), change_text(c),
+           status_text(c.status, c.regression)});
   }
   flush();
   out << same << " of " << d.changes.size() << " numbers within " << fixed(d.threshold_pct, 1) << "%\n";
@@ -439,10 +436,10 @@ inline void render(std::ostream& out, const answer& a, const output_options& o) 
     std::visit([&](const auto& value) { render_text(out, value); }, a);  // SVG and HTML: escaped as markup
   else {
     // Text for a terminal: names from files (kernels, hosts, GPU files) may hold terminal escapes or bidi
-    // overrides; every line goes through printable() (napkin/detail/printable.hpp), the one place.
+    // overrides; every line goes through printable() (napkin/text/printable.hpp), the one place.
     std::ostringstream text;
     std::visit([&](const auto& value) { render_text(text, value); }, a);
-    out << napkin::detail::printable_lines(text.str());
+    out << napkin::printable_lines(text.str());
   }
 }
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// napkin/detail/printable.hpp — a name from outside (a kernel, a phase, a host, a file's entity) as text
+// napkin/text/printable.hpp — a name from outside (a kernel, a phase, a host, a file's entity) as text
 // for a terminal: what could steer the terminal or reorder what the reader sees is shown, not sent.
 //
 //   - C0 controls (ESC, BEL, CR, LF, ...) and DEL become \xNN: "\x1b[31m" prints as \x1b[31m;
@@ -40,6 +40,8 @@ inline std::string code_point_text(unsigned cp) {
   return out + ">";
 }
 
+}  // namespace detail
+
 inline std::string printable(std::string_view s) {
   static constexpr char hex[] = "0123456789abcdef";
   std::string out;
@@ -57,8 +59,8 @@ inline std::string printable(std::string_view s) {
       out += hex[c1 >> 4];
       out += hex[c1 & 0xF];
       ++i;
-    } else if (const unsigned cp = bidi_control_at(s, i); cp != 0) {
-      out += code_point_text(cp);
+    } else if (const unsigned cp = detail::bidi_control_at(s, i); cp != 0) {
+      out += detail::code_point_text(cp);
       i += 2;
     } else {
       out += static_cast<char>(c);
@@ -81,6 +83,30 @@ inline std::string printable_lines(std::string_view s) {
   return out;
 }
 
-}  // namespace detail
+// The user's text quoted back in a message: at most 40 bytes (cut at a UTF-8 character boundary, then "…"),
+// control characters as \xNN (a terminal escape in an argument is shown, not sent to the terminal).
+inline std::string quote_input(std::string_view text) {
+  constexpr std::size_t max_bytes = 40;
+  std::size_t n = text.size();
+  if (n > max_bytes) {
+    n = max_bytes;
+    while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;  // not inside a character
+  }
+  std::string out;
+  out.reserve(n + 8);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x20 || c == 0x7F) {
+      static constexpr char hex[] = "0123456789abcdef";
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 0xF];
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  if (n < text.size()) out += "…";
+  return out;
+}
 
 NAPKIN_END_NAMESPACE

@@ -23,8 +23,8 @@
 #include "command.hpp"
 #include "names.hpp"
 #include "napkin/config.hpp"
-#include "napkin/detail/printable.hpp"
 #include "napkin/document/text_file.hpp"
+#include "napkin/text/printable.hpp"
 #include "options.hpp"
 #include "render.hpp"
 
@@ -98,13 +98,13 @@ int finish(int status, const std::string& who, int e = stdout_error()) {
 int write_file(const std::string& file, const std::string& text, int status, const std::string& who) {
   const std::string why = napkin::write_text_file(file, text);
   if (why.empty()) return status;
-  std::cerr << who << ": cannot write " << napkin::detail::printable(file) << ": " << why << "\n";
+  std::cerr << who << ": cannot write " << napkin::printable(file) << ": " << why << "\n";
   return exit_failure;
 }
 
 int usage_failure(const std::string& who, const std::string& message, const std::string& help_hint) {
   // Messages quote names from files (kernels, kinds, paths): shown, never sent to the terminal as controls.
-  std::cerr << who << ": " << napkin::detail::printable_lines(message) << "\n" << help_hint << "\n";
+  std::cerr << who << ": " << napkin::printable_lines(message) << "\n" << help_hint << "\n";
   return exit_usage;
 }
 
@@ -230,7 +230,7 @@ int main(int argc, char** argv) {
       if (r.first == sub) {
         const answer a = r.second();
         for (const std::string& note : answer_notes(a))
-          std::cerr << who() << ": note: " << napkin::detail::printable_lines(note) << "\n";
+          std::cerr << who() << ": note: " << napkin::printable_lines(note) << "\n";
         const std::string file = output_file(a);
         std::ostringstream text;  // all of it first: a failed render leaves no half-written file
         render(text, a, output);
@@ -247,7 +247,7 @@ int main(int argc, char** argv) {
   } catch (const std::overflow_error& e) {
     return usage_failure(who(), without_prefix(e.what()), hint());
   } catch (const std::exception& e) {
-    std::cerr << who() << ": " << napkin::detail::printable_lines(without_prefix(e.what())) << "\n";
+    std::cerr << who() << ": " << napkin::printable_lines(without_prefix(e.what())) << "\n";
     return exit_failure;
   }
 }

@@ -1,8 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
-// Text layout: wrap() for paragraphs, and a plain-text table: a header row and right- or left-aligned columns, two spaces apart. Widths count
-// characters, not bytes ("µs" is one column wide). The renderers keep every table within 100 columns
-// (tests/cli checks every command's output).
+// napkin/text/table.hpp — text layout for people (napkin/text.hpp): padding, wrap() for paragraphs, and a
+// plain-text table (a header row and right- or left-aligned columns, two spaces apart). Widths count
+// characters, not bytes ("µs" is one column wide). Every to_text of napkin and the `napkin` tool's renderers
+// lay their columns out with these.
+//
+//   pad_right("gemm", 6)      "gemm  "
+//   pad_left("2.05 ms", 9)    "  2.05 ms"
+//   text_table t; t.column("entity", text_table::align::left); t.column("old"); t.row({"gemm", "2.05 ms"});
+//   t.text("  ")              "  entity      old\n  gemm    2.05 ms\n"
+//
+// Plain C++17.
 #pragma once
+
+#include "napkin/config.hpp"
 
 #include <algorithm>
 #include <cstddef>
@@ -10,7 +20,7 @@
 #include <string>
 #include <vector>
 
-namespace napkin::cli {
+NAPKIN_BEGIN_NAMESPACE
 
 // Characters of UTF-8 text: bytes that do not continue a character.
 inline std::size_t text_width(const std::string& s) {
@@ -28,9 +38,6 @@ inline std::string pad_left(const std::string& text, std::size_t width) {
   const std::size_t w = text_width(text);
   return w < width ? std::string(width - w, ' ') + text : text;
 }
-
-// Every line of the CLI's text output fits in this many columns (tests/cli checks it).
-inline constexpr std::size_t max_columns = 100;
 
 // `text` in lines of at most `width` characters, broken at spaces; each line of `text` keeps its leading
 // spaces, and the lines a break makes start with `indent` spaces. `first_column`: where the text starts.
@@ -83,24 +90,31 @@ class text_table {
   }
   void row(std::vector<std::string> cells) { rows_.push_back(std::move(cells)); }
 
-  void print(std::ostream& out) const {
+  bool empty() const { return rows_.empty(); }
+
+  // The header and every row, each line starting with `indent`; a column as wide as its widest cell.
+  std::string text(const std::string& indent = "") const {
     std::vector<std::size_t> width(headers_.size());
     for (std::size_t c = 0; c < headers_.size(); ++c) {
       width[c] = text_width(headers_[c]);
-      for (const auto& r : rows_) width[c] = std::max(width[c], text_width(r[c]));
+      for (const auto& r : rows_) width[c] = std::max(width[c], c < r.size() ? text_width(r[c]) : 0);
     }
+    std::string out;
     const auto line = [&](const std::vector<std::string>& cells) {
-      std::string text;
-      for (std::size_t c = 0; c < cells.size(); ++c) {
+      std::string text = indent;
+      for (std::size_t c = 0; c < cells.size() && c < headers_.size(); ++c) {
         if (c > 0) text += "  ";
         text += aligns_[c] == align::left ? pad_right(cells[c], width[c]) : pad_left(cells[c], width[c]);
       }
       while (!text.empty() && text.back() == ' ') text.pop_back();
-      out << text << "\n";
+      out += text + "\n";
     };
     line(headers_);
     for (const auto& r : rows_) line(r);
+    return out;
   }
+
+  void print(std::ostream& out) const { out << text(); }
 
  private:
   std::vector<std::string> headers_;
@@ -108,4 +122,4 @@ class text_table {
   std::vector<std::vector<std::string>> rows_;
 };
 
-}  // namespace napkin::cli
+NAPKIN_END_NAMESPACE

@@ -20,7 +20,7 @@
 #include "errors.hpp"
 #include "gpu_choice.hpp"
 #include "names.hpp"
-#include "napkin/detail/number_text.hpp"
+#include "napkin/text/numbers.hpp"
 #include "napkin/math.hpp"
 #include "parse.hpp"
 #include "sweep.hpp"
@@ -148,7 +148,6 @@ using make_workload =
     std::function<titled_workload(const std::vector<std::int64_t>& values, const std::vector<std::string>& typed)>;
 
 inline measured_reading read_measurement(const roofline_estimate& e, double peak, double bandwidth, double seconds) {
-  using napkin::detail::percent_of;
   measured_reading m;
   m.seconds = seconds;
   m.fraction_of_bound = e.lower_bound_seconds() / seconds;

@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: Apache-2.0
+// napkin/text.hpp — text for people (the umbrella header): how napkin turns numbers and outside names into
+// what a terminal shows. Every to_text renderer of napkin and the `napkin` tool builds on these parts.
+//
+//   text/numbers.hpp    fixed, significant, percent, percent_of, si, duration, estimate_duration, general
+//   text/printable.hpp  printable, printable_lines, quote_input: outside text shown, never obeyed, by a terminal
+//   text/table.hpp      text_width, pad_left, pad_right, wrap, text_table: columns and paragraphs
+//
+// Plain C++17. JSON and CSV documents do not use these forms: their numbers round-trip exactly
+// (report/json_writer.hpp).
+#pragma once
+
+#include "napkin/text/numbers.hpp"
+#include "napkin/text/printable.hpp"
+#include "napkin/text/table.hpp"

@@ -1,0 +1,16 @@
+# The `napkin` tool builds only on napkin's public headers: no file of tools/ includes napkin/detail/.
+#   cmake -DTOOLS=<tools dir> -P tool_public_headers.cmake
+file(GLOB_RECURSE files LIST_DIRECTORIES false ${TOOLS}/*.hpp ${TOOLS}/*.cpp)
+set(bad)
+foreach(f ${files})
+  file(STRINGS ${f} lines REGEX "#[ \t]*include[ \t]*[<\"]napkin/(.*/)?detail/")
+  if(lines)
+    list(APPEND bad "${f}: ${lines}")
+  endif()
+endforeach()
+list(LENGTH files n)
+if(bad)
+  list(JOIN bad "\n  " bad)
+  message(FATAL_ERROR "files in tools/ that include a napkin/detail/ header (make what they need public):\n  ${bad}")
+endif()
+message(STATUS "${n} files in tools/, none including napkin/detail/")
