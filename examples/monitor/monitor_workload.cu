@@ -4,15 +4,18 @@
 //       "prefill" (two SGEMMs), "decode" (16 copies and 4 softmaxes), "sample" (4 small kernels and host
 //       waits that leave the GPU idle): 26 kernels per iteration, for S seconds (default 3). Prints
 //       WORKLOAD_WALL_S and, with the monitor on, its report and MONITOR_CPU_S.
-//   monitor_workload accuracy [--interval-us I] [--drain-ms D] [--monitor off] [--back-to-back R]
-//       kernels of >= 200 us (copy, softmax, FMA loop, SGEMM, shared-memory reduction; and a 70 us strided
-//       read), 3 launches each in a phase of its name with idle gaps, the monitor on (200 us samples): its
-//       report and NAPKIN_MONITOR_ROW lines for the comparison with ncu (benchmarks/device/monitor.sh runs
-//       the same sequence with --monitor off under ncu). --back-to-back R: instead, R rounds of the same
-//       kernels with no gaps and no syncs, each round in another order, so that windows hold several kernels
-//       (the rate solve's case, docs/monitor.md).
+//   monitor_workload accuracy [--interval-us I] [--drain-ms D] [--monitor off] [--back-to-back R] [--settle-ms M]
+//       13 kernels of distinct character, 0.5-60 ms each on an H100 or H200 (accuracy_launches() lists them
+//       with their expected durations), 3 launches each in a phase of its name with idle gaps of 8 intervals,
+//       the monitor on (200 us samples): its report, NAPKIN_MONITOR_ROW lines and MONITOR_CPU_S for the
+//       comparison with ncu (benchmarks/device/monitor_accuracy.sh runs the same sequence with --monitor off
+//       under ncu). --back-to-back R: instead, R rounds of the same kernels with no gaps and no syncs, each
+//       round in another order, so that windows hold several kernels (the rate solve's case, docs/monitor.md),
+//       at the monitor's default interval and buffers unless --interval-us says otherwise. The monitor starts
+//       M ms (default 500) before the sequence, past its setup sample. With --monitor off the sequence runs
+//       between cudaProfilerStart() and cudaProfilerStop() (ncu --profile-from-start off sees it alone).
 //   monitor_workload plain
-//       the same kernels once each, no monitor: the target of ncu.
+//       the accuracy kernels once each, no monitor: the target of ncu.
 //   monitor_workload soak [--seconds S] [--interval-us I]
 //       the run workload for S seconds at a short interval, printing SOAK lines (resident memory, samples
 //       kept, dropped, restarts) every 10 s.
@@ -21,6 +24,7 @@
 //   monitor_workload concurrent
 //       two kernels at once on two streams, under the monitor: the report marks them as overlapping.
 #include <cublas_v2.h>
+#include <cuda_profiler_api.h>
 #include <cuda_runtime.h>
 #include <unistd.h>
 
@@ -38,6 +42,7 @@
 #include <utility>
 #include <vector>
 
+#include "accuracy_kernels.cuh"
 #include "gemm_cublas.cuh"
 #include "kernels.cuh"
 #include "napkin/check.hpp"
@@ -49,20 +54,31 @@
 namespace {
 
 namespace k = napkin_kernels;
+namespace mw = napkin_monitor_workload;
 constexpr std::size_t big_n = std::size_t(1) << 27;  // 512 MiB of floats
+constexpr std::size_t buffer_n = 3 * big_n;            // a and b: 1.5 GiB each
+constexpr std::size_t chain_n = std::size_t(1) << 26;  // the pointer chase's chain and the histogram's input
 constexpr std::size_t small_n = std::size_t(1) << 24;  // 64 MiB
 constexpr int gemm_n = 2048;
+constexpr float fma_a = 1.0f - 9.5367431640625e-07f, fma_b = 9.5367431640625e-07f;  // x stays bounded
 
 struct buffers {
   float* a = nullptr;
   float* b = nullptr;
+  unsigned* chain = nullptr;
+  unsigned* bins = nullptr;
   cublasHandle_t blas = nullptr;
   int sms = 0;
   buffers() {
-    NAPKIN_CUDA_CHECK(cudaMalloc(&a, big_n * 2 * sizeof(float)));
-    NAPKIN_CUDA_CHECK(cudaMalloc(&b, big_n * 2 * sizeof(float)));
-    NAPKIN_CUDA_CHECK(k::fill_pattern(a, big_n * 2));
-    NAPKIN_CUDA_CHECK(k::fill_pattern(b, big_n * 2));
+    NAPKIN_CUDA_CHECK(cudaMalloc(&a, buffer_n * sizeof(float)));
+    NAPKIN_CUDA_CHECK(cudaMalloc(&b, buffer_n * sizeof(float)));
+    NAPKIN_CUDA_CHECK(cudaMalloc(&chain, chain_n * sizeof(unsigned)));
+    NAPKIN_CUDA_CHECK(cudaMalloc(&bins, 8 * sizeof(unsigned)));
+    NAPKIN_CUDA_CHECK(k::fill_pattern(a, buffer_n));
+    NAPKIN_CUDA_CHECK(k::fill_pattern(b, buffer_n));
+    NAPKIN_CUDA_CHECK(cudaMemset(bins, 0, 8 * sizeof(unsigned)));
+    mw::mw_setup_chain<<<k::blocks_for(chain_n, 256), 256>>>(chain, chain_n);
+    NAPKIN_CUDA_CHECK(cudaGetLastError());
     NAPKIN_CUDA_CHECK(cublasCreate(&blas));
     NAPKIN_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
     NAPKIN_CUDA_CHECK(cudaDeviceSynchronize());
@@ -71,6 +87,8 @@ struct buffers {
     cublasDestroy(blas);
     cudaFree(a);
     cudaFree(b);
+    cudaFree(chain);
+    cudaFree(bins);
   }
 };
 
@@ -107,31 +125,85 @@ double run_for(buffers& s, double seconds) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// The long kernels, one phase each.
-void accuracy_kernels(buffers& s, int launches, bool sync_each = true) {
-  const unsigned grid = static_cast<unsigned>(s.sms) * 8;
-  for (int i = 0; i < launches; ++i) {
-    { napkin::range r{"copy"}; NAPKIN_CUDA_CHECK(k::copy(s.a, s.b, big_n)); }
-    { napkin::range r{"softmax"}; NAPKIN_CUDA_CHECK(k::softmax_smem_naive(s.a, s.b, 8192, 16384)); }
-    { napkin::range r{"fma"}; NAPKIN_CUDA_CHECK(k::fma_loop(s.b, static_cast<unsigned>(s.sms) * 16, 256, 8192)); }
-    { napkin::range r{"sgemm"}; NAPKIN_CUDA_CHECK(k::sgemm(s.blas, 4096, 4096, 4096, s.a, s.a + 4096 * 4096, s.b)); }
-    { napkin::range r{"smem_reduce"}; NAPKIN_CUDA_CHECK(k::smem_tree_reduce(s.a, std::size_t(1) << 24, 16, s.b)); }
-    { napkin::range r{"strided"}; NAPKIN_CUDA_CHECK(k::strided_read(s.a, big_n, 32, s.b, grid)); }
-    if (sync_each) NAPKIN_CUDA_CHECK(cudaDeviceSynchronize());
-  }
-}
+void launched() { NAPKIN_CUDA_CHECK(cudaGetLastError()); }
 
-// The accuracy run's kernels, each with the phase it is launched in (its name).
+// The accuracy run's kernels, each with the phase it is launched in (its name), and their expected durations
+// on an H100 (SXM, 132 SMs at ~1.98 GHz: HBM3 3.35 TB/s, of which a streaming kernel reaches ~2.9; FP32
+// 67 TFLOP/s, FP64 33.5) from that arithmetic and from the zoo's sizes measured under ncu on the same chip
+// (docs/accuracy.md); an H200 (4.8 TB/s, the same SMs) runs the DRAM-bound ones ~1.4x faster. 0.5-60 ms each.
 std::vector<std::pair<const char*, std::function<void()>>> accuracy_launches(buffers& s) {
   const unsigned grid = static_cast<unsigned>(s.sms) * 8;
   return {
-      {"copy", [&s] { NAPKIN_CUDA_CHECK(k::copy(s.a, s.b, big_n)); }},
+      // 1.5 GiB read + 1.5 GiB written = 3.2 GB at ~2.9 TB/s: ~1.1 ms (H200, ~4.2 TB/s: ~0.77 ms).
+      {"copy", [&s] { NAPKIN_CUDA_CHECK(k::copy(s.a, s.b, buffer_n)); }},
+      // 8192 rows of 16384 floats, three passes: ~2.7 GB at ~2.5 TB/s (75 % of peak): ~1.1 ms (H200 ~0.75).
       {"softmax", [&s] { NAPKIN_CUDA_CHECK(k::softmax_smem_naive(s.a, s.b, 8192, 16384)); }},
+      // 132 x 16 x 256 threads x 8192 iterations x 8 chains x 2 = 7.1e10 FLOP at 67 TFLOP/s: ~1.1 ms.
       {"fma", [&s] { NAPKIN_CUDA_CHECK(k::fma_loop(s.b, static_cast<unsigned>(s.sms) * 16, 256, 8192)); }},
+      // cuBLAS SGEMM 4096^3: 1.37e11 FLOP at ~58 TFLOP/s (87 % SM): ~2.4-2.7 ms.
       {"sgemm", [&s] { NAPKIN_CUDA_CHECK(k::sgemm(s.blas, 4096, 4096, 4096, s.a, s.a + 4096 * 4096, s.b)); }},
+      // 32768 blocks of 512, 16 rounds of a bank-conflicted tree with 9 barriers each: ~1.4 ms.
       {"smem_reduce", [&s] { NAPKIN_CUDA_CHECK(k::smem_tree_reduce(s.a, std::size_t(1) << 24, 16, s.b)); }},
-      {"strided", [&s, grid] { NAPKIN_CUDA_CHECK(k::strided_read(s.a, big_n, 32, s.b, grid)); }},
+      // 6 sweeps of a sector per lane over 1 GiB (2^23 loads each): 12x the 70 us strided read of 2^22 loads
+      // measured on the H200 (docs/monitor.md): ~0.85 ms there, ~1.1 ms on an H100.
+      {"strided",
+       [&s, grid] {
+         mw::mw_strided_passes<<<grid, 256>>>(s.a, big_n * 2, 32, 6, s.b);
+         launched();
+       }},
+      // 8192^2 floats, stores a sector per lane: 1.13 ms on an H100 under ncu (the zoo's transpose_naive).
+      {"transpose",
+       [&s] {
+         mw::mw_transpose_naive<<<dim3(8192 / 32, 8192 / 32), dim3(32, 8)>>>(s.a, s.b, 8192);
+         launched();
+       }},
+      // 4096 re-reads of a 16 KB tile per block: 8x the zoo's 512 (143 us on an H100): ~1.1 ms.
+      {"l1_reread",
+       [&s] {
+         mw::mw_l1_reread<<<static_cast<unsigned>(s.sms) * 4, 256>>>(reinterpret_cast<const float4*>(s.a), 4096,
+                                                                     -1.0f, s.b);
+         launched();
+       }},
+      // 2^24 atomicAdds on 8 bins: 4x the zoo's 2^22 (314 us on an H100): ~1.25 ms.
+      {"atomics",
+       [&s, grid] {
+         mw::mw_atomic_histogram<<<grid, 256>>>(s.chain, std::size_t(1) << 24, s.bins);
+         launched();
+       }},
+      // 132 x 8 x 256 threads x 8192 x 8 chains x 2 = 3.5e10 FLOP at 33.5 TFLOP/s (FP64): ~1.07 ms.
+      {"fp64_fma",
+       [&s, grid] {
+         mw::mw_fp64_fma<<<grid, 256>>>(8192, fma_a, fma_b, -1.0, reinterpret_cast<double*>(s.b));
+         launched();
+       }},
+      // __sinf, __expf, rsqrtf chains, 1024 iterations: 0.82 ms on an H100 (the zoo's sfu).
+      {"sfu",
+       [&s, grid] {
+         mw::mw_sfu<<<grid, 256>>>(1024, -100.0f, s.b);
+         launched();
+       }},
+      // One warp, 1536 dependent loads through 256 MiB at ~550 ns each (the zoo's 2048 took 1.12 ms): ~0.84 ms.
+      {"pointer_chase",
+       [&s] {
+         mw::mw_pointer_chase<<<1, 32>>>(s.chain, chain_n, 1536, reinterpret_cast<unsigned*>(s.b));
+         launched();
+       }},
+      // 700,000 iterations: 2/3 of the zoo's long_fma (2^20, 74.2 ms on an H100): ~49.5 ms.
+      {"long_fma",
+       [&s, grid] {
+         mw::mw_long_fma<<<grid, 256>>>(700000, fma_a, fma_b, -1.0f, s.b);
+         launched();
+       }},
   };
+}
+
+// The accuracy kernels once each, one phase each (plain mode; and the warm-up: modules, cuBLAS's heuristics).
+void accuracy_kernels(buffers& s) {
+  for (const auto& [phase, launch] : accuracy_launches(s)) {
+    napkin::range r{phase};
+    launch();
+  }
+  NAPKIN_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 // The accuracy run's launches: each kernel 3 times in a phase of its name, each launch followed by an idle
@@ -184,7 +256,7 @@ int main(int argc, char** argv) try {
   const std::string mode = argc > 1 ? argv[1] : "run";
   double seconds = 3;
   bool monitor_on = true;
-  long interval_us = 0, buffer_mib = 0, drain_ms = 0, back_to_back = 0;
+  long interval_us = 0, buffer_mib = 0, drain_ms = 0, back_to_back = 0, settle_ms = 500;
   for (int i = 2; i < argc; ++i) {
     if (std::strcmp(argv[i], "--seconds") == 0 && i + 1 < argc) seconds = std::atof(argv[++i]);
     else if (std::strcmp(argv[i], "--monitor") == 0 && i + 1 < argc) monitor_on = std::strcmp(argv[++i], "on") == 0;
@@ -192,6 +264,7 @@ int main(int argc, char** argv) try {
     else if (std::strcmp(argv[i], "--buffer-mib") == 0 && i + 1 < argc) buffer_mib = std::atol(argv[++i]);
     else if (std::strcmp(argv[i], "--drain-ms") == 0 && i + 1 < argc) drain_ms = std::atol(argv[++i]);
     else if (std::strcmp(argv[i], "--back-to-back") == 0 && i + 1 < argc) back_to_back = std::atol(argv[++i]);
+    else if (std::strcmp(argv[i], "--settle-ms") == 0 && i + 1 < argc) settle_ms = std::atol(argv[++i]);
   }
   buffers s;
   iteration(s);  // warm-up: cuBLAS's first call, module loading
@@ -222,34 +295,53 @@ int main(int argc, char** argv) try {
     return mon.running() ? 0 : 1;
   }
   if (mode == "plain") {
-    accuracy_kernels(s, 1);
+    accuracy_kernels(s);
     return 0;
   }
   if (mode == "accuracy") {
-    // Per-kernel readings need windows no longer than the kernels (>= 200 us here): 200 us by default.
-    // CUPTI decodes a 25-50 us sample in ~140-200 us of CPU, slower than they arrive, and the hardware buffer
-    // holds ~4,200 samples, 840 ms at 200 us (docs/monitor.md), and the first ~0.1-0.4 s after the start
-    // were idle on an H200: so the sampled stretch is kept short (3 launches of each kernel),
-    // stop() ends it, and the buffer is decoded afterwards. Each launch is followed by an idle gap of several
-    // windows, so that no window holds two kernels: a kernel's DRAM bytes are then exactly its windows' bytes.
-    const long interval = interval_us > 0 ? interval_us : 200;
-    napkin::monitor_settings fine = settings_with(interval);
-    fine.hardware_buffer_bytes = std::uint64_t(512) << 20;
-    fine.max_samples = std::size_t(1) << 20;
-    if (drain_ms > 0) fine.drain_period_ns = static_cast<std::uint64_t>(drain_ms) * 1000000;
+    accuracy_kernels(s);  // warm-up: every kernel's module, cuBLAS's heuristics for 4096^3
+    // With idle gaps, per-kernel readings need windows no longer than the kernels (>= 500 us here): 200 us by
+    // default. CUPTI decodes a 25-50 us sample in ~140-200 us of CPU, slower than they arrive, and the hardware
+    // buffer holds ~4,200 samples, 840 ms at 200 us (docs/monitor.md): so the sampled stretch is kept short (3
+    // launches of each kernel), stop() ends it, and the buffer is decoded afterwards. Each launch is followed
+    // by an idle gap of several windows, so that no window holds two kernels. Back to back, the monitor runs
+    // as it is left running: the default interval and buffers, the rate solve separating the kernels.
+    const long interval =
+        interval_us > 0 ? interval_us : (back_to_back > 0 ? 0 : 200);  // 0: the monitor's default
+    napkin::monitor_settings with = settings_with(interval);
+    if (back_to_back <= 0) {
+      with.hardware_buffer_bytes = std::uint64_t(512) << 20;
+      with.max_samples = std::size_t(1) << 20;
+    }
+    if (drain_ms > 0) with.drain_period_ns = static_cast<std::uint64_t>(drain_ms) * 1000000;
     const auto sequence = [&] {
       if (back_to_back > 0) run_back_to_back(s, static_cast<int>(back_to_back));
       else run_accuracy_sequence(s, interval);
     };
     if (!monitor_on) {
+      NAPKIN_CUDA_CHECK(cudaProfilerStart());  // ncu --profile-from-start off: the sequence alone
       sequence();
+      NAPKIN_CUDA_CHECK(cudaProfilerStop());
       return 0;
     }
-    napkin::monitor mon(fine);
+    const auto t0 = std::chrono::steady_clock::now();
+    napkin::monitor mon(with);
     std::fprintf(stderr, "monitor: %s\n", mon.status().c_str());
+    // The first sample of a session (0.35-0.46 s after the start) is dropped as the setup sample: start after it.
+    std::this_thread::sleep_for(std::chrono::milliseconds(settle_ms));
+    const auto t1 = std::chrono::steady_clock::now();
     sequence();
+    const double sequence_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
     mon.stop();  // a defined end: the sampler stops, the buffer is decoded
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const napkin::monitor_report r = mon.report();
+    const napkin::monitor::cpu_use cpu = mon.cpu();
+    std::printf("WORKLOAD_WALL_S monitor=on wall_s=%.4f sequence_s=%.4f interval_ns=%llu\n", wall, sequence_s,
+                static_cast<unsigned long long>(with.interval_ns));
+    // CPU over the monitor's whole life (start, settle, sequence, stop's last decode): its share of one core.
+    std::printf("MONITOR_CPU_S cpu_s=%.4f wall_s=%.4f decode_s=%.4f activity_s=%.4f attribute_s=%.4f samples=%zu "
+                "kernels=%zu\n",
+                cpu.total_s(), wall, cpu.decode_s, cpu.activity_s, cpu.attribute_s, cpu.decoded_samples, cpu.kernels);
     const napkin::monitor::decode_wall w = mon.decode_time();
     std::printf("MONITOR_DECODE_WALL decode_s=%.4f evaluate_s=%.4f initialize_s=%.4f\n", w.decode_s, w.evaluate_s,
                 w.initialize_s);
