@@ -61,7 +61,7 @@ TEST_CASE("a launch cut by the last window counts in the totals but not in the p
   const std::vector<kernel_record> k = {kernel("k", 0, 1000), kernel("k", 1500, 2500)};
   const monitor_report r =
       make_monitor_report(k, attribute({sample(0, 2000, 10, 10, 10, 10, 1000, 500)}, k, {}, keep_first()));
-  const monitor_row& x = row(r.kernels, "k");
+  const monitor_row x = row(r.kernels, "k");
   CHECK(x.complete == 1);
   CHECK(x.partial);
   CHECK(*x.dram_bytes == doctest::Approx(1500));
@@ -106,11 +106,11 @@ TEST_CASE("the communication share: a phase mostly in NCCL/NVSHMEM kernels is re
       kernel("gemm", 1500, 2000, {"mixed"}),
       kernel("gemm", 2000, 4000, {"gemm"})};
   const monitor_report r = make_monitor_report(k, attribute(samples, k, {}, keep_first()));
-  const monitor_row& allreduce = row(r.phases, "allreduce");
+  const monitor_row allreduce = row(r.phases, "allreduce");
   CHECK(allreduce.split.communication_ns == doctest::Approx(800));
   CHECK(allreduce.split.compute_ns == doctest::Approx(200));
   CHECK(allreduce.communication());
-  const monitor_row& mixed = row(r.phases, "mixed");
+  const monitor_row mixed = row(r.phases, "mixed");
   CHECK(mixed.split.communication_fraction() == doctest::Approx(0.5));
   CHECK_FALSE(mixed.communication());
   CHECK(row(r.phases, "gemm").split.communication_ns == 0);

@@ -202,7 +202,7 @@ TEST_CASE("an accumulator's report") {
   CHECK(r.idle == idle_model::time_share);
   // Time-share makes the idle time's rate one more unknown: shuffle, the only kernel with idle time beside
   // it and in one window only, cannot be told from the idle time, so it has no readings and no verdict.
-  const monitor_row& shuffle = row(r.kernels, "shuffle");
+  const monitor_row shuffle = row(r.kernels, "shuffle");
   CHECK(shuffle.resolution.status == rate_status::collinear);
   CHECK(shuffle.resolution.reason.find("(idle time)") != std::string::npos);
   CHECK_FALSE(shuffle.sm_pct.has_value());

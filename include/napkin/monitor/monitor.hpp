@@ -180,8 +180,8 @@ class monitor final : private process_state::pausable_sampler {
     try {
 #endif
       const int device = s.device;
+      cupti_.emplace();  // before the chip name: cuptiDeviceGetChipName crashed (SIGSEGV) without it
       chip_ = detail::pm_sampling_chip(device);  // makes the device's context first (CUPTI needs one)
-      cupti_.emplace();
       context_ = run_context(device);
       config_.emplace(chip_, detail::monitor_metrics());
       detail::activity_collector::instance().hold();

@@ -73,7 +73,8 @@ inline double thread_cpu_seconds() noexcept {
   return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
 }
 
-// The CUPTI chip name of `device` ("GH100"), after making its primary context (CUPTI needs one); the calling
+// The CUPTI chip name of `device` ("GH100"), after making its primary context (CUPTI needs one, and its profiler
+// API initialized first: cupti_initialization; without it CUPTI 13.0 crashed here); the calling
 // thread's current device is kept.
 inline std::string pm_sampling_chip(int device) {
   int current = 0;

@@ -22,7 +22,7 @@
 #include "napkin/error.hpp"
 #include "napkin/math/gpu_spec.hpp"
 #include "napkin/math/pipes.hpp"
-#include "napkin/report/document.hpp"
+#include "napkin/document/document.hpp"
 #include "napkin/report/json_read.hpp"
 #include "napkin/text/printable.hpp"
 
