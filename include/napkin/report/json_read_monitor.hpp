@@ -19,7 +19,6 @@
 #include <string_view>
 #include <vector>
 
-#include "errors.hpp"
 #include "napkin/document/document.hpp"
 #include "napkin/error.hpp"
 #include "napkin/monitor/monitor_documents.hpp"
