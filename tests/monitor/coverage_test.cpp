@@ -30,7 +30,7 @@ const monitor_row& row(const std::vector<monitor_row>& rows, const char* name) {
 // their window's bytes (1000 and 500); the last two were never sampled.
 TEST_CASE("launches outside every window: the row is partial; bytes per complete launch stay comparable") {
   const std::vector<pm_sample> samples = {sample(0, 1000, 50, 40, 10, 10, 600, 400),
-                                          sample(1000, 2000, 50, 20, 10, 10, 300, 200)};
+                                          sample(1000, 2000, 50, 40, 10, 10, 300, 200)};  // steady readings: a rate
   const std::vector<kernel_record> k = {kernel("copy", 0, 1000, {"step"}), kernel("copy", 1000, 2000, {"step"}),
                                         kernel("copy", 2000, 3000, {"step"}), kernel("copy", 3000, 4000, {"step"})};
   const monitor_report r = make_monitor_report(k, attribute(samples, k, {}, keep_first()), 1);
@@ -81,7 +81,7 @@ TEST_CASE("a complete launch without DRAM byte readings gives no per-launch figu
 
 TEST_CASE("the accumulator gives the same coverage as the batch") {
   const std::vector<pm_sample> samples = {sample(0, 1000, 50, 40, 10, 10, 600, 400),
-                                          sample(1000, 2000, 50, 20, 10, 10, 300, 200)};
+                                          sample(1000, 2000, 50, 40, 10, 10, 300, 200)};  // steady readings: a rate
   const std::vector<kernel_record> k = {kernel("copy", 0, 1000), kernel("copy", 1000, 2000),
                                         kernel("copy", 2500, 3000)};
   monitor_accumulator acc(keep_first());
@@ -123,4 +123,18 @@ TEST_CASE("the communication share: a phase mostly in NCCL/NVSHMEM kernels is re
   const std::string kv = to_key_values(r);
   CHECK(kv.find("communication_fraction=0.8 activity=communication") != std::string::npos);
   CHECK(kv.find("communication_fraction=0.5 activity=compute") != std::string::npos);
+}
+
+// A kernel alone in its windows whose readings disagree between them (DRAM 40 % then 20 %): the spread is
+// its standard error (10 points here), above the limit, so the row is refused rather than printed as a rate.
+TEST_CASE("a kernel alone in windows that disagree is imprecise: no readings, no verdict") {
+  const std::vector<pm_sample> samples = {sample(0, 1000, 50, 40, 10, 10, 600, 400),
+                                          sample(1000, 2000, 50, 20, 10, 10, 300, 200)};
+  const std::vector<kernel_record> k = {kernel("copy", 0, 1000, {"step"}), kernel("copy", 1000, 2000, {"step"})};
+  const monitor_report r = make_monitor_report(k, attribute(samples, k, {}, keep_first()), 0);
+  const monitor_row x = row(r.kernels, "copy");
+  CHECK(x.resolution.status == rate_status::imprecise);
+  CHECK(x.resolution.reason.find("standard error") != std::string::npos);
+  CHECK_FALSE(x.dram_pct.has_value());
+  CHECK_FALSE(x.dram_bytes.has_value());
 }
