@@ -7,7 +7,7 @@
 //   text/table.hpp      text_width, pad_left, pad_right, wrap, text_table: columns and paragraphs
 //
 // Plain C++17. JSON and CSV documents do not use these forms: their numbers round-trip exactly
-// (report/json_writer.hpp).
+// (document/json_writer.hpp).
 #pragma once
 
 #include "napkin/text/numbers.hpp"

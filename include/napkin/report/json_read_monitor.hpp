@@ -49,7 +49,7 @@ inline std::uint64_t monitor_count(const json_value& o, const char* field, const
 }
 
 // A number, or null for a reading never taken. Every reading is >= 0 (times, bytes, rates, fractions), and
-// a percentage (a member ending in _pct) is at most 1000: the library's one check (report/document.hpp).
+// a percentage (a member ending in _pct) is at most 1000: the library's one check (document/document.hpp).
 inline std::optional<double> monitor_reading(const json_value& o, const char* field, const std::string& where) {
   const json_value& v = monitor_member(o, field, where);
   if (v.is_null()) return std::nullopt;
