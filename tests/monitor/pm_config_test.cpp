@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "napkin/monitor/pm_sampler.hpp"
@@ -10,39 +11,58 @@
 using namespace napkin;
 
 TEST_CASE("the monitor's set is one PM-sampling pass on GH100 and GB100") {
-  for (const char* chip : {"GH100", "GB100"}) {
+  // GH100: the seven readings, the eight SM % inputs and sm__cycles_active (docs/monitor.md); GB100 the seven.
+  for (const auto& [chip, count] : {std::pair<const char*, std::size_t>{"GH100", 16}, {"GB100", 7}}) {
     CAPTURE(chip);
-    const detail::pm_sampling_config config(chip, detail::monitor_metrics());
+    const detail::pm_sampling_config config(chip, detail::monitor_metrics(chip));
     CHECK(config.passes() == 1);
-    CHECK(config.metrics().size() == 7);
+    CHECK(config.metrics().size() == count);
   }
 }
 
 TEST_CASE("monitor_sample reads the values in the set's order") {
-  const double v[] = {11, 22, 33, 44, 55, 66, 77};
-  const pm_sample s = detail::monitor_sample(100, 200, v);
+  const std::vector<std::string> m = detail::monitor_metrics("GH100");
+  double v[16];
+  for (int i = 0; i < 16; ++i) v[i] = 11.0 * (i + 1);
+  const pm_sample s = detail::monitor_sample(100, 200, v, m.size());
   CHECK(s.start_ns == 100);
   CHECK(s.end_ns == 200);
-  CHECK(detail::monitor_metrics()[0].find("sm__throughput") != std::string::npos);
+  CHECK(m[0].find("sm__throughput") != std::string::npos);
   CHECK(*s.sm_pct == 11);
-  CHECK(detail::monitor_metrics()[1].find("l1tex__throughput") != std::string::npos);
+  CHECK(m[1].find("l1tex__throughput") != std::string::npos);
   CHECK(*s.l1tex_pct == 22);
-  CHECK(detail::monitor_metrics()[2].find("lts__throughput") != std::string::npos);
+  CHECK(m[2].find("lts__throughput") != std::string::npos);
   CHECK(*s.l2_slices_pct == 33);
-  CHECK(detail::monitor_metrics()[3].find("dram__throughput") != std::string::npos);
+  CHECK(m[3].find("dram__throughput") != std::string::npos);
   CHECK(*s.dram_pct == 44);
-  CHECK(detail::monitor_metrics()[4] == "dram__bytes_read.sum");
+  CHECK(m[4] == "dram__bytes_read.sum");
   CHECK(*s.dram_read_bytes == 55);
-  CHECK(detail::monitor_metrics()[5] == "dram__bytes_write.sum");
+  CHECK(m[5] == "dram__bytes_write.sum");
   CHECK(*s.dram_write_bytes == 66);
-  CHECK(detail::monitor_metrics()[6] == "gpc__cycles_elapsed.max");
+  CHECK(m[6] == "gpc__cycles_elapsed.max");
   CHECK(*s.elapsed_cycles == 77);
+  // The inputs in sm_input_names' order, then sm__cycles_active.
+  const char* const input_metric[] = {"sm__inst_executed_realtime", "pipe_alu_realtime", "pipe_fma_realtime",
+                                      "pipe_fmaheavy_realtime", "pipe_fp64_cycles", "pipe_tensor_cycles",
+                                      "pipe_uniform_realtime", "pipe_xu_realtime"};
+  for (std::size_t i = 0; i < sm_input_count; ++i) {
+    CAPTURE(i);
+    CHECK(m[7 + i].find(input_metric[i]) != std::string::npos);
+    CHECK(*s.sm_inputs[i] == 11.0 * static_cast<double>(8 + i));
+  }
+  CHECK(m[15].find("sm__cycles_active") != std::string::npos);
+  CHECK(*s.sm_active_pct == 176);
+  // Seven values (GB100's set): no inputs, nothing read past the seventh.
+  const pm_sample seven = detail::monitor_sample(100, 200, v, 7);
+  CHECK_FALSE(seven.sm_inputs[0]);
+  CHECK_FALSE(seven.sm_active_pct);
 }
 
 TEST_CASE("ncu's SM figure cannot be sampled, nor rebuilt from its breakdown") {
   // Why the monitor reads TriageCompute.sm__throughput and not ncu's sm__throughput (docs/monitor.md).
   const auto passes_with = [](std::vector<const char*> extra) {
-    std::vector<std::string> m = detail::monitor_metrics();
+    const std::vector<std::string> all = detail::monitor_metrics("GH100");
+    std::vector<std::string> m(all.begin(), all.begin() + detail::monitor_base_metric_count);  // the seven
     for (const char* e : extra) m.push_back(std::string(e) + ".avg.pct_of_peak_sustained_elapsed");
     return detail::pm_sampling_config("GH100", m).passes();
   };

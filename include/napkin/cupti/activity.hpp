@@ -38,6 +38,7 @@ struct kernel_activity {
   std::uint64_t start_ns = 0, end_ns = 0;
   std::uint32_t device = 0, stream = 0, correlation = 0;
   std::uint64_t phase_id = 0;  // 0: launched outside any napkin::range
+  std::uint64_t blocks = 0;    // thread blocks in the grid
 };
 
 // A stretch of GPU work (a kernel, a memcpy or a memset) on a device, in CUPTI's timestamp clock (ns).
@@ -258,6 +259,9 @@ class activity_collector {
         a.device = k->deviceId;
         a.stream = k->streamId;
         a.correlation = k->correlationId;
+        if (k->gridX > 0 && k->gridY > 0 && k->gridZ > 0)
+          a.blocks = static_cast<std::uint64_t>(k->gridX) * static_cast<std::uint64_t>(k->gridY) *
+                     static_cast<std::uint64_t>(k->gridZ);
         kernels_.push_back(std::move(a));
       } else if (record->kind == CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION) {
         const auto* e = reinterpret_cast<const CUpti_ActivityExternalCorrelation*>(record);

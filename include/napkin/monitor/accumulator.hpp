@@ -156,6 +156,7 @@ class monitor_accumulator {
       tracked[i].end_ns = pending_[i].end_ns;
       tracked[i].totals = pending_totals(i);
       tracked[i].rate_class = rates_.class_of(pending_[i].name, pending_[i].phase);
+      tracked[i].fills_sms = options_.sm_count > 0 && pending_[i].blocks >= options_.sm_count;
     }
     std::iota(by_start.begin(), by_start.end(), std::size_t{0});
     std::stable_sort(by_start.begin(), by_start.end(),

@@ -59,6 +59,20 @@ struct attribution_options {
   bool drop_first_sample = true;       // the first kept sample spans the session's setup: drop it
   std::uint64_t gap_tolerance_ns = 0;  // unsampled time a kernel may have and still be complete
   rate_solver_options rates;           // the per-class solve: class cap and what "resolved" needs
+  // The device's SM count (0: unknown). With it, a window whose SM counters dropped out is told: see
+  // sm_dropout_rule below.
+  std::uint64_t sm_count = 0;
+};
+
+// SM dropouts (docs/monitor.md, "SM dropouts"): CUPTI sometimes returns a window whose SM-side counters read
+// almost nothing while a kernel that fills the SMs ran through it (an H100, 12 of 130 windows of 5 ms). Such a
+// window's SM, L1 and SM-input readings are dropped (missing), never attributed as an idle SM. A window is one
+// when kernels with at least one block per SM covered at least `min_filling_share` of it and sm__cycles_active
+// read under `max_active_pct`: such kernels keep at least that share of the SMs busy (a block each), far above
+// the 5 %, while a dropout reads under 1 % and a one-warp kernel, which never counts as filling, about 0.8 %.
+struct sm_dropout_rule {
+  static constexpr double min_filling_share = 0.5;
+  static constexpr double max_active_pct = 5.0;
 };
 
 // The solver for these options: under time_share the idle time's rate is one more unknown.
@@ -148,6 +162,7 @@ struct device_totals {
   std::uint64_t samples_dropped = 0;        // lost samples (dropped_window::samples), setup excluded
   std::uint64_t setup_samples_dropped = 0;  // first samples of sessions, dropped on purpose
   std::uint64_t late_kernels = 0;           // records that came after their windows were settled
+  std::uint64_t sm_dropouts = 0;            // kept windows whose SM counters dropped out (sm_dropout_rule)
   // The idle bucket: time in kept windows with no kernel, and the readings/bytes attributed to it.
   std::uint64_t idle_ns = 0;
   reading_sums idle;
@@ -170,6 +185,7 @@ struct tracked_kernel {
   std::uint64_t start_ns = 0, end_ns = 0;
   monitor_totals totals;
   std::size_t rate_class = static_cast<std::size_t>(-1);  // its column in the rate solver
+  bool fills_sms = false;                                 // at least one block per SM (sm_dropout_rule)
 };
 
 struct clipped_kernel {
@@ -238,7 +254,19 @@ inline void attribute_window(const monitor_window& w, const std::vector<std::siz
     (w.setup ? device.setup_samples_dropped : device.samples_dropped) += w.dropped_samples;
     return;
   }
-  const pm_sample& s = *w.sample;
+  pm_sample s = *w.sample;
+  if (s.sm_active_pct && *s.sm_active_pct < sm_dropout_rule::max_active_pct) {
+    std::uint64_t filling = 0;
+    for (const clipped_kernel& c : clipped)
+      if (kernels[c.kernel].fills_sms) filling += c.overlap_ns;
+    if (static_cast<double>(filling) >= sm_dropout_rule::min_filling_share * static_cast<double>(width)) {
+      ++device.sm_dropouts;
+      s.sm_pct.reset();
+      s.l1tex_pct.reset();
+      s.sm_active_pct.reset();
+      for (auto& v : s.sm_inputs) v.reset();
+    }
+  }
   if (solver != nullptr) {
     std::vector<std::pair<std::size_t, std::uint64_t>> overlaps;
     for (const clipped_kernel& c : clipped)
@@ -350,6 +378,7 @@ inline attribution attribute(const std::vector<pm_sample>& samples, const std::v
     check_kernel_record(kernels[i], i);
     tracked[i].start_ns = kernels[i].start_ns;
     tracked[i].end_ns = kernels[i].end_ns;
+    tracked[i].fills_sms = options.sm_count > 0 && kernels[i].blocks >= options.sm_count;
     by_start[i] = i;
   }
   attribution result;

@@ -105,6 +105,7 @@ inline kernel_record to_kernel_record(kernel_activity&& k) {
   r.stream_id = k.stream;
   r.correlation_id = k.correlation;
   r.phase = phase_tracker::instance().path(k.phase_id);
+  r.blocks = k.blocks;
   return r;
 }
 

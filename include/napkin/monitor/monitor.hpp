@@ -176,6 +176,11 @@ class monitor final : private process_state::pausable_sampler {
       status_ = std::move(*why);
       return;
     }
+    // The SM count tells a kernel that fills the SMs, whose windows cannot read them idle (SM dropouts).
+    if (int sms = 0; cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, s.device) == cudaSuccess && sms > 0) {
+      options.sm_count = static_cast<std::uint64_t>(sms);
+      accumulator_ = monitor_accumulator(options, s.max_samples);
+    }
 #if NAPKIN_HAS_EXCEPTIONS
     try {
 #endif
@@ -183,7 +188,7 @@ class monitor final : private process_state::pausable_sampler {
       cupti_.emplace();  // before the chip name: cuptiDeviceGetChipName crashed (SIGSEGV) without it
       chip_ = detail::pm_sampling_chip(device);  // makes the device's context first (CUPTI needs one)
       context_ = run_context(device);
-      config_.emplace(chip_, detail::monitor_metrics());
+      config_.emplace(chip_, detail::monitor_metrics(chip_));
       detail::activity_collector::instance().hold();
       activity_held_ = true;
       detail::install_range_listener(&detail::phase_tracker::instance(), detail::listener_slot::monitor);
@@ -260,7 +265,7 @@ class monitor final : private process_state::pausable_sampler {
           [&] {
             const detail::pm_decode_result decoded = sampler_->decode(
                 [&](std::uint64_t t0, std::uint64_t t1, const double* v) {
-                  fresh.push_back(detail::monitor_sample(t0, t1, v));
+                  fresh.push_back(detail::monitor_sample(t0, t1, v, config_->metrics().size()));
                 },
                 max_steps);
             overflow = decoded.overflow;

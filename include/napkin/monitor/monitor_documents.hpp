@@ -119,7 +119,7 @@ inline json_value monitor_device_value(const monitor_report& r) {
       {"busy_ns", d.busy_ns},             {"idle_ns", d.idle_ns},
       {"dropped_ns", d.dropped_ns},       {"samples_kept", d.samples_kept},
       {"samples_dropped", d.samples_dropped}, {"setup_samples_dropped", d.setup_samples_dropped},
-      {"late_kernels", d.late_kernels}};
+      {"late_kernels", d.late_kernels},   {"sm_dropouts", d.sm_dropouts}};
   for (const auto& [field, n] : counts) v.set(field, json_value::count(n));
   v.set("idle_fraction", monitor_number(r.idle_fraction));
   v.set("idle_sm_pct", monitor_number(r.idle_sm_pct));

@@ -39,22 +39,39 @@
 NAPKIN_BEGIN_NAMESPACE
 
 namespace detail {
-// The one-pass PM-sampling set, in pm_sample's order. One pass on GH100 and GB100 (CUPTI's host planner);
-// checked against ncu on an H200 (docs/monitor.md).
-inline const std::vector<std::string>& monitor_metrics() {
-  static const std::vector<std::string> m = {
-      "TriageCompute.sm__throughput.avg.pct_of_peak_sustained_elapsed",
-      "SM_A.TriageCompute.l1tex__throughput.avg.pct_of_peak_sustained_elapsed",
-      "LTS.TriageCompute.lts__throughput.avg.pct_of_peak_sustained_elapsed",
-      "dram__throughput.avg.pct_of_peak_sustained_elapsed",
-      "dram__bytes_read.sum",
-      "dram__bytes_write.sum",
-      "gpc__cycles_elapsed.max"};
+// The one-pass PM-sampling set, in pm_sample's order: seven metrics on every chip napkin monitors, then, where
+// napkin knows what TriageCompute.sm__throughput is the maximum of, those inputs and sm__cycles_active.
+// On GH100 (H100, H200) the sampled SM % equals, in every kernel's own windows, the largest of the eight inputs
+// below (benchmarks/device/pm_sm_inputs_probe.cu on an H100, docs/monitor.md); CUPTI's host planner puts all
+// sixteen metrics in one pass. GB100 names its FMA counters differently and was never measured: it keeps the
+// seven. Checked against ncu on an H200 and an H100 (docs/monitor.md).
+inline std::vector<std::string> monitor_metrics(const std::string& chip) {
+  std::vector<std::string> m = {"TriageCompute.sm__throughput.avg.pct_of_peak_sustained_elapsed",
+                                "SM_A.TriageCompute.l1tex__throughput.avg.pct_of_peak_sustained_elapsed",
+                                "LTS.TriageCompute.lts__throughput.avg.pct_of_peak_sustained_elapsed",
+                                "dram__throughput.avg.pct_of_peak_sustained_elapsed",
+                                "dram__bytes_read.sum",
+                                "dram__bytes_write.sum",
+                                "gpc__cycles_elapsed.max"};
+  if (chip == "GH100") {
+    for (const char* input : {"TPC.TriageCompute.sm__inst_executed_realtime",  // in sm_input_names' order
+                              "TPC.TriageCompute.sm__inst_executed_pipe_alu_realtime",
+                              "TPC.TriageCompute.sm__inst_executed_pipe_fma_realtime",
+                              "TPC.TriageCompute.sm__inst_executed_pipe_fmaheavy_realtime",
+                              "TPC.TriageCompute.sm__pipe_fp64_cycles_active_realtime",
+                              "TPC.TriageCompute.sm__pipe_tensor_cycles_active_realtime",
+                              "SM_A.TriageCompute.sm__inst_executed_pipe_uniform_realtime",
+                              "SM_A.TriageCompute.sm__inst_executed_pipe_xu_realtime",
+                              "TPC.TriageCompute.sm__cycles_active"})
+      m.push_back(std::string(input) + ".avg.pct_of_peak_sustained_elapsed");
+  }
   return m;
 }
+inline constexpr std::size_t monitor_base_metric_count = 7;
 
-// One sample of monitor_metrics(), its values in that order.
-inline pm_sample monitor_sample(std::uint64_t start_ns, std::uint64_t end_ns, const double* v) {
+// One sample of monitor_metrics(chip), its `count` values in that order (7, or 16 with the SM inputs).
+inline pm_sample monitor_sample(std::uint64_t start_ns, std::uint64_t end_ns, const double* v,
+                                std::size_t count = monitor_base_metric_count) {
   pm_sample s;
   s.start_ns = start_ns;
   s.end_ns = end_ns;
@@ -65,6 +82,10 @@ inline pm_sample monitor_sample(std::uint64_t start_ns, std::uint64_t end_ns, co
   s.dram_read_bytes = v[4];
   s.dram_write_bytes = v[5];
   s.elapsed_cycles = v[6];
+  if (count >= monitor_base_metric_count + sm_input_count + 1) {
+    for (std::size_t i = 0; i < sm_input_count; ++i) s.sm_inputs[i] = v[monitor_base_metric_count + i];
+    s.sm_active_pct = v[monitor_base_metric_count + sm_input_count];
+  }
   return s;
 }
 inline double thread_cpu_seconds() noexcept {

@@ -97,6 +97,9 @@ struct class_rate {
   std::optional<double> solo_share;    // of sampled_ns, in windows it had alone
   std::optional<double> collinearity;  // the largest over the percentages; 1: independent of the others
   std::array<std::optional<double>, rate_metric_count> value{}, standard_error{};
+  // Where the windows carried SM % inputs (pm_sample::sm_inputs): the one whose solved rate is the class's SM %
+  // (an index into sm_input_names). SM % is their maximum, as the sampled SM % is in each window.
+  std::optional<std::size_t> sm_lead_input;
 };
 
 struct rate_solution {
@@ -167,10 +170,15 @@ class rate_solver {
       stats_[k].sampled_ns += ns;
       if (alone) stats_[k].solo_ns += ns;
     }
-    std::array<std::optional<double>, rate_metric_count> r{s.sm_pct, s.l1tex_pct, s.l2_slices_pct, s.dram_pct, {}, {}};
+    // SM % is a maximum over its inputs, and a maximum of window means is not the time-weighted sum of each
+    // kernel's maximum: where the inputs were sampled, they are solved (each additive) and SM % is not.
+    const bool inputs = std::any_of(s.sm_inputs.begin(), s.sm_inputs.end(), [](const auto& v) { return v.has_value(); });
+    std::array<std::optional<double>, solved_metric_count> r{inputs ? std::nullopt : s.sm_pct, s.l1tex_pct,
+                                                              s.l2_slices_pct, s.dram_pct};
     if (s.dram_read_bytes) r[4] = *s.dram_read_bytes / width;
     if (s.dram_write_bytes) r[5] = *s.dram_write_bytes / width;
-    for (std::size_t m = 0; m < rate_metric_count; ++m) {
+    for (std::size_t i = 0; i < sm_input_count; ++i) r[rate_metric_count + i] = s.sm_inputs[i];
+    for (std::size_t m = 0; m < solved_metric_count; ++m) {
       if (!r[m]) continue;
       metric_sums& t = metrics_[m];
       ++t.windows;
@@ -214,17 +222,19 @@ class rate_solver {
     std::vector<std::size_t> partner;
     std::uint64_t dof = 0;
   };
+  static constexpr std::size_t solved_metric_count = rate_metric_count + sm_input_count;
+  using metric_fits = std::array<metric_fit, solved_metric_count>;
   std::size_t rest_column() const { return options_.max_classes; }
   std::size_t idle_column() const { return options_.max_classes + 1; }
 
   metric_fit fit(const metric_sums& m) const;
-  class_rate judge(std::size_t k, const std::array<metric_fit, rate_metric_count>& fits) const;
+  class_rate judge(std::size_t k, const metric_fits& fits) const;
   std::string column_name(std::size_t k) const;
 
   bool idle_;
   rate_solver_options options_;
   std::size_t n_;
-  std::array<metric_sums, rate_metric_count> metrics_;
+  std::array<metric_sums, solved_metric_count> metrics_;
   std::vector<class_stats> stats_;
   std::map<std::pair<std::string, std::vector<std::string>>, std::size_t> index_;
   std::vector<std::pair<std::string, std::vector<std::string>>> blended_;  // named past the cap
@@ -290,7 +300,7 @@ inline std::string rate_solver::column_name(std::size_t k) const {
   return "?";
 }
 
-inline class_rate rate_solver::judge(std::size_t k, const std::array<metric_fit, rate_metric_count>& fits) const {
+inline class_rate rate_solver::judge(std::size_t k, const metric_fits& fits) const {
   class_rate c;
   const class_stats& s = stats_[k];
   c.windows = s.windows;
@@ -305,8 +315,32 @@ inline class_rate rate_solver::judge(std::size_t k, const std::array<metric_fit,
   double vif = 0, se = 0;
   std::size_t partner = n_;
   bool se_known = true, any = false;
+  // SM % from its inputs: the largest solved input. Its error and collinearity are the worst of the inputs
+  // within 3 points of it (any of them could be the true maximum), so a leader's near rival counts too.
+  metric_fit from_inputs;
+  const bool read_inputs = std::any_of(fits.begin() + rate_metric_count, fits.end(), [k](const metric_fit& f) {
+    return !f.x.empty() && f.vif[k] > 0;
+  });
+  if (read_inputs) {
+    from_inputs.x.assign(n_, 0.0);
+    from_inputs.se.assign(n_, 0.0);
+    from_inputs.vif.assign(n_, 0.0);
+    from_inputs.partner.assign(n_, n_);
+    double lead = -1;
+    for (std::size_t i = 0; i < sm_input_count; ++i) {
+      const metric_fit& f = fits[rate_metric_count + i];
+      if (!f.x.empty() && f.vif[k] > 0 && f.x[k] > lead) lead = f.x[k], c.sm_lead_input = i;
+    }
+    from_inputs.x[k] = lead;
+    for (std::size_t i = 0; i < sm_input_count; ++i) {
+      const metric_fit& f = fits[rate_metric_count + i];
+      if (f.x.empty() || !(f.vif[k] > 0) || f.x[k] < lead - 3.0) continue;
+      if (f.vif[k] > from_inputs.vif[k]) from_inputs.vif[k] = f.vif[k], from_inputs.partner[k] = f.partner[k];
+      from_inputs.se[k] = f.se[k] < 0 || from_inputs.se[k] < 0 ? -1.0 : std::max(from_inputs.se[k], f.se[k]);
+    }
+  }
   for (std::size_t m = 0; m < rate_metric_count; ++m) {
-    const metric_fit& f = fits[m];
+    const metric_fit& f = m == 0 && read_inputs ? from_inputs : fits[m];
     if (f.x.empty() || !(f.vif[k] > 0)) continue;  // the metric was never read while k ran
     c.value[m] = f.x[k];
     if (f.se[k] >= 0) c.standard_error[m] = f.se[k];
@@ -323,6 +357,7 @@ inline class_rate rate_solver::judge(std::size_t k, const std::array<metric_fit,
     c.status = st;
     c.reason = std::move(why);
     c.value.fill(std::nullopt);
+    c.sm_lead_input.reset();
     return c;
   };
   if (!any) return fail(rate_status::not_sampled, "no percentage was read while it ran");
@@ -353,8 +388,8 @@ inline class_rate rate_solver::judge(std::size_t k, const std::array<metric_fit,
 }
 
 inline rate_solution rate_solver::solve() const {
-  std::array<metric_fit, rate_metric_count> fits;
-  for (std::size_t m = 0; m < rate_metric_count; ++m) fits[m] = fit(metrics_[m]);
+  metric_fits fits;
+  for (std::size_t m = 0; m < solved_metric_count; ++m) fits[m] = fit(metrics_[m]);
   rate_solution out;
   out.windows = windows_;
   out.blended_classes = blended_classes();
@@ -375,6 +410,9 @@ inline rate_solution rate_solver::solve() const {
     }
   }
   if (idle_ && !fits[0].x.empty() && fits[0].vif[idle_column()] > 0) out.idle_value_sm_pct = fits[0].x[idle_column()];
+  for (std::size_t i = rate_metric_count; idle_ && i < solved_metric_count; ++i)  // SM % from its inputs
+    if (!fits[i].x.empty() && fits[i].vif[idle_column()] > 0)
+      out.idle_value_sm_pct = std::max(out.idle_value_sm_pct.value_or(0.0), fits[i].x[idle_column()]);
   return out;
 }
 

@@ -11,6 +11,7 @@
 
 #include "napkin/config.hpp"
 
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -46,6 +47,12 @@ struct pm_sample {
   // gpc__cycles_elapsed.max: the GPU clocks the window spans. Not a reading for the reports: it places
   // samples CUPTI returned without a usable time (sample_timeline.hpp).
   std::optional<double> elapsed_cycles;
+  // The inputs sm_pct is the maximum of, each a counter over elapsed cycles and so additive over time, in
+  // sm_input_names' order (percent of peak): sampled where the chip's set has them (GH100), else missing.
+  // The rate solve solves each and takes a kernel's maximum (docs/monitor.md, "SM % from its inputs").
+  std::array<std::optional<double>, 8> sm_inputs{};
+  // TPC.TriageCompute.sm__cycles_active (percent): tells a window whose SM counters dropped out.
+  std::optional<double> sm_active_pct;
 
   std::uint64_t duration_ns() const { return end_ns - start_ns; }
 };
@@ -53,6 +60,11 @@ struct pm_sample {
 // A stretch of time whose samples were lost (the hardware buffer was drained too late, or the first
 // sample of a session, which spans the setup). Nothing is attributed in it; a kernel that touches one is
 // marked incomplete.
+inline constexpr std::size_t sm_input_count = 8;
+// What each of pm_sample::sm_inputs counts, for people (the metrics: napkin/monitor/pm_sampler.hpp).
+inline constexpr std::array<const char*, sm_input_count> sm_input_names = {
+    "instructions", "ALU pipe", "FMA pipe", "FMA-heavy pipe", "FP64 pipe", "tensor pipe", "uniform pipe", "XU pipe"};
+
 struct dropped_window {
   std::uint64_t start_ns = 0;
   std::uint64_t end_ns = 0;   // after start_ns
@@ -69,6 +81,7 @@ struct kernel_record {
   std::uint32_t stream_id = 0;
   std::uint32_t correlation_id = 0;
   std::vector<std::string> phase;  // NVTX range names, outermost first; empty: launched outside any range
+  std::uint64_t blocks = 0;        // thread blocks in its grid (0: unknown); tells a kernel that fills the SMs
 
   std::uint64_t duration_ns() const { return end_ns - start_ns; }
 };
@@ -116,6 +129,8 @@ inline void check_sample(const pm_sample& s, std::size_t index = 0) {
   detail::check_reading(s.dram_read_bytes, "dram_read_bytes", index);
   detail::check_reading(s.dram_write_bytes, "dram_write_bytes", index);
   detail::check_reading(s.elapsed_cycles, "elapsed_cycles", index);
+  for (const auto& v : s.sm_inputs) detail::check_reading(v, "sm_inputs", index);
+  detail::check_reading(s.sm_active_pct, "sm_active_pct", index);
 }
 
 inline void check_dropped_window(const dropped_window& d, std::size_t index = 0) {

@@ -162,6 +162,7 @@ inline monitor_report read_monitor_report(const json_value& doc, const std::stri
   d.samples_dropped = detail::monitor_count(m, "samples_dropped", at);
   d.setup_samples_dropped = detail::monitor_count(m, "setup_samples_dropped", at);
   d.late_kernels = detail::monitor_count(m, "late_kernels", at);
+  if (m.find("sm_dropouts") != nullptr) d.sm_dropouts = detail::monitor_count(m, "sm_dropouts", at);  // newer field
   r.idle_fraction = detail::monitor_reading(m, "idle_fraction", at);
   r.idle_sm_pct = detail::monitor_reading(m, "idle_sm_pct", at);
   r.idle_dram_pct = detail::monitor_reading(m, "idle_dram_pct", at);

@@ -170,6 +170,7 @@ inline std::string monitor_html_device(const monitor_report& r) {
                 std::to_string(d.setup_samples_dropped) + " setup dropped (" + monitor_html_ns(d.dropped_ns) +
                 " not attributed)");
   s += line("late", "Late kernel records", std::to_string(d.late_kernels));
+  s += line("sm-dropouts", "Windows whose SM counters dropped out", std::to_string(d.sm_dropouts));
   s += line("idle-model", "Idle model", std::string(to_string(r.idle)));
   s += line("l2", "L2", std::string("the L2 % is the ") + monitor_l2_explained);
   s += line("memory-pct", "Memory %", "max(DRAM, L1, L2 slices): the monitor's reading, not ncu's Memory %");
