@@ -471,3 +471,37 @@ TEST_CASE("rate solve: an accumulator settled in steps solves as the batch does"
       if (c.value[m]) CHECK(*s->value[m] == doctest::Approx(*c.value[m]).epsilon(1e-9));
   }
 }
+
+TEST_CASE("a kernel whose rate is not constant gets its mean over its own time, as ncu reports it") {
+  // One kernel of 1100 ns per launch in windows of 200 ns, busy 80 % in its first 900 ns and 20 % in its 200 ns
+  // tail: its time mean is (900 x 80 + 200 x 20) / 1100 = 69.09. Each launch starts 50 ns into a window, so its edge
+  // windows are partial; an idle gap of 300 ns follows.
+  std::vector<kernel_record> ks;
+  std::vector<pm_sample> samples;
+  for (std::uint64_t launch = 0; launch < 5; ++launch) {
+    const std::uint64_t t = launch * 1400 + 50;
+    ks.push_back(kernel("ramp", t, t + 1100));
+  }
+  for (std::uint64_t a = 0; a < 5 * 1400; a += 200) {
+    double counts = 0;  // percent x ns in [a, a + 200)
+    for (const kernel_record& k : ks) {
+      const auto part = [&](std::uint64_t lo, std::uint64_t hi, double pct) {
+        lo = std::max(lo, a), hi = std::min(hi, a + 200);
+        if (hi > lo) counts += pct * static_cast<double>(hi - lo);
+      };
+      part(k.start_ns, k.start_ns + 900, 80);
+      part(k.start_ns + 900, k.end_ns, 20);
+    }
+    samples.push_back(monitor_test::sample(a, a + 200, counts / 200, 0));
+  }
+  // The rate varies inside the launch, so the fit's residual is large: the estimate is what is tested here, not
+  // the resolution (an error limit of 100 points lets it through).
+  attribution_options o = keep_first();
+  o.rates.max_standard_error_pct = 100;
+  const attribution a = attribute(samples, ks, {}, o);
+  const double time_mean = (900 * 80.0 + 200 * 20.0) / 1100;
+  CHECK(*a.kernels[0].readings.sm_pct.mean() == doctest::Approx(time_mean));
+  const class_rate& c = find(a.rates.solve(), "ramp");
+  REQUIRE(c.value[0]);
+  CHECK(*c.value[0] == doctest::Approx(time_mean).epsilon(1e-9));
+}

@@ -6,9 +6,9 @@
 // A window w of width W_w reads r_w (per metric). Kernel class k (one kernel name under one NVTX range stack) ran o_wk
 // ns in it. The model: r_w = sum_k (o_wk / W_w) x_k (+ (idle_w / W_w) x_idle under idle_model::time_share, where the
 // idle rate is one more unknown; 0 under no_work_when_idle, whose windows without a kernel are then left out), with x_k
-// >= 0 the class's own rate. Per metric the solver keeps the normal equations G = A^T A, b = A^T r and r^T r over the
-// windows, so memory is fixed by the class cap, not by run time; solve() runs Lawson–Hanson non-negative least squares
-// on them. A class is resolved when its column is not (nearly) a combination of others (collinearity, the variance
+// >= 0 the class's own rate. Per metric the solver keeps the weighted normal equations G = A^T V A, b = A^T V r and
+// r^T V r over the windows (V: each window's weight, 1 / the sum of its shares, so that kernel time weighs alike), so
+// memory is fixed by the class cap, not by run time; solve() runs Lawson–Hanson non-negative least squares on them. A class is resolved when its column is not (nearly) a combination of others (collinearity, the variance
 // inflation G_kk (G^-1)_kk, at most max_collinearity), it was seen in min_windows windows or was alone in all of its
 // windows, and the standard error of every percentage, sqrt(s^2 (G^-1)_kk) with s^2 the residual per degree of freedom, is at most
 // max_standard_error_pct points. Classes past the cap share one column ("the rest"), and are reported as
@@ -164,6 +164,15 @@ class rate_solver {
     if (a.empty() && !idle_) return;  // no kernel, no idle unknown: nothing to learn
     if (idle_ && idle_ns > 0) a.emplace_back(idle_column(), static_cast<double>(idle_ns) / width);
     const bool alone = a.size() == 1;
+    // Weighted least squares, each window weighted by 1 / (its columns' shares): a window then counts in
+    // proportion to the kernel time in it, and a class alone in its windows gets sum(r) / sum(share), its readings'
+    // mean over its own time (what ncu reports, and attribution's mean), also when its rate is not constant
+    // (ordinary least squares would weight its full windows by 1 and its edges by share^2: an H100's l1_reread read
+    // 73 % from 200 us windows where ncu and its time mean say 67 %).
+    double shares = 0;
+    for (const auto& e : a) shares += e.second;
+    if (!(shares > 1e-9)) return;
+    const double weight = 1.0 / shares;
     for (const auto& [k, share] : a) {
       ++stats_[k].windows;
       const auto ns = static_cast<std::uint64_t>(share * width + 0.5);
@@ -182,10 +191,10 @@ class rate_solver {
       if (!r[m]) continue;
       metric_sums& t = metrics_[m];
       ++t.windows;
-      t.rr += *r[m] * *r[m];
+      t.rr += weight * *r[m] * *r[m];
       for (const auto& [i, ai] : a) {
-        t.b[i] += ai * *r[m];
-        for (const auto& [j, aj] : a) t.g[i * n_ + j] += ai * aj;
+        t.b[i] += weight * ai * *r[m];
+        for (const auto& [j, aj] : a) t.g[i * n_ + j] += weight * ai * aj;
       }
     }
     ++windows_;
