@@ -6,6 +6,7 @@
 #include <string>
 
 #include "math/error_message.hpp"
+#include "support/value_lists.hpp"
 #include "napkin/math.hpp"
 
 using namespace napkin;
@@ -61,4 +62,27 @@ TEST_CASE("computations refuse out-of-range values") {
   CHECK_THROWS_AS(peak_flops(gpus::h100_sxm, pipe::fp16_tensor, static_cast<sparsity>(2)), std::invalid_argument);
   CHECK_THROWS_AS(estimate(gemm(8, 8, 8), gpus::h100_sxm, pipe::fp32, static_cast<sparsity>(2)),
                   std::invalid_argument);
+}
+
+// One value list per enum that is read back from text; from_string reads to_string's names and nothing else.
+static_assert(from_string("fp16-tc", all_pipes) == pipe::fp16_tensor);
+static_assert(!from_string("unknown", all_pipes).has_value());
+static_assert(from_string("int32", all_dtypes) == dtype::int32);
+static_assert(parse_dtype("half") == dtype::fp16);
+
+TEST_CASE("value lists of the math enums") {
+  napkin_test::check_value_list(all_dtypes, 8);
+  napkin_test::check_value_list(all_pipes, pipe_count);
+  napkin_test::check_value_list(all_softmax_algorithms, 3);
+  napkin_test::check_value_list(all_passes, 3);
+  CHECK(from_string("three-pass", all_softmax_algorithms) == softmax_algorithm::three_pass);
+  CHECK(from_string("fwd+bwd", all_passes) == pass::forward_backward);
+  CHECK_FALSE(from_string("FP16", all_dtypes).has_value());  // exact names; the CLI lowers what it is given
+  // The aliases parse_dtype accepts name real types and never shadow a name.
+  for (const dtype_alias& a : dtype_aliases) {
+    CHECK(parse_dtype(a.alias) == a.type);
+    CHECK_FALSE(from_string(a.alias, all_dtypes).has_value());
+  }
+  for (dtype t : all_dtypes) CHECK(parse_dtype(to_string(t)) == t);
+  for (pipe p : all_pipes) CHECK(parse_pipe(to_string(p)) == p);
 }

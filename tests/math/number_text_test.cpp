@@ -120,3 +120,27 @@ TEST_CASE("padding and the column table count characters, not bytes") {
                         "  gemm    2.05 ms  worse\n"
                         "  a       1.00 us\n");
 }
+
+TEST_CASE("text_table: least widths, notes between rows, no header") {
+  text_table t;
+  t.column("name", text_table::align::left, 8);
+  t.column("n", text_table::align::right, 4);
+  t.note("a-name-longer-than-its-column");
+  t.row({"", "1"});
+  t.row({"b", "12345"});  // wider than the least width: the column grows
+  t.note("    a remark, no part of any width   ");
+  CHECK_FALSE(t.empty());
+  CHECK(t.text("  ") == "  name          n\n"
+                        "  a-name-longer-than-its-column\n"
+                        "                1\n"
+                        "  b         12345\n"
+                        "      a remark, no part of any width\n");
+  CHECK(t.text("", false) == "a-name-longer-than-its-column\n"
+                             "              1\n"
+                             "b         12345\n"
+                             "    a remark, no part of any width\n");
+  text_table notes_only;
+  notes_only.column("x");
+  notes_only.note("only a note");
+  CHECK(notes_only.empty());  // no rows
+}

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // napkin attention BATCH HEADS SEQLEN HEAD_DIM: FlashAttention's counting convention.
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "command.hpp"
 #include "options.hpp"
@@ -14,10 +16,13 @@ using namespace napkin::cli;
 napkin::pass parse_pass(const std::string& typed) {
   using napkin::pass;
   const std::string s = lower(typed);
-  if (s == to_string(pass::forward) || s == "forward") return pass::forward;
-  if (s == to_string(pass::backward) || s == "backward") return pass::backward;
-  if (s == to_string(pass::forward_backward) || s == "both") return pass::forward_backward;
-  throw usage_error("unknown pass '" + quote_input(typed) + "'" + did_you_mean(typed, {"fwd", "bwd", "fwd+bwd"}) +
+  if (const std::optional<pass> p = from_string(s, napkin::all_passes)) return *p;
+  if (s == "forward") return pass::forward;  // the words to_string abbreviates
+  if (s == "backward") return pass::backward;
+  if (s == "both") return pass::forward_backward;
+  std::vector<std::string> names;
+  for (pass p : napkin::all_passes) names.emplace_back(to_string(p));
+  throw usage_error("unknown pass '" + quote_input(typed) + "'" + did_you_mean(typed, names) +
                     " (fwd, bwd or fwd+bwd)");
 }
 

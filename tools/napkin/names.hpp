@@ -110,20 +110,12 @@ inline const gpu_spec& lookup_gpu(std::string_view typed) {
                     comma_list(gpu_table, [](const gpu_spec& g) { return g.key; }));
 }
 
-inline constexpr std::array<dtype, 8> all_dtypes{dtype::fp64, dtype::fp32, dtype::tf32, dtype::fp16,
-                                                 dtype::bf16, dtype::fp8,  dtype::int8, dtype::int32};
-
-// Other spellings napkin::parse_dtype accepts, for `napkin dtypes` and the did-you-mean.
-inline std::string_view dtype_spellings(dtype t) {
-  switch (t) {
-    case dtype::fp64: return "f64, double";
-    case dtype::fp32: return "f32, float";
-    case dtype::fp16: return "f16, half";
-    case dtype::fp8: return "e4m3, e5m2, fp8e4m3, fp8e5m2";
-    case dtype::int8: return "i8, s8";
-    case dtype::int32: return "i32";
-    default: return "";
-  }
+// Other spellings napkin::parse_dtype accepts (napkin::dtype_aliases), for `napkin dtypes`: "f64, double".
+inline std::string dtype_spellings(dtype t) {
+  std::string text;
+  for (const dtype_alias& a : dtype_aliases)
+    if (a.type == t) text += (text.empty() ? "" : ", ") + std::string(a.alias);
+  return text;
 }
 
 inline dtype parse_dtype_arg(std::string_view typed, const char* option = "--dtype") {

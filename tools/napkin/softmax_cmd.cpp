@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // napkin softmax ROWS COLS: softmax over each row.
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "command.hpp"
 #include "options.hpp"
@@ -14,11 +16,14 @@ using namespace napkin::cli;
 napkin::softmax_algorithm parse_algorithm(const std::string& typed) {
   using napkin::softmax_algorithm;
   const std::string s = lower(typed);
-  for (softmax_algorithm a : {softmax_algorithm::fused, softmax_algorithm::online, softmax_algorithm::three_pass})
-    if (s == to_string(a) || s == std::to_string(napkin::input_reads(a))) return a;
+  if (const std::optional<softmax_algorithm> a = from_string(s, napkin::all_softmax_algorithms)) return *a;
+  for (softmax_algorithm a : napkin::all_softmax_algorithms)
+    if (s == std::to_string(napkin::input_reads(a))) return a;
   if (s == "3pass") return softmax_algorithm::three_pass;
-  throw usage_error("unknown softmax algorithm '" + quote_input(typed) + "'" +
-                    did_you_mean(typed, {"fused", "online", "three-pass"}) + " (fused, online or three-pass)");
+  std::vector<std::string> names;
+  for (softmax_algorithm a : napkin::all_softmax_algorithms) names.emplace_back(to_string(a));
+  throw usage_error("unknown softmax algorithm '" + quote_input(typed) + "'" + did_you_mean(typed, names) +
+                    " (fused, online or three-pass)");
 }
 
 struct softmax_args {

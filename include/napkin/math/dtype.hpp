@@ -8,15 +8,20 @@
 
 #include "napkin/config.hpp"
 
+#include <array>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "napkin/math/detail/errors.hpp"
+#include "napkin/text/enum_names.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 
 // Element types. tf32 is stored in 4 bytes (it is fp32 in memory; only the tensor core rounds it).
 enum class dtype : unsigned char { fp64, fp32, tf32, fp16, bf16, fp8, int8, int32 };
+inline constexpr std::array<dtype, 8> all_dtypes{dtype::fp64, dtype::fp32, dtype::tf32, dtype::fp16,
+                                                 dtype::bf16, dtype::fp8,  dtype::int8, dtype::int32};
 
 constexpr std::uint64_t bytes_per_element(dtype t) {
   switch (t) {
@@ -47,16 +52,32 @@ constexpr std::string_view to_string(dtype t) noexcept {
   return "unknown";
 }
 
-// Accepts the names above plus common spellings (float, half, double, e4m3, e5m2, ...).
+// The other spellings parse_dtype accepts besides to_string's names (the CLI's `napkin dtypes` lists them).
+struct dtype_alias {
+  std::string_view alias;
+  dtype type;
+};
+inline constexpr std::array<dtype_alias, 13> dtype_aliases{{
+    {"f64", dtype::fp64},
+    {"double", dtype::fp64},
+    {"f32", dtype::fp32},
+    {"float", dtype::fp32},
+    {"f16", dtype::fp16},
+    {"half", dtype::fp16},
+    {"e4m3", dtype::fp8},
+    {"e5m2", dtype::fp8},
+    {"fp8e4m3", dtype::fp8},
+    {"fp8e5m2", dtype::fp8},
+    {"i8", dtype::int8},
+    {"s8", dtype::int8},
+    {"i32", dtype::int32},
+}};
+
+// Accepts to_string's names plus dtype_aliases (float, half, double, e4m3, e5m2, ...).
 constexpr dtype parse_dtype(std::string_view s) {
-  if (s == "fp64" || s == "f64" || s == "double") return dtype::fp64;
-  if (s == "fp32" || s == "f32" || s == "float") return dtype::fp32;
-  if (s == "tf32") return dtype::tf32;
-  if (s == "fp16" || s == "f16" || s == "half") return dtype::fp16;
-  if (s == "bf16") return dtype::bf16;
-  if (s == "fp8" || s == "e4m3" || s == "e5m2" || s == "fp8e4m3" || s == "fp8e5m2") return dtype::fp8;
-  if (s == "int8" || s == "i8" || s == "s8") return dtype::int8;
-  if (s == "int32" || s == "i32") return dtype::int32;
+  if (const std::optional<dtype> t = from_string(s, all_dtypes)) return *t;
+  for (const dtype_alias& a : dtype_aliases)
+    if (a.alias == s) return a.type;
   detail::unknown_name("element type", s, "try fp64, fp32, tf32, fp16, bf16, fp8, int8, int32");
 }
 

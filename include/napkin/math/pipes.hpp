@@ -11,10 +11,12 @@
 #include <array>
 #include <cstddef>
 #include <initializer_list>
+#include <optional>
 #include <string_view>
 
 #include "napkin/math/detail/errors.hpp"
 #include "napkin/math/dtype.hpp"
+#include "napkin/text/enum_names.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 
@@ -83,8 +85,7 @@ constexpr std::size_t checked_index(pipe p) {
 }  // namespace detail
 
 constexpr pipe parse_pipe(std::string_view s) {
-  for (pipe p : all_pipes)
-    if (to_string(p) == s) return p;
+  if (const std::optional<pipe> p = from_string(s, all_pipes)) return *p;
   detail::unknown_name("pipe", s,
                        "try fp64, fp32, fp16, bf16, fp64-tc, tf32-tc, fp16-tc, fp16-tc-f16acc, bf16-tc, fp8-tc, "
                        "fp8-tc-f16acc, int8-tc");

@@ -23,6 +23,7 @@
 
 #include "napkin/config.hpp"
 
+#include <array>
 #include <cstdint>
 #include <string_view>
 
@@ -89,6 +90,8 @@ enum class softmax_algorithm : unsigned char {
   online,      // 2 reads: online max+sum pass, then normalize (Milakov & Gimelshein 2018)
   three_pass,  // 3 reads: max pass, sum-of-exp pass, normalize pass ("safe" softmax)
 };
+inline constexpr std::array<softmax_algorithm, 3> all_softmax_algorithms{
+    softmax_algorithm::fused, softmax_algorithm::online, softmax_algorithm::three_pass};
 
 // "fused", "online", "three-pass" (the CLI's --algorithm); "unknown" for a value outside the enumerators.
 constexpr std::string_view to_string(softmax_algorithm a) noexcept {
@@ -194,6 +197,7 @@ constexpr workload rms_norm(std::int64_t rows, std::int64_t cols, element_types 
 //   forward+backward: both, plus the forward's fp32 log-sum-exp write.
 // kv_heads < heads is grouped-query attention (0 means kv_heads = heads).
 enum class pass : unsigned char { forward, backward, forward_backward };
+inline constexpr std::array<pass, 3> all_passes{pass::forward, pass::backward, pass::forward_backward};
 
 // "fwd", "bwd", "fwd+bwd" (the CLI's --pass); "unknown" for a value outside the enumerators.
 constexpr std::string_view to_string(pass p) noexcept {

@@ -28,6 +28,7 @@
 #include "napkin/config.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -45,6 +46,7 @@ enum class idle_model {
   no_work_when_idle,  // a window's readings belong to the time its kernels ran (the default)
   time_share,         // a window's readings are shared by time between its kernels and its idle time
 };
+inline constexpr std::array<idle_model, 2> all_idle_models{idle_model::no_work_when_idle, idle_model::time_share};
 
 constexpr std::string_view to_string(idle_model m) noexcept {
   switch (m) {

@@ -193,34 +193,34 @@ inline monitor_report make_monitor_report(const monitor_accumulator& acc, int de
 
 namespace detail {
 
-// A cell of the fixed columns (text/table.hpp's padding).
-inline std::string monitor_pad(const std::string& s, std::size_t width, bool right) {
-  return right ? pad_left(s, width) : pad_right(s, width);
-}
-
 inline std::string monitor_pct(const std::optional<double>& v) { return v ? fixed(*v, 1) : "n/a"; }
 
 inline std::string monitor_ns(double ns) { return duration(ns * 1e-9); }
 
-// Columns: 2 + 26 name + 7 count + 11 total + 4 x 7 percentages + 12 bytes + 13 bandwidth = 99.
+// A text_table whose columns are at least as wide as their usual cells, so that it keeps its layout:
+// 2 + 24 name + 2 + 5 count + 2 + 9 total + 4 x (2 + 5) percentages + 2 + 10 bytes + 2 + 11 bandwidth = 99 columns.
+// Under each row, its notes (text_table notes) in lines of at most 100 columns.
 inline void monitor_table(std::string& out, const char* title, const std::vector<monitor_row>& rows, bool phase_names) {
   if (rows.empty()) return;
-  out += "\n  " + monitor_pad(title, 26, false) + monitor_pad("count", 7, true) + monitor_pad("GPU time", 11, true) +
-         monitor_pad("SM%", 7, true) + monitor_pad("DRAM%", 7, true) + monitor_pad("L1%", 7, true) +
-         monitor_pad("L2s%", 7, true) + monitor_pad("DRAM bytes", 12, true) + monitor_pad("DRAM BW", 13, true) + "\n";
+  using align = text_table::align;
+  text_table t;
+  t.column(title, align::left, 24);
+  t.column("count", align::right, 5);
+  t.column("GPU time", align::right, 9);
+  for (const char* h : {"SM%", "DRAM%", "L1%", "L2s%"}) t.column(h, align::right, 5);
+  t.column("DRAM bytes", align::right, 10);
+  t.column("DRAM BW", align::right, 11);
   for (const monitor_row& r : rows) {
     std::string name = r.name.empty() && phase_names ? "(no phase)" : printable(r.name);
     if (name.size() > 96) name = name.substr(0, 93) + "...";
-    if (name.size() > 25) {  // a long name gets its own line; the numbers follow on the next
-      out += "  " + name + "\n";
+    if (name.size() > 24) {  // a long name gets its own line; the numbers follow on the next
+      t.note(name);
       name.clear();
     }
-    out += "  " + monitor_pad(name, 26, false) + monitor_pad(std::to_string(r.totals.count), 7, true) +
-           monitor_pad(monitor_ns(static_cast<double>(r.totals.gpu_ns)), 11, true) +
-           monitor_pad(monitor_pct(r.sm_pct), 7, true) + monitor_pad(monitor_pct(r.dram_pct), 7, true) +
-           monitor_pad(monitor_pct(r.l1tex_pct), 7, true) + monitor_pad(monitor_pct(r.l2_slices_pct), 7, true) +
-           monitor_pad(r.dram_bytes ? si(*r.dram_bytes, "B") + (r.partial ? "*" : "") : "n/a", 12, true) +
-           monitor_pad(r.dram_bytes_per_s ? si(*r.dram_bytes_per_s, "B/s") : "n/a", 13, true) + "\n";
+    t.row({name, std::to_string(r.totals.count), monitor_ns(static_cast<double>(r.totals.gpu_ns)),
+           monitor_pct(r.sm_pct), monitor_pct(r.dram_pct), monitor_pct(r.l1tex_pct), monitor_pct(r.l2_slices_pct),
+           r.dram_bytes ? si(*r.dram_bytes, "B") + (r.partial ? "*" : "") : "n/a",
+           r.dram_bytes_per_s ? si(*r.dram_bytes_per_s, "B/s") : "n/a"});
     std::vector<std::string> notes;
     const row_resolution& res = r.resolution;
     const std::string sol = res.resolved() ? std::string(describe(r.verdict.kind)) : "no verdict";
@@ -251,29 +251,31 @@ inline void monitor_table(std::string& out, const char* title, const std::vector
                       " not sampled); totals cover part of the launches");
     if (r.dram_bytes_per_complete_launch)
       notes.push_back("DRAM bytes per fully sampled launch " + si(*r.dram_bytes_per_complete_launch, "B"));
-    // Notes are kept whole where they fit on a line; a longer one (a long reason) is wrapped at spaces.
-    std::string line = "      ";
+    // Notes are kept whole where they fit on a line; a longer one (a long reason) is wrapped at spaces. A line
+    // is 2 (the table's indent) + 4 + the notes, at most 100 columns.
+    std::string line = "    ";
     for (std::size_t i = 0; i < notes.size(); ++i) {
       const std::string piece = notes[i] + (i + 1 < notes.size() ? ";" : "");
-      if (line.size() > 6 && line.size() + 1 + piece.size() > 100) {
-        out += line + "\n";
-        line = "      ";
+      if (line.size() > 4 && line.size() + 1 + piece.size() > 98) {
+        t.note(line);
+        line = "    ";
       }
       for (std::size_t at = 0; at < piece.size();) {
         std::size_t end = piece.find(' ', at);
         if (end == std::string::npos) end = piece.size();
         std::string word = piece.substr(at, end - at);
         if (word.size() > 93) word = word.substr(0, 90) + "...";  // a long kernel name in a reason
-        if (line.size() > 6 && line.size() + 1 + word.size() > 100) {
-          out += line + "\n";
-          line = "      ";
+        if (line.size() > 4 && line.size() + 1 + word.size() > 98) {
+          t.note(line);
+          line = "    ";
         }
-        line += (line.size() > 6 ? " " : "") + word;
+        line += (line.size() > 4 ? " " : "") + word;
         at = end + 1;
       }
     }
-    out += line + "\n";
+    t.note(line);
   }
+  out += "\n" + t.text("  ");
 }
 
 inline bool monitor_over_peak(const std::vector<monitor_row>& rows) {

@@ -52,6 +52,9 @@ enum class rate_status {
   imprecise,        // a standard error above the threshold
   not_solved,       // no rate solve was made (a report built without one, a document from before it)
 };
+inline constexpr std::array<rate_status, 7> all_rate_statuses{
+    rate_status::resolved,        rate_status::not_sampled, rate_status::blended,   rate_status::collinear,
+    rate_status::too_few_windows, rate_status::imprecise,   rate_status::not_solved};
 
 constexpr std::string_view to_string(rate_status s) noexcept {
   switch (s) {

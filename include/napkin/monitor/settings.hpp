@@ -27,6 +27,7 @@
 #include "napkin/config.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cstddef>
 #include <cstdint>
@@ -45,6 +46,20 @@ NAPKIN_BEGIN_NAMESPACE
 // The form of the report written at exit: to_text, the JSON document (kind "monitor-report"), its CSV, or
 // to_key_values' lines.
 enum class monitor_report_format { text, json, csv, key_values };
+inline constexpr std::array<monitor_report_format, 4> all_monitor_report_formats{
+    monitor_report_format::text, monitor_report_format::json, monitor_report_format::csv,
+    monitor_report_format::key_values};
+
+// The word NAPKIN_MONITOR's format= takes: "text", "json", "csv", "kv"; "unknown" for a value outside the enumerators.
+constexpr std::string_view to_string(monitor_report_format f) noexcept {
+  switch (f) {
+    case monitor_report_format::text: return "text";
+    case monitor_report_format::json: return "json";
+    case monitor_report_format::csv: return "csv";
+    case monitor_report_format::key_values: return "kv";
+  }
+  return "unknown";
+}
 
 struct monitor_settings {
   bool enabled = false;
@@ -236,16 +251,13 @@ inline monitor_settings_result parse_monitor_settings(const char* value) {
                     ", napkin's limit for samples held");
       r.settings.max_samples = static_cast<std::size_t>(n);
     } else if (key == "format") {
-      if (detail::monitor_word_is(val, {"text"}))
-        r.settings.report_format = monitor_report_format::text;
-      else if (detail::monitor_word_is(val, {"json"}))
-        r.settings.report_format = monitor_report_format::json;
-      else if (detail::monitor_word_is(val, {"csv"}))
-        r.settings.report_format = monitor_report_format::csv;
-      else if (detail::monitor_word_is(val, {"kv"}))
-        r.settings.report_format = monitor_report_format::key_values;
-      else
-        return fail("format: " + quoted + " is not text, json, csv or kv");
+      bool known = false;
+      for (monitor_report_format f : all_monitor_report_formats)
+        if (!known && detail::monitor_word_is(val, {to_string(f)})) {
+          r.settings.report_format = f;
+          known = true;
+        }
+      if (!known) return fail("format: " + quoted + " is not text, json, csv or kv");
       r.settings.report_at_exit = true;
     } else if (key == "file") {
       if (val.empty()) return fail("file: an empty path");

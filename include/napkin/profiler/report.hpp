@@ -25,12 +25,19 @@
 NAPKIN_BEGIN_NAMESPACE
 
 namespace detail {
-// One row of the ncu-style section: the label in 28 columns, the unit in 8, the value right-aligned in 14
-// with `decimals` decimals after `scale` ("n/a" when not measured).
-inline std::string section_row(const char* label, const char* unit, std::optional<double> v, double scale,
-                               int decimals) {
-  return "    " + pad_right(label, 28) + " " + pad_right(unit, 8) + " " +
-         pad_left(v ? fixed(*v * scale, decimals) : "n/a", 14) + "\n";
+// The ncu-style section, a text_table without a header: the label in 27 columns, the unit in 7, the value
+// right-aligned in 14, two spaces apart (printf's "%-28s %-8s %14s", ncu's layout); a row's value has
+// `decimals` decimals after `scale` ("n/a" when not measured).
+inline text_table section_table() {
+  text_table t;
+  t.column("label", text_table::align::left, 27);
+  t.column("unit", text_table::align::left, 7);
+  t.column("value", text_table::align::right, 14);
+  return t;
+}
+inline void section_row(text_table& t, const char* label, const char* unit, std::optional<double> v, double scale,
+                        int decimals) {
+  t.row({label, unit, v ? fixed(*v * scale, decimals) : "n/a"});
 }
 // `text` in lines of at most `width` columns, each indented by `indent` (continuations by 2 more); breaks at
 // spaces, and a word longer than a line stands alone (text/table.hpp's wrap()).
@@ -44,24 +51,26 @@ inline std::string to_text(const sol_report& r) {
                     printable(r.metric_set) + " set, " + std::to_string(r.passes) +
                     (r.passes == 1 ? " pass, " : " passes, ") + std::string(describe(r.how)) + "]\n";
   out += "    Section: GPU Speed Of Light Throughput\n";
-  out += detail::section_row("DRAM Frequency", "GHz", r.dram_hz(), 1e-9, 2);
-  out += detail::section_row("SM Frequency", "GHz", r.sm_hz(), 1e-9, 2);
-  out += detail::section_row("Elapsed Cycles", "cycle", r.elapsed_cycles(), 1, 0);
-  out += detail::section_row("Memory Throughput", "%", r.memory_pct(), 1, 2);
-  out += detail::section_row("DRAM Throughput", "%", r.dram_pct(), 1, 2);
-  out += detail::section_row("Duration", "us", r.duration_ns(), 1e-3, 2);
+  text_table section = detail::section_table();
+  detail::section_row(section, "DRAM Frequency", "GHz", r.dram_hz(), 1e-9, 2);
+  detail::section_row(section, "SM Frequency", "GHz", r.sm_hz(), 1e-9, 2);
+  detail::section_row(section, "Elapsed Cycles", "cycle", r.elapsed_cycles(), 1, 0);
+  detail::section_row(section, "Memory Throughput", "%", r.memory_pct(), 1, 2);
+  detail::section_row(section, "DRAM Throughput", "%", r.dram_pct(), 1, 2);
+  detail::section_row(section, "Duration", "us", r.duration_ns(), 1e-3, 2);
   if (r.range_ns()) {  // measure(): the duration is the GPU's busy time; the range spanned more
-    out += detail::section_row("Range Span", "us", r.range_ns(), 1e-3, 2);
-    out += detail::section_row("GPU Idle In Range", "us", r.gpu_idle_ns(), 1e-3, 2);
+    detail::section_row(section, "Range Span", "us", r.range_ns(), 1e-3, 2);
+    detail::section_row(section, "GPU Idle In Range", "us", r.gpu_idle_ns(), 1e-3, 2);
   }
-  out += detail::section_row("L1/TEX Cache Throughput", "%", r.l1tex_pct(), 1, 2);
-  out += detail::section_row("L2 Cache Throughput", "%", r.l2_pct(), 1, 2);
-  out += detail::section_row("SM Active Cycles", "cycle", r.sm_active_cycles(), 1, 2);
-  out += detail::section_row("Compute (SM) Throughput", "%", r.sm_pct(), 1, 2);
-  out += detail::section_row("DRAM Bytes", "MB", r.dram_bytes(), 1e-6, 2);
-  out += detail::section_row("DRAM Bandwidth", "GB/s", r.dram_bytes_per_s(), 1e-9, 1);
+  detail::section_row(section, "L1/TEX Cache Throughput", "%", r.l1tex_pct(), 1, 2);
+  detail::section_row(section, "L2 Cache Throughput", "%", r.l2_pct(), 1, 2);
+  detail::section_row(section, "SM Active Cycles", "cycle", r.sm_active_cycles(), 1, 2);
+  detail::section_row(section, "Compute (SM) Throughput", "%", r.sm_pct(), 1, 2);
+  detail::section_row(section, "DRAM Bytes", "MB", r.dram_bytes(), 1e-6, 2);
+  detail::section_row(section, "DRAM Bandwidth", "GB/s", r.dram_bytes_per_s(), 1e-9, 1);
   if (auto f = r.flop(); f && r.duration_ns())
-    out += detail::section_row("FLOP/s (executed)", "GFLOP/s", *f / (*r.duration_ns() * 1e-9), 1e-9, 1);
+    detail::section_row(section, "FLOP/s (executed)", "GFLOP/s", *f / (*r.duration_ns() * 1e-9), 1e-9, 1);
+  out += section.text("    ", false);
   // Numbers the set derives rather than collects under ncu's names: say how (sol_fast.hpp).
   static constexpr std::pair<const char*, const char*> derived_rows[] = {
       {"duration_ns", "Duration"},          {"sm_pct", "Compute (SM) Throughput"},

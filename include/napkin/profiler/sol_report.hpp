@@ -9,6 +9,7 @@
 #include "napkin/config.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <map>
@@ -35,6 +36,9 @@ enum class measured_by {
   scope,          // an RAII scope: one range, one pass, no replay
   phase,          // watch_phase(): an NVTX-annotated phase, one pass per occurrence of its napkin::range
 };
+inline constexpr std::array<measured_by, 5> all_measured_by{measured_by::user_range, measured_by::kernel_replay,
+                                                            measured_by::application_replay, measured_by::scope,
+                                                            measured_by::phase};
 
 // "unknown" for a value outside the enumerators.
 constexpr std::string_view to_string(measured_by m) noexcept {

@@ -8,6 +8,7 @@
 
 #include "napkin/config.hpp"
 
+#include <array>
 #include <cmath>
 #include <optional>
 #include <stdexcept>
@@ -34,6 +35,10 @@ enum class bottleneck {
   not_measured,         // the metric set lacks SM % or Memory %
   passes_disagree,      // no verdict: the replay passes measured different work (sol_report::passes_disagree)
 };
+inline constexpr std::array<bottleneck, 8> all_bottlenecks{
+    bottleneck::compute_bound, bottleneck::memory_bound_dram, bottleneck::internal_congestion,
+    bottleneck::balanced,      bottleneck::latency_bound,     bottleneck::unclassified,
+    bottleneck::not_measured,  bottleneck::passes_disagree};
 
 // "unknown" for a value outside the enumerators.
 constexpr std::string_view to_string(bottleneck b) noexcept {

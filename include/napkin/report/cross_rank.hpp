@@ -270,11 +270,6 @@ inline cross_rank_table make_cross_rank_table(std::vector<rank_summary> summarie
 
 namespace detail {
 
-// A cell of the fixed columns (text/table.hpp's padding).
-inline std::string cross_pad(const std::string& s, std::size_t width, bool right) {
-  return right ? pad_left(s, width) : pad_right(s, width);
-}
-
 inline std::string cross_ns(double ns) { return duration(ns * 1e-9); }
 
 inline std::string rank_list(const std::vector<std::int64_t>& ranks, std::size_t at_most = 12) {
@@ -297,50 +292,55 @@ inline std::string split_note(const time_split& s) {
 
 }  // namespace detail
 
-// Columns: 2 + 28 name + 7 kind + 7 ranks + 3 x 11 times + 8 slowest + 9 max/median = 94.
+// Two text_tables, each column at least as wide as its widest usual cell, so that the table keeps its layout:
+// 2 + 26 name + 2 + 6 kind + 2 + 6 ranks + 3 x (2 + 9) times + 2 + 7 slowest + 2 + 7 max/median = 95 columns.
 inline std::string to_text(const cross_rank_table& t) {
-  using detail::cross_pad;
+  using align = text_table::align;
   std::string out = "napkin cross-rank table: " + std::to_string(t.ranks.size()) +
                     (t.ranks.size() == 1 ? " rank" : " ranks") + " (" + detail::rank_list(t.ranks) + ")\n";
   if (!t.absent_ranks.empty())
     out += "  no report from ranks " + detail::rank_list(t.absent_ranks) + " of the job's world size\n";
   out += "  GPU time per rank: min / median (even count: mean of the middle two) / max; max/median = imbalance\n";
-  out += "\n  " + cross_pad("kernel or phase", 28, false) + cross_pad("kind", 7, false) + cross_pad("ranks", 7, true) +
-         cross_pad("min", 11, true) + cross_pad("median", 11, true) + cross_pad("max", 11, true) +
-         cross_pad("slowest", 8, true) + cross_pad("max/med", 9, true) + "\n";
+  text_table rows;
+  rows.column("kernel or phase", align::left, 26);
+  rows.column("kind", align::left, 6);
+  rows.column("ranks", align::right, 6);
+  for (const char* h : {"min", "median", "max"}) rows.column(h, align::right, 9);
+  rows.column("slowest", align::right, 7);
+  rows.column("max/med", align::right, 7);
   for (const cross_rank_row& r : t.rows) {
     std::string name = r.name.empty() ? "(no phase)" : printable(r.name);
     if (name.size() > 96) name = name.substr(0, 93) + "...";
-    if (name.size() > 27) {  // a long name gets its own line; the numbers follow on the next
-      out += "  " + name + "\n";
+    if (name.size() > 26) {  // a long name gets its own line; the numbers follow on the next
+      rows.note(name);
       name.clear();
     }
-    out += "  " + cross_pad(name, 28, false) + cross_pad(std::string(to_string(r.by)), 7, false) +
-           cross_pad(std::to_string(r.ranks.size()) + "/" + std::to_string(t.ranks.size()), 7, true) +
-           cross_pad(detail::cross_ns(r.min_ns), 11, true) + cross_pad(detail::cross_ns(r.median_ns), 11, true) +
-           cross_pad(detail::cross_ns(r.max_ns), 11, true) + cross_pad(detail::slowest_text(r.slowest_ranks), 8, true) +
-           cross_pad(r.imbalance ? fixed(*r.imbalance, 2) : "n/a", 9, true) + "\n";
-    if (!r.missing_ranks.empty()) out += "      missing on ranks " + detail::rank_list(r.missing_ranks) + "\n";
-    if (r.slowest_ranks.size() > 1) out += "      slowest ranks tie: " + detail::rank_list(r.slowest_ranks) + "\n";
-    if (r.split && r.split->communication_ns > 0) out += "      " + detail::split_note(*r.split) + "\n";
+    rows.row({name, std::string(to_string(r.by)),
+              std::to_string(r.ranks.size()) + "/" + std::to_string(t.ranks.size()), detail::cross_ns(r.min_ns),
+              detail::cross_ns(r.median_ns), detail::cross_ns(r.max_ns), detail::slowest_text(r.slowest_ranks),
+              r.imbalance ? fixed(*r.imbalance, 2) : "n/a"});
+    if (!r.missing_ranks.empty()) rows.note("    missing on ranks " + detail::rank_list(r.missing_ranks));
+    if (r.slowest_ranks.size() > 1) rows.note("    slowest ranks tie: " + detail::rank_list(r.slowest_ranks));
+    if (r.split && r.split->communication_ns > 0) rows.note("    " + detail::split_note(*r.split));
   }
-  // Columns: 2 + 6 rank + 24 host + 11 x 3 times + 8 comm % = 73, then the flag.
-  out += "\n  " + cross_pad("rank", 6, false) + cross_pad("host", 24, false) + cross_pad("GPU time", 11, true) +
-         cross_pad("compute", 11, true) + cross_pad("comm", 11, true) + cross_pad("comm %", 8, true) + "\n";
+  out += "\n" + rows.text("  ");
+  text_table ranks;
+  ranks.column("rank", align::left, 4);
+  ranks.column("host", align::left, 22);
+  for (const char* h : {"GPU time", "compute", "comm"}) ranks.column(h, align::right, 9);
+  ranks.column("comm %", align::right, 6);
+  ranks.column("", align::left);  // "mostly communication" where it is
   for (const rank_split& s : t.per_rank) {
     std::string host = printable(s.context.host.value_or("?"));
-    if (host.size() > 23) host = host.substr(0, 20) + "...";
-    out += "  " + cross_pad(std::to_string(s.rank), 6, false) + cross_pad(host, 24, false) +
-           cross_pad(detail::cross_ns(s.gpu_ns), 11, true);
+    if (host.size() > 22) host = host.substr(0, 19) + "...";
     if (s.split)
-      out += cross_pad(detail::cross_ns(s.split->compute_ns), 11, true) +
-             cross_pad(detail::cross_ns(s.split->communication_ns), 11, true) +
-             cross_pad(percent_of(s.split->communication_fraction()), 8, true) +
-             (s.split->mostly_communication() ? "  mostly communication" : "");
+      ranks.row({std::to_string(s.rank), host, detail::cross_ns(s.gpu_ns), detail::cross_ns(s.split->compute_ns),
+                 detail::cross_ns(s.split->communication_ns), percent_of(s.split->communication_fraction()),
+                 s.split->mostly_communication() ? "mostly communication" : ""});
     else
-      out += cross_pad("n/a", 11, true) + cross_pad("n/a", 11, true) + cross_pad("n/a", 8, true);
-    out += "\n";
+      ranks.row({std::to_string(s.rank), host, detail::cross_ns(s.gpu_ns), "n/a", "n/a", "n/a", ""});
   }
+  out += "\n" + ranks.text("  ");
   return out;
 }
 

@@ -24,6 +24,7 @@
 #include "napkin/math/pipes.hpp"
 #include "napkin/document/document.hpp"
 #include "napkin/report/json_read.hpp"
+#include "napkin/text/enum_names.hpp"
 #include "napkin/text/printable.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
@@ -92,9 +93,7 @@ inline file_gpu read_gpu_entry(const json_value& entry, const std::string& where
   bool any = false;
   for (std::size_t i = 0; i < peaks->keys().size(); ++i) {
     const std::string& name = peaks->keys()[i];
-    std::optional<pipe> p;  // parse_pipe's names, without its failure
-    for (pipe q : all_pipes)
-      if (to_string(q) == name) p = q;
+    const std::optional<pipe> p = from_string(name, all_pipes);  // parse_pipe's names, without its failure
     if (!p) bad_gpu_file(where, "peak_flop_per_s has an unknown pipe '" + quote_input(name) + "' (`napkin pipes`)");
     const double v = gpu_number(*peaks, name.c_str(), where + ".peak_flop_per_s", false);
     g.spec.peaks[index(*p)] = v;

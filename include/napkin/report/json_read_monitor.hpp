@@ -23,6 +23,7 @@
 #include "napkin/error.hpp"
 #include "napkin/monitor/monitor_documents.hpp"
 #include "napkin/report/json_read.hpp"
+#include "napkin/text/enum_names.hpp"
 #include "napkin/text/numbers.hpp"
 #include "napkin/text/printable.hpp"
 
@@ -73,10 +74,7 @@ inline std::string monitor_text(const json_value& o, const char* field, const st
 }
 
 inline bottleneck monitor_bottleneck(const std::string& text, const std::string& where) {
-  for (bottleneck b : {bottleneck::compute_bound, bottleneck::memory_bound_dram, bottleneck::internal_congestion,
-                       bottleneck::balanced, bottleneck::latency_bound, bottleneck::unclassified,
-                       bottleneck::not_measured, bottleneck::passes_disagree})
-    if (to_string(b) == text) return b;
+  if (const std::optional<bottleneck> b = from_string(text, all_bottlenecks)) return *b;
   bad_monitor(where, "unknown verdict kind '" + quote_input(text) + "'");
 }
 
@@ -126,9 +124,8 @@ inline monitor_row monitor_row_of(const json_value& e, const std::string& where)
   if (const json_value* res = verdicts.find("resolution")) {
     const std::string res_where = verdicts_where + ".resolution";
     const std::string kind = monitor_text(*res, "kind", res_where);
-    for (rate_status s : {rate_status::resolved, rate_status::not_sampled, rate_status::blended, rate_status::collinear,
-                          rate_status::too_few_windows, rate_status::imprecise, rate_status::not_solved})
-      if (to_string(s) == kind) r.resolution.status = s;
+    // An unknown kind stays not_solved, as in a document from before the rate solve.
+    if (const std::optional<rate_status> s = from_string(kind, all_rate_statuses)) r.resolution.status = *s;
     r.resolution.reason = monitor_text(*res, "reason", res_where);
     r.resolution.windows = monitor_count(e, "resolution_windows", where);
     r.resolution.solo_share = monitor_reading(e, "alone_fraction", where);
@@ -149,9 +146,8 @@ inline monitor_report read_monitor_report(const json_value& doc, const std::stri
   if (device > 1000000) detail::bad_monitor(at + ".device", "expected a device index");
   r.device = static_cast<int>(device);
   const std::string idle = detail::monitor_text(m, "idle_model", at);
-  if (idle == to_string(idle_model::time_share)) r.idle = idle_model::time_share;
-  else if (idle != to_string(idle_model::no_work_when_idle))
-    detail::bad_monitor(at + ".idle_model", "unknown idle model '" + quote_input(idle) + "'");
+  if (const std::optional<idle_model> m = from_string(idle, all_idle_models)) r.idle = *m;
+  else detail::bad_monitor(at + ".idle_model", "unknown idle model '" + quote_input(idle) + "'");
   device_totals& d = r.totals;
   d.last_ns = detail::monitor_count(m, "wall_ns", at);  // first_ns 0: wall_ns() is what the document says
   d.sampled_ns = detail::monitor_count(m, "sampled_ns", at);

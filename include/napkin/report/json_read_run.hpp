@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,7 @@
 #include "napkin/profiler/sol_report.hpp"
 #include "napkin/document/document.hpp"
 #include "napkin/report/json_read.hpp"
+#include "napkin/text/enum_names.hpp"
 #include "napkin/text/numbers.hpp"
 #include "napkin/text/printable.hpp"
 
@@ -65,9 +67,7 @@ inline double run_measured(const json_value& v, const std::string& where, bool p
 }
 
 inline measured_by measured_by_of(const std::string& text, const std::string& where) {
-  for (measured_by m : {measured_by::user_range, measured_by::kernel_replay, measured_by::application_replay,
-                        measured_by::scope, measured_by::phase})
-    if (to_string(m) == text) return m;
+  if (const std::optional<measured_by> m = from_string(text, all_measured_by)) return *m;
   bad_run(where, "unknown measured_by '" + quote_input(text) + "'");
 }
 

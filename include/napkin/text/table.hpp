@@ -8,6 +8,7 @@
 //   pad_left("2.05 ms", 9)    "  2.05 ms"
 //   text_table t; t.column("entity", text_table::align::left); t.column("old"); t.row({"gemm", "2.05 ms"});
 //   t.text("  ")              "  entity      old\n  gemm    2.05 ms\n"
+//   t.column("count", text_table::align::right, 5);  // at least 5 wide; t.note("...") a line between rows
 //
 // Plain C++17.
 #pragma once
@@ -80,46 +81,68 @@ inline std::string wrap(const std::string& text, std::size_t width, std::size_t 
   return out;
 }
 
+// Columns as wide as their widest cell (or a column's least width), two spaces apart, each line's trailing
+// spaces dropped. A note is a line of its own between rows (a name too long for its column, a row's
+// remarks): printed after the indent as it is, and no part of any column's width.
 class text_table {
  public:
   enum class align { left, right };
 
-  void column(std::string header, align a = align::right) {
+  // `min_width`: the column is at least this wide, so that a table keeps its layout whatever the rows hold.
+  void column(std::string header, align a = align::right, std::size_t min_width = 0) {
     headers_.push_back(std::move(header));
     aligns_.push_back(a);
+    min_widths_.push_back(min_width);
   }
-  void row(std::vector<std::string> cells) { rows_.push_back(std::move(cells)); }
+  void row(std::vector<std::string> cells) { lines_.push_back({std::move(cells), false}); }
+  void note(std::string line) { lines_.push_back({{std::move(line)}, true}); }
 
-  bool empty() const { return rows_.empty(); }
+  bool empty() const {
+    for (const auto& l : lines_)
+      if (!l.note) return false;
+    return true;
+  }
 
-  // The header and every row, each line starting with `indent`; a column as wide as its widest cell.
-  std::string text(const std::string& indent = "") const {
+  // The header (unless `with_header` is false) and every row and note, each line starting with `indent`.
+  std::string text(const std::string& indent = "", bool with_header = true) const {
     std::vector<std::size_t> width(headers_.size());
     for (std::size_t c = 0; c < headers_.size(); ++c) {
-      width[c] = text_width(headers_[c]);
-      for (const auto& r : rows_) width[c] = std::max(width[c], c < r.size() ? text_width(r[c]) : 0);
+      width[c] = std::max(with_header ? text_width(headers_[c]) : 0, min_widths_[c]);
+      for (const auto& l : lines_)
+        if (!l.note) width[c] = std::max(width[c], c < l.cells.size() ? text_width(l.cells[c]) : 0);
     }
     std::string out;
+    const auto emit = [&out](std::string text) {
+      while (!text.empty() && text.back() == ' ') text.pop_back();
+      out += text + "\n";
+    };
     const auto line = [&](const std::vector<std::string>& cells) {
       std::string text = indent;
       for (std::size_t c = 0; c < cells.size() && c < headers_.size(); ++c) {
         if (c > 0) text += "  ";
         text += aligns_[c] == align::left ? pad_right(cells[c], width[c]) : pad_left(cells[c], width[c]);
       }
-      while (!text.empty() && text.back() == ' ') text.pop_back();
-      out += text + "\n";
+      emit(std::move(text));
     };
-    line(headers_);
-    for (const auto& r : rows_) line(r);
+    if (with_header) line(headers_);
+    for (const auto& l : lines_) {
+      if (l.note) emit(indent + l.cells.front());
+      else line(l.cells);
+    }
     return out;
   }
 
   void print(std::ostream& out) const { out << text(); }
 
  private:
+  struct table_line {
+    std::vector<std::string> cells;
+    bool note;
+  };
   std::vector<std::string> headers_;
   std::vector<align> aligns_;
-  std::vector<std::vector<std::string>> rows_;
+  std::vector<std::size_t> min_widths_;
+  std::vector<table_line> lines_;
 };
 
 NAPKIN_END_NAMESPACE
