@@ -175,7 +175,7 @@ TEST_CASE("to_key_values: a device line and one line per row") {
   const scenario s;
   const std::string kv = to_key_values(s.r);
   CHECK(kv.rfind("NAPKIN_MONITOR device=1 idle_model=no-work-when-idle wall_ns=4000 sampled_ns=4000 busy_ns=3500 "
-                 "idle_ns=500 dropped_ns=0 samples_kept=4 samples_dropped=0 setup_samples_dropped=0 late_kernels=0 "
+                 "idle_ns=500 dropped_ns=0 samples_kept=4 samples_dropped=0 setup_samples_dropped=0 late_kernels=0 sm_dropouts=0 "
                  "idle_fraction=0.125",
                  0) == 0);
   CHECK(kv.find("\nNAPKIN_MONITOR_ROW by=phase name=attention count=2 gpu_ns=2000 mean_ns=1000 sampled_ns=2000 "

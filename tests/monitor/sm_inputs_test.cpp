@@ -163,3 +163,13 @@ TEST_CASE("a sample's SM inputs are checked like its other readings") {
   s.sm_active_pct = std::nan("");
   CHECK_THROWS_WITH_AS(check_sample(s, 4), doctest::Contains("sm_active_pct"), std::invalid_argument);
 }
+
+TEST_CASE("the report says which input led a kernel's SM % and how many windows dropped out") {
+  const rate_solution s = solve(true);
+  CHECK(find(s, "fp64").reason.find("SM % led by the FP64 pipe") != std::string::npos);
+  CHECK(find(s, "copy").reason.find("SM % led by the instructions") != std::string::npos);
+  monitor_report r;
+  r.totals.sm_dropouts = 3;
+  CHECK(to_text(r).find("windows whose SM counters dropped out: 3") != std::string::npos);
+  CHECK(to_key_values(r).find(" sm_dropouts=3") != std::string::npos);
+}

@@ -299,6 +299,9 @@ inline std::string to_text(const monitor_report& r) {
   out += "  samples: " + std::to_string(d.samples_kept) + " kept, " + std::to_string(d.samples_dropped) + " lost, " +
          std::to_string(d.setup_samples_dropped) + " setup dropped (" +
          detail::monitor_ns(static_cast<double>(d.dropped_ns)) + " not attributed)\n";
+  if (d.sm_dropouts > 0)
+    out += "  windows whose SM counters dropped out: " + std::to_string(d.sm_dropouts) +
+           " (their SM and L1 readings left out; docs/monitor.md)\n";
   out += "  late kernel records: " + std::to_string(d.late_kernels) +
          "; idle model: " + std::string(to_string(r.idle)) + "\n";
   out += "  L2s = the L2 slices (lts__throughput), not ncu's GH100 L2 fabric; the verdict's Memory % is\n";
@@ -351,7 +354,7 @@ inline std::string to_key_values(const monitor_report& r) {
   os << "NAPKIN_MONITOR device=" << r.device << " idle_model=" << to_string(r.idle) << " wall_ns=" << d.wall_ns()
      << " sampled_ns=" << d.sampled_ns << " busy_ns=" << d.busy_ns << " idle_ns=" << d.idle_ns
      << " dropped_ns=" << d.dropped_ns << " samples_kept=" << d.samples_kept << " samples_dropped=" << d.samples_dropped
-     << " setup_samples_dropped=" << d.setup_samples_dropped << " late_kernels=" << d.late_kernels;
+     << " setup_samples_dropped=" << d.setup_samples_dropped << " late_kernels=" << d.late_kernels << " sm_dropouts=" << d.sm_dropouts;
   detail::monitor_key_value(os, "idle_fraction", r.idle_fraction);
   detail::monitor_key_value(os, "idle_sm_pct", r.idle_sm_pct);
   detail::monitor_key_value(os, "idle_dram_pct", r.idle_dram_pct);

@@ -396,6 +396,7 @@ inline class_rate rate_solver::judge(std::size_t k, const metric_fits& fits) con
                                             fixed(options_.max_standard_error_pct, 1));
   c.status = rate_status::resolved;
   c.reason = alone ? "alone in every window it ran in" : "solved from " + std::to_string(s.windows) + " windows";
+  if (c.sm_lead_input) c.reason += std::string("; SM % led by the ") + sm_input_names[*c.sm_lead_input];
   return c;
 }
 
