@@ -6,9 +6,11 @@
 // A window w of width W_w reads r_w (per metric). Kernel class k (one kernel name under one NVTX range stack) ran o_wk
 // ns in it. The model: r_w = sum_k (o_wk / W_w) x_k (+ (idle_w / W_w) x_idle under idle_model::time_share, where the
 // idle rate is one more unknown; 0 under no_work_when_idle, whose windows without a kernel are then left out), with x_k
-// >= 0 the class's own rate. Per metric the solver keeps the weighted normal equations G = A^T V A, b = A^T V r and
-// r^T V r over the windows (V: each window's weight, 1 / the sum of its shares, so that kernel time weighs alike), so
-// memory is fixed by the class cap, not by run time; solve() runs Lawson–Hanson non-negative least squares on them. A class is resolved when its column is not (nearly) a combination of others (collinearity, the variance
+// >= 0 the class's own rate. Per metric the solver keeps the normal equations G = A^T A, b = A^T r and r^T r over the
+// windows, so memory is fixed by the class cap, not by run time; solve() runs Lawson–Hanson non-negative least squares
+// on them. A class alone in every window it ran in gets sum(r) / sum(share) over them instead: its readings' mean over
+// its own time, which is ncu's figure and attribution's mean also when its rate varies within a launch (least squares
+// weights its full windows by 1 and its partial edge windows by share^2). A class is resolved when its column is not (nearly) a combination of others (collinearity, the variance
 // inflation G_kk (G^-1)_kk, at most max_collinearity), it was seen in min_windows windows or was alone in all of its
 // windows, and the standard error of every percentage, sqrt(s^2 (G^-1)_kk) with s^2 the residual per degree of freedom, is at most
 // max_standard_error_pct points. Classes past the cap share one column ("the rest"), and are reported as
@@ -129,6 +131,8 @@ class rate_solver {
     for (metric_sums& m : metrics_) {
       m.g.assign(n_ * n_, 0.0);
       m.b.assign(n_, 0.0);
+      m.alone_r.assign(n_, 0.0);
+      m.alone_share.assign(n_, 0.0);
     }
     stats_.assign(n_, class_stats{});
   }
@@ -167,15 +171,6 @@ class rate_solver {
     if (a.empty() && !idle_) return;  // no kernel, no idle unknown: nothing to learn
     if (idle_ && idle_ns > 0) a.emplace_back(idle_column(), static_cast<double>(idle_ns) / width);
     const bool alone = a.size() == 1;
-    // Weighted least squares, each window weighted by 1 / (its columns' shares): a window then counts in
-    // proportion to the kernel time in it, and a class alone in its windows gets sum(r) / sum(share), its readings'
-    // mean over its own time (what ncu reports, and attribution's mean), also when its rate is not constant
-    // (ordinary least squares would weight its full windows by 1 and its edges by share^2: an H100's l1_reread read
-    // 73 % from 200 us windows where ncu and its time mean say 67 %).
-    double shares = 0;
-    for (const auto& e : a) shares += e.second;
-    if (!(shares > 1e-9)) return;
-    const double weight = 1.0 / shares;
     for (const auto& [k, share] : a) {
       ++stats_[k].windows;
       const auto ns = static_cast<std::uint64_t>(share * width + 0.5);
@@ -194,10 +189,15 @@ class rate_solver {
       if (!r[m]) continue;
       metric_sums& t = metrics_[m];
       ++t.windows;
-      t.rr += weight * *r[m] * *r[m];
+      t.rr += *r[m] * *r[m];
       for (const auto& [i, ai] : a) {
-        t.b[i] += weight * ai * *r[m];
-        for (const auto& [j, aj] : a) t.g[i * n_ + j] += weight * ai * aj;
+        t.b[i] += ai * *r[m];
+        for (const auto& [j, aj] : a) t.g[i * n_ + j] += ai * aj;
+      }
+      if (alone) {  // the alone-class mean: sum(r) / sum(share) (an H100's l1_reread, alone in 200 us windows: least
+                    // squares read 73 % where ncu and its own time mean say 67 %)
+        t.alone_r[a.front().first] += *r[m];
+        t.alone_share[a.front().first] += a.front().second;
       }
     }
     ++windows_;
@@ -206,7 +206,8 @@ class rate_solver {
   // What the solver holds, in bytes: fixed by the class cap, whatever the number of windows.
   std::size_t memory_bytes() const {
     std::size_t bytes = sizeof(*this) + stats_.capacity() * sizeof(class_stats);
-    for (const metric_sums& m : metrics_) bytes += (m.g.capacity() + m.b.capacity()) * sizeof(double);
+    for (const metric_sums& m : metrics_)
+      bytes += (m.g.capacity() + m.b.capacity() + m.alone_r.capacity() + m.alone_share.capacity()) * sizeof(double);
     for (const auto& [key, i] : index_) bytes += key.first.capacity() + key.second.size() * sizeof(std::string) + 64;
     for (const auto& key : blended_) bytes += key.first.capacity() + key.second.size() * sizeof(std::string) + 64;
     return bytes;
@@ -222,7 +223,7 @@ class rate_solver {
 
  private:
   struct metric_sums {
-    std::vector<double> g, b;
+    std::vector<double> g, b, alone_r, alone_share;
     double rr = 0;
     std::uint64_t windows = 0;
   };
@@ -285,6 +286,9 @@ inline rate_solver::metric_fit rate_solver::fit(const metric_sums& m) const {
   for (std::size_t i = 0; i < p; ++i) {
     const std::size_t k = cols[i];
     f.x[k] = x[i];
+    // Alone in every window (its column shares no window with another): the mean over its own time instead.
+    const class_stats& st = stats_[k];
+    if (m.alone_share[k] > 0 && st.solo_ns * 1000 >= st.sampled_ns * 999) f.x[k] = m.alone_r[k] / m.alone_share[k];
     double best = -1;
     for (std::size_t j = 0; j < p; ++j) {
       if (j == i) continue;
