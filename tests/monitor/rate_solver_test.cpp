@@ -502,7 +502,7 @@ TEST_CASE("a kernel whose rate is not constant gets its mean over its own time, 
   const double time_mean = (900 * 80.0 + 200 * 20.0) / 1100;
   CHECK(*a.kernels[0].readings.sm_pct.mean() == doctest::Approx(time_mean));
   const rate_solution solution = a.rates.solve();
-  const class_rate& c = find(solution, "ramp");
+  const class_rate c = find(solution, "ramp");  // a copy: GCC 13 takes the name's temporary for a dangling risk
   REQUIRE(c.value[0]);
   CHECK(*c.value[0] == doctest::Approx(time_mean).epsilon(1e-9));
 }
