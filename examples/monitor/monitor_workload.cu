@@ -1,6 +1,7 @@
 // napkin::monitor on a multi-phase workload: what docs/monitor.md measures on the GPU machine.
 //
 //   monitor_workload run [--seconds S] [--monitor on|off] [--interval-us I] [--buffer-mib B] [--drain-ms D]
+//                        [--sample-ms FOR EVERY]   (NAPKIN_MONITOR's sample=FORms/EVERYms)
 //       "prefill" (two SGEMMs), "decode" (16 copies and 4 softmaxes), "sample" (4 small kernels and host
 //       waits that leave the GPU idle): 26 kernels per iteration, for S seconds (default 3). Prints
 //       WORKLOAD_WALL_S and, with the monitor on, its report and MONITOR_CPU_S.
@@ -256,7 +257,7 @@ int main(int argc, char** argv) try {
   const std::string mode = argc > 1 ? argv[1] : "run";
   double seconds = 3;
   bool monitor_on = true;
-  long interval_us = 0, buffer_mib = 0, drain_ms = 0, back_to_back = 0, settle_ms = 500;
+  long interval_us = 0, buffer_mib = 0, drain_ms = 0, back_to_back = 0, settle_ms = 500, sample_ms = 0, every_ms = 0;
   for (int i = 2; i < argc; ++i) {
     if (std::strcmp(argv[i], "--seconds") == 0 && i + 1 < argc) seconds = std::atof(argv[++i]);
     else if (std::strcmp(argv[i], "--monitor") == 0 && i + 1 < argc) monitor_on = std::strcmp(argv[++i], "on") == 0;
@@ -265,6 +266,10 @@ int main(int argc, char** argv) try {
     else if (std::strcmp(argv[i], "--drain-ms") == 0 && i + 1 < argc) drain_ms = std::atol(argv[++i]);
     else if (std::strcmp(argv[i], "--back-to-back") == 0 && i + 1 < argc) back_to_back = std::atol(argv[++i]);
     else if (std::strcmp(argv[i], "--settle-ms") == 0 && i + 1 < argc) settle_ms = std::atol(argv[++i]);
+    else if (std::strcmp(argv[i], "--sample-ms") == 0 && i + 2 < argc) {  // sample= FOR/EVERY, in ms
+      sample_ms = std::atol(argv[++i]);
+      every_ms = std::atol(argv[++i]);
+    }
   }
   buffers s;
   iteration(s);  // warm-up: cuBLAS's first call, module loading
@@ -278,6 +283,8 @@ int main(int argc, char** argv) try {
     napkin::monitor_settings with = settings_with(interval_us);
     if (buffer_mib > 0) with.hardware_buffer_bytes = static_cast<std::uint64_t>(buffer_mib) << 20;
     if (drain_ms > 0) with.drain_period_ns = static_cast<std::uint64_t>(drain_ms) * 1000000;
+    with.sample_for_ns = static_cast<std::uint64_t>(sample_ms) * 1000000;
+    with.sample_every_ns = static_cast<std::uint64_t>(every_ms) * 1000000;
     napkin::monitor mon(with);
     std::fprintf(stderr, "monitor: %s\n", mon.status().c_str());
     const double wall = run_for(s, seconds);

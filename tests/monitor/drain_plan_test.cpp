@@ -70,3 +70,21 @@ TEST_CASE("a drain period set by hand wins") {
   CHECK(p.period_ns == 500'000'000);
   CHECK(p.samples_per_decode == 256);
 }
+
+TEST_CASE("sampling_schedule: the first `for` of every `every`, from the start; always without sample=") {
+  CHECK(sampling_schedule{}.always());
+  CHECK(sampling_schedule{}.on_at(123));
+  monitor_settings s;
+  s.sample_for_ns = 1000;
+  s.sample_every_ns = 30000;
+  const sampling_schedule q(s, 5000);
+  CHECK_FALSE(q.always());
+  CHECK(q.on_at(5000));
+  CHECK(q.on_at(5999));
+  CHECK_FALSE(q.on_at(6000));
+  CHECK_FALSE(q.on_at(34999));
+  CHECK(q.on_at(35000));
+  CHECK(q.on_at(35999));
+  CHECK_FALSE(q.on_at(36000));
+  CHECK(q.on_at(4000));  // before the start (a clock read early): on, as at the start
+}

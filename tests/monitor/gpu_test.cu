@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <thread>
 
 #include "napkin/monitor.hpp"
 #include "napkin/profiler.hpp"
@@ -171,4 +172,36 @@ TEST_CASE("the periodic report: on_report's callback is called every report_ever
   CHECK(r.context.device_uuid->rfind("GPU-", 0) == 0);
   CHECK(r.context.device_index == 0);
   CHECK(r.context.host.has_value());
+}
+
+TEST_CASE("sample=: the monitor samples its stretches only, counts every kernel, and the stretches read the kernels") {
+  device_buffer b;
+  napkin::monitor_settings s = on();
+  s.interval_ns = 1'000'000;          // 1 ms
+  s.sample_for_ns = 200'000'000;      // the first 200 ms
+  s.sample_every_ns = 600'000'000;    // of every 600 ms
+  napkin::monitor mon(s);
+  REQUIRE_MESSAGE(mon.running(), mon.status());
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // past the first setup sample
+  keep_busy(b, 1.8);  // three periods
+  mon.stop();
+  const napkin::monitor_report r = mon.report();
+  std::printf("sample=200ms/600ms over 2.1 s: %llu samples kept, sampled %.3f s, dropped %.3f s, busy %.3f s; %s\n",
+              static_cast<unsigned long long>(r.totals.samples_kept), static_cast<double>(r.totals.sampled_ns) * 1e-9,
+              static_cast<double>(r.totals.dropped_ns) * 1e-9, static_cast<double>(r.totals.busy_ns) * 1e-9,
+              mon.diagnostics().c_str());
+  CHECK(has(mon.diagnostics(), "refused data 0"));
+  // About a third of the time is sampled (the stretches start and end within a drain of their time).
+  const double sampled_share = static_cast<double>(r.totals.sampled_ns) / static_cast<double>(r.totals.wall_ns());
+  CHECK(sampled_share > 0.15);
+  CHECK(sampled_share < 0.55);
+  // Every launch is counted from the activity records, sampled or not; the spin kernel is resolved from the
+  // stretches' windows (it runs alone), and launches outside them make its row partial.
+  REQUIRE_FALSE(r.kernels.empty());
+  const napkin::monitor_row& spin = r.kernels.front();
+  CHECK(has(spin.name, "spin_kernel"));
+  CHECK(spin.partial);
+  CHECK(spin.resolution.resolved());
+  REQUIRE(spin.sm_pct);
+  CHECK(*spin.sm_pct > 5.0);
 }

@@ -99,7 +99,7 @@ TEST_CASE("every error names the variable and the bad part") {
   CHECK(error("report=sometimes").find("report: \"sometimes\" is not exit or off") != std::string::npos);
   CHECK(error("intervall=2ms") ==
         "napkin: NAPKIN_MONITOR=\"intervall=2ms\": unknown option \"intervall\" (known: device, interval, buffer, "
-        "samples, report, every, format, file)");
+        "samples, report, every, format, file, sample)");
   CHECK(error("interval=2ms,interval=3ms").find("option \"interval\" is given twice") != std::string::npos);
   CHECK(error("interval=2ms,,device=1").find("an empty option") != std::string::npos);
   CHECK(error("interval=2ms,").find("an empty option") != std::string::npos);
@@ -190,4 +190,29 @@ TEST_CASE("from the environment: the error raised, or as a value") {
                        std::invalid_argument);
   unsetenv("NAPKIN_MONITOR");
   CHECK_FALSE(monitor_settings_from_env().enabled);
+}
+
+TEST_CASE("sample=: part of the time") {
+  const monitor_settings s = ok("sample=1s/30s");
+  CHECK(s.sample_for_ns == 1'000'000'000);
+  CHECK(s.sample_every_ns == 30'000'000'000);
+  CHECK(validate_monitor_settings(s).empty());
+  CHECK(ok("interval=1ms,sample=250ms/10s").sample_for_ns == 250'000'000);
+  CHECK(monitor_settings{}.sample_every_ns == 0);  // all the time by default
+  for (const char* bad : {"sample=1s", "sample=1s/", "sample=/30s", "sample=1/30", "sample=0s/30s", "sample=1s/0s",
+                          "sample=1s-30s"})
+    CHECK(error(bad).find("sample: \"") != std::string::npos);
+  CHECK(error("sample=1s/30s,sample=2s/30s").find("given twice") != std::string::npos);
+  // What parses but cannot be used: validation says why (the monitor stays off with it in status()).
+  monitor_settings v;
+  v.sample_for_ns = 10'000'000;  // 2 intervals of 5 ms
+  v.sample_every_ns = 1'000'000'000;
+  CHECK(validate_monitor_settings(v).find("at least 4 intervals") != std::string::npos);
+  v.sample_for_ns = 2'000'000'000;  // longer than its period
+  CHECK(validate_monitor_settings(v).find("longer than the time sampled") != std::string::npos);
+  v.sample_every_ns = 100'000'000'000'000;  // above a day
+  CHECK(validate_monitor_settings(v).find("at most a day") != std::string::npos);
+  v.sample_for_ns = 0;  // one without the other
+  v.sample_every_ns = 30'000'000'000;
+  CHECK_FALSE(validate_monitor_settings(v).empty());
 }

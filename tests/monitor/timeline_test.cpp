@@ -233,3 +233,23 @@ TEST_CASE("elapsed cycles are checked like the readings") {
   CHECK_THROWS_WITH_AS(check_sample(s, 4), "napkin: monitor sample 4: elapsed_cycles must be finite and >= 0, got -1",
                        std::invalid_argument);
 }
+
+TEST_CASE("a session restarted after sampling stopped: its first sample spans the stop, the part after the pause is setup") {
+  // sample= stretches: the sampler stops at 1000, the pause closes the timeline at 4000, and the restarted
+  // session's first sample spans [1000, 5000) (from the stop, as CUPTI reports it).
+  run r;
+  r.acc.add_kernel(kernel("k", 4500, 6000));
+  r.push(timed(0, 1000, 0, 0, 2000));
+  r.timeline.paused_until(4000, r.acc);
+  r.timeline.session_started();
+  r.push(timed(1000, 5000, 0, 0, 8000));
+  r.push(timed(5000, 6000, 90, 0, 2000));
+  CHECK(r.timeline.counts().untimed == 0);
+  CHECK(r.timeline.last_end() == 6000);
+  r.acc.finish();
+  CHECK(r.acc.device().setup_samples_dropped + r.acc.device().samples_dropped == 1);
+  CHECK(r.acc.device().samples_kept == 2);
+  const monitor_totals t = r.kernel_totals();
+  CHECK(t.dropped_ns == 500);  // [4500, 5000) lay in the setup sample
+  CHECK(t.sampled_ns == 1000);
+}

@@ -45,4 +45,22 @@ inline drain_plan plan_drains(const monitor_settings& s) {
   return plan;
 }
 
+// When the monitor samples under settings.sample_for_ns / sample_every_ns: the first `for` of every `every`,
+// counted from `start_ns`; always when both are 0. The monitor's thread asks at each drain and starts or stops
+// the sampler when the answer changes, so a stretch begins and ends within a drain period of its time.
+class sampling_schedule {
+ public:
+  sampling_schedule() = default;
+  sampling_schedule(const monitor_settings& s, std::uint64_t start_ns)
+      : for_(s.sample_for_ns), every_(s.sample_every_ns), start_(start_ns) {}
+  bool always() const noexcept { return every_ == 0; }
+  bool on_at(std::uint64_t now_ns) const noexcept {
+    if (always() || now_ns < start_) return true;
+    return (now_ns - start_) % every_ < for_;
+  }
+
+ private:
+  std::uint64_t for_ = 0, every_ = 0, start_ = 0;
+};
+
 NAPKIN_END_NAMESPACE

@@ -15,9 +15,8 @@
 // max_kernels kernel records (older ones are folded away and counted), and pauses while napkin::profiler
 // measures (cupti/pause.hpp).
 //
-// napkin is header-only, so this header brings CUPTI's headers (through pm_sampler.hpp and kernel_activity.hpp)
-// into the translation unit that includes it; a unit that only reads, renders or compares monitor reports
-// includes napkin/monitor/monitor_report.hpp or monitor_documents.hpp instead (plain C++, no CUDA).
+// This header brings CUPTI's headers into the unit that includes it; a unit that only reads, renders or compares
+// reports includes napkin/monitor/monitor_report.hpp or monitor_documents.hpp (plain C++, no CUDA).
 #pragma once
 
 #include "napkin/config.hpp"
@@ -86,10 +85,7 @@ class monitor final : private process_state::pausable_sampler {
   // Everything collected so far, attributed: per kernel name, per phase and path, and device-wide.
   monitor_report report() {
     drain(steps_per_drain);
-    const std::lock_guard<std::mutex> lock(data_mutex_);
-    monitor_accumulator all = accumulator_;  // a copy: windows still waiting for late kernels stay open
-    all.finish();
-    return with_context(make_monitor_report(all, device_));
+    return report_so_far();
   }
 
   // The periodic report (settings.report_every_ns, NAPKIN_MONITOR's every=): the monitor's thread calls
@@ -114,10 +110,7 @@ class monitor final : private process_state::pausable_sampler {
       thread_.join();
     }
     if (!running_.load()) return;
-    {
-      const std::lock_guard<std::mutex> decode_lock(decode_mutex_);
-      if (sampler_ && sampler_->started()) detail::call_catching([&] { sampler_->stop(); }, [](const char*) {});
-    }
+    set_sampling(false);
     drain(SIZE_MAX);  // everything the stopped sampler left
     detail::unregister_monitor(this);
     running_ = false;
@@ -145,13 +138,13 @@ class monitor final : private process_state::pausable_sampler {
   // Counts that explain an odd report: kernels and phases CUPTI reported, data the attribution refused.
   std::string diagnostics() const {
     const std::lock_guard<std::mutex> lock(data_mutex_);
+    const detail::activity_collector& a = detail::activity_collector::instance();
+    const timeline_counts& t = timeline_.counts();
     return "kernel records " + std::to_string(cpu_.kernels) + ", launches inside napkin ranges " +
-           std::to_string(detail::activity_collector::instance().external_records()) + ", kernel records lost " +
-           std::to_string(detail::activity_collector::instance().dropped()) + ", session restarts " +
-           std::to_string(restarts_.load()) + ", samples without a usable time " +
-           std::to_string(timeline_.counts().untimed) + " (placed by their cycles " +
-           std::to_string(timeline_.counts().placed) + ", lost " + std::to_string(timeline_.counts().lost) + ")" +
-           timeline_.counts().examples + ", refused data " + std::to_string(rejected_) +
+           std::to_string(a.external_records()) + ", kernel records lost " + std::to_string(a.dropped()) +
+           ", session restarts " + std::to_string(restarts_.load()) + ", samples without a usable time " +
+           std::to_string(t.untimed) + " (placed by their cycles " + std::to_string(t.placed) + ", lost " +
+           std::to_string(t.lost) + ")" + t.examples + ", refused data " + std::to_string(rejected_) +
            (last_error_.empty() ? std::string() : " (last: " + last_error_ + ")");
   }
 
@@ -166,7 +159,6 @@ class monitor final : private process_state::pausable_sampler {
     // Consecutive samples are contiguous on the H200 (one ends where the next starts); 1 us covers rounding.
     // An interval's worth let a kernel shorter than the interval count as complete without any sample.
     options.gap_tolerance_ns = 1000;
-    accumulator_ = monitor_accumulator(options, s.max_samples);
     const drain_plan plan = plan_drains(s);
     drain_period = std::chrono::nanoseconds(static_cast<std::int64_t>(plan.period_ns));
     samples_per_decode = plan.samples_per_decode;
@@ -176,11 +168,10 @@ class monitor final : private process_state::pausable_sampler {
       status_ = std::move(*why);
       return;
     }
-    // The SM count tells a kernel that fills the SMs, whose windows cannot read them idle (SM dropouts).
-    if (int sms = 0; cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, s.device) == cudaSuccess && sms > 0) {
+    int sms = 0;  // tells a kernel that fills the SMs, whose windows cannot read them idle (SM dropouts)
+    if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, s.device) == cudaSuccess && sms > 0)
       options.sm_count = static_cast<std::uint64_t>(sms);
-      accumulator_ = monitor_accumulator(options, s.max_samples);
-    }
+    accumulator_ = monitor_accumulator(options, s.max_samples);
 #if NAPKIN_HAS_EXCEPTIONS
     try {
 #endif
@@ -228,10 +219,12 @@ class monitor final : private process_state::pausable_sampler {
                                             .count());
     };
     report_schedule periodic(settings_.report_every_ns, now_ns());
+    const sampling_schedule schedule(settings_, now_ns());
     std::unique_lock<std::mutex> lock(wake_mutex_);
     while (!stopping_) {
       wake_.wait_for(lock, drain_period, [this] { return stopping_; });
       lock.unlock();
+      if (!schedule.always()) set_sampling(schedule.on_at(now_ns()));
       drain(steps_per_drain);
       if (periodic.due(now_ns())) periodic_report();
       lock.lock();
@@ -302,11 +295,28 @@ class monitor final : private process_state::pausable_sampler {
           // Windows older than the settle lag cannot get more kernels in practice (a kernel's record arrives
           // after it ends, within a drain or two): attribute them and fold their kernels, so memory stays bounded.
           if (timeline_.last_end() > settle_lag_ns) accumulator_.settle(timeline_.last_end() - settle_lag_ns);
+          if (scheduled_off_ && !paused_) timeline_.paused_until(detail::cupti_timestamp_now(), accumulator_);
         },
         [&](const char* what) {  // data CUPTI gave that the attribution refuses: never fatal
           ++rejected_;
           last_error_ = what;
         });
+  }
+
+  // Starts or stops the sampler: sample= stretches (settings.hpp), and stop(). The first sample after a start
+  // spans the stopped time and is dropped as a setup sample (sample_timeline.hpp).
+  void set_sampling(bool on) noexcept {
+    const std::lock_guard<std::mutex> decode_lock(decode_mutex_);
+    if (scheduled_off_ == !on) return;  // no change
+    scheduled_off_ = !on;
+    if (sampler_ && !paused_ && sampler_->started() != on)  // paused: resume_after_profiler follows it
+      detail::call_catching([&] { on ? start_sampling() : sampler_->stop(); },
+                            [&](const char* what) { refuse(std::string("sampling: ") + what); });
+  }
+  void start_sampling() {  // under decode_mutex_
+    sampler_->start();
+    const std::lock_guard<std::mutex> lock(data_mutex_);
+    timeline_.session_started();
   }
 
   void restart_after_failure(const std::string& why) noexcept {
@@ -315,10 +325,8 @@ class monitor final : private process_state::pausable_sampler {
           sampler_.reset();
           sampler_.emplace(device_, *config_, settings_.interval_ns, settings_.hardware_buffer_bytes,
                            samples_per_decode);
-          sampler_->start();
-          const std::lock_guard<std::mutex> lock(data_mutex_);
-          timeline_.session_started();
           ++restarts_;
+          if (!scheduled_off_) start_sampling();
         },
         [&](const char* what) { turn_off("off after a failure: " + why + "; restarting failed: " + what); });
   }
@@ -329,7 +337,7 @@ class monitor final : private process_state::pausable_sampler {
     if (!sampler_ || paused_) return;
     detail::call_catching(
         [&] {
-          sampler_->stop();
+          if (sampler_->started()) sampler_->stop();
           const std::uint64_t now = detail::cupti_timestamp_now();
           const std::lock_guard<std::mutex> lock(data_mutex_);
           timeline_.paused_until(now, accumulator_);  // nothing is sampled while the profiler measures
@@ -346,9 +354,7 @@ class monitor final : private process_state::pausable_sampler {
         [&] {
           sampler_.emplace(device_, *config_, settings_.interval_ns, settings_.hardware_buffer_bytes,
                            samples_per_decode);
-          sampler_->start();
-          const std::lock_guard<std::mutex> lock(data_mutex_);
-          timeline_.session_started();
+          if (!scheduled_off_) start_sampling();
         },
         [&](const char* what) {
           turn_off(std::string("off: resuming after a profiler measurement failed: ") + what);
@@ -371,7 +377,7 @@ class monitor final : private process_state::pausable_sampler {
 
   monitor_report report_so_far() {
     const std::lock_guard<std::mutex> lock(data_mutex_);
-    monitor_accumulator all = accumulator_;
+    monitor_accumulator all = accumulator_;  // a copy: windows still waiting for late kernels stay open
     all.finish();
     return with_context(make_monitor_report(all, device_));
   }
@@ -413,6 +419,7 @@ class monitor final : private process_state::pausable_sampler {
   std::optional<detail::pm_sampler> sampler_;  // empty while paused
   bool activity_held_ = false;
   bool paused_ = false;
+  bool scheduled_off_ = false;  // between sample= stretches
   bool stopped_ = false;
   std::atomic<std::size_t> restarts_{0};  // sessions restarted after a failure (an overflow)
 

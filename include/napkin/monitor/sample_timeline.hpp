@@ -66,6 +66,14 @@ class sample_timeline {
   // One decoded sample, in CUPTI's order. Samples with a usable time go to `into` (add_sample or
   // add_dropped) in time order; an untimed one waits for the next timed one, which tells the gap.
   void push(const pm_sample& s, monitor_accumulator& into) {
+    // A session restarted after sampling stopped (monitor_settings::sample_for_ns) reports its first sample
+    // from the stop, over time paused_until() already closed: the part after it is the setup sample.
+    if (setup_next_ && last_end_ != 0 && s.start_ns < last_end_ && s.end_ns > last_end_ && run_.empty()) {
+      into.add_dropped({last_end_, s.end_ns, 1});
+      setup_next_ = false;
+      last_end_ = s.end_ns;
+      return;
+    }
     if (last_end_ != 0 && s.start_ns < last_end_) {  // no usable time: wait for the gap
       ++counts_.untimed;
       if (run_.size() == max_run) lose_run("more than max_run in a row");  // memory stays bounded

@@ -16,8 +16,11 @@
 //                                         the path cannot hold a comma)
 //     every=<duration>                    a report this often too: to monitor::on_report's callback, or written
 //                                         like the exit report (format=, file=: the latest one)
+//     sample=<duration>/<duration>        sample part of the time: 1s/30s samples the first second of every 30
+//                                         (the CPU cost follows the time sampled; docs/monitor.md)
 //   e.g. NAPKIN_MONITOR=interval=2ms,device=1,report=exit
-// Limits (monitor_limits): device <= 1024, interval <= 60 s, every <= a day, buffer <= 16 GiB, samples <= 2^24.
+// Limits (monitor_limits): device <= 1024, interval <= 60 s, every <= a day, buffer <= 16 GiB, samples <= 2^24;
+// sample= needs its first duration at least 4 intervals and below the second, the second at most a day.
 //
 // A malformed value is an error naming the variable and the bad part. monitor_settings_from_env() raises it
 // through napkin's failure path; parse_monitor_settings() and try_monitor_settings_from_env() return it as
@@ -64,9 +67,9 @@ constexpr std::string_view to_string(monitor_report_format f) noexcept {
 struct monitor_settings {
   bool enabled = false;
   int device = 0;
-  // 5 ms: decoding and evaluating one sample costs 130-200 us of one core (issue 17's H200 probe), so 5 ms
-  // keeps the monitor's thread at 2.6-4 % of one core, under 5 % even at the worst measured cost (1 ms
-  // would be 13-20 %, 2 ms 6.5-10 %). Shorter intervals separate short kernels better; see docs/monitor.md.
+  // 5 ms. CUPTI's decode costs 0.23-0.26 CPU seconds per second sampled at 5-100 ms and ~0.45 at 1 ms (an
+  // H100, docs/monitor.md), so the interval barely moves the cost; sample= does. Back-to-back kernels of about
+  // a millisecond resolve at 1-2 ms, mostly not at 5 ms (refused, never blended): see docs/monitor.md.
   std::uint64_t interval_ns = 5'000'000;
   // The hardware buffer of raw records. The issue's probe read ~10 KB per sample; on an H200 a 512 MiB buffer
   // held ~4,350 samples at 25 us (~120 KB each), so 32 MiB holds a few hundred: drain often (docs/monitor.md).
@@ -80,6 +83,11 @@ struct monitor_settings {
   // How often the decode thread empties the hardware buffer; 0: a quarter of the buffer's fill time, 10-100 ms
   // (docs/monitor.md has the measurements behind it).
   std::uint64_t drain_period_ns = 0;
+  // Sampling part of the time (NAPKIN_MONITOR's sample=): the first sample_for_ns of every sample_every_ns,
+  // counted from the start. 0 and 0: all the time. Kernels outside those stretches are counted and timed from
+  // their activity records but get no readings (their rows say not sampled or partial).
+  std::uint64_t sample_for_ns = 0;
+  std::uint64_t sample_every_ns = 0;
 };
 
 // The largest value of each setting: beyond them a setting is a typo (or an overflow waiting in the
@@ -109,6 +117,18 @@ inline std::string validate_monitor_settings(const monitor_settings& s) {
     return "napkin: monitor hardware buffer must be at most 16 GiB, got " + std::to_string(s.hardware_buffer_bytes) +
            " bytes";
   if (s.max_samples == 0) return "napkin: monitor max_samples must be >= 1";
+  if (s.sample_for_ns != 0 || s.sample_every_ns != 0) {
+    // Each stretch starts with a setup sample the monitor drops: fewer than 4 intervals leave almost nothing.
+    if (s.sample_for_ns < 4 * s.interval_ns)
+      return "napkin: monitor sample= needs at least 4 intervals sampled per period, got " +
+             std::to_string(s.sample_for_ns) + " ns at an interval of " + std::to_string(s.interval_ns) + " ns";
+    if (s.sample_every_ns <= s.sample_for_ns)
+      return "napkin: monitor sample= needs the period (" + std::to_string(s.sample_every_ns) +
+             " ns) longer than the time sampled (" + std::to_string(s.sample_for_ns) + " ns); for all the time leave it out";
+    if (s.sample_every_ns > l::max_every_ns)
+      return "napkin: monitor sample= period must be at most a day (86400 s), got " + std::to_string(s.sample_every_ns) +
+             " ns";
+  }
   if (s.max_samples > l::max_samples)
     return "napkin: monitor max_samples must be at most " + std::to_string(l::max_samples) + ", got " +
            std::to_string(s.max_samples);
@@ -194,7 +214,7 @@ inline monitor_settings_result parse_monitor_settings(const char* value) {
     r.error = detail::switch_word_problem("NAPKIN_MONITOR", v) + ", nor key=value options";
     return r;
   }
-  constexpr std::string_view keys = "device, interval, buffer, samples, report, every, format, file";
+  constexpr std::string_view keys = "device, interval, buffer, samples, report, every, format, file, sample";
   unsigned seen = 0;
   bool report_off = false;
   std::size_t pos = 0;
@@ -209,9 +229,10 @@ inline monitor_settings_result parse_monitor_settings(const char* value) {
                   "\" is not key=value (on/off must be the whole value; keys: " + std::string(keys) + ")");
     const std::string_view key = item.substr(0, eq), val = item.substr(eq + 1);
     const std::string quoted = "\"" + std::string(val) + "\"";
-    const std::string_view names[] = {"device", "interval", "buffer", "samples", "report", "every", "format", "file"};
+    const std::string_view names[] = {"device", "interval", "buffer", "samples", "report",
+                                      "every",  "format",   "file",   "sample"};
     unsigned bit = 0;
-    for (unsigned i = 0; i < 8; ++i)
+    for (unsigned i = 0; i < 9; ++i)
       if (key == names[i]) bit = 1u << i;
     if (bit == 0) return fail("unknown option \"" + std::string(key) + "\" (known: " + std::string(keys) + ")");
     if (seen & bit) return fail("option \"" + std::string(key) + "\" is given twice");
@@ -234,6 +255,16 @@ inline monitor_settings_result parse_monitor_settings(const char* value) {
       if (key == "every" && n > monitor_limits::max_every_ns)
         return fail("every: " + quoted + " is above a day (86400 s), napkin's limit for the report period");
       (key == "interval" ? r.settings.interval_ns : r.settings.report_every_ns) = n;
+    } else if (key == "sample") {
+      const std::size_t slash = val.find('/');
+      std::uint64_t every = 0;
+      const std::initializer_list<std::pair<std::string_view, std::uint64_t>> time_units = {
+          {"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}};
+      if (slash == std::string_view::npos || !detail::monitor_scaled(val.substr(0, slash), time_units, true, n) ||
+          !detail::monitor_scaled(val.substr(slash + 1), time_units, true, every) || n == 0 || every == 0)
+        return fail("sample: " + quoted + " is not <duration>/<duration> (e.g. 1s/30s: the first second of every 30)");
+      r.settings.sample_for_ns = n;
+      r.settings.sample_every_ns = every;
     } else if (key == "buffer") {
       const std::initializer_list<std::pair<std::string_view, std::uint64_t>> byte_units = {
           {"B", 1}, {"KiB", 1u << 10}, {"MiB", 1u << 20}, {"GiB", 1u << 30},
