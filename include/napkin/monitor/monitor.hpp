@@ -269,6 +269,7 @@ class monitor final : private process_state::pausable_sampler {
             restart_after_failure(what);
           });
     }
+    if (scheduled_off_ && sampler_ && !sampler_->started()) sampler_.reset();  // decoded: release it (set_sampling)
     const double cpu1 = detail::thread_cpu_seconds();
     detail::activity_collector::flush();
     std::vector<detail::kernel_activity> done = detail::activity_collector::instance().take(static_cast<std::uint32_t>(device_));
@@ -303,17 +304,21 @@ class monitor final : private process_state::pausable_sampler {
         });
   }
 
-  // Starts or stops the sampler: sample= stretches (settings.hpp), and stop(). The first sample after a start
-  // spans the stopped time and is dropped as a setup sample (sample_timeline.hpp).
+  // Starts or stops sampling: sample= stretches (settings.hpp), and stop(). Between stretches the session is
+  // released (drain() decodes what it left first): a stopped session's next first sample spans the whole stop,
+  // and decoding it cost ~5 % of a core per stopped second on an H100, more than enabling anew (docs/monitor.md).
   void set_sampling(bool on) noexcept {
     const std::lock_guard<std::mutex> decode_lock(decode_mutex_);
     if (scheduled_off_ == !on) return;  // no change
     scheduled_off_ = !on;
-    if (sampler_ && !paused_ && sampler_->started() != on)  // paused: resume_after_profiler follows it
-      detail::call_catching([&] { on ? start_sampling() : sampler_->stop(); },
-                            [&](const char* what) { refuse(std::string("sampling: ") + what); });
+    if (paused_ || !running_.load()) return;  // paused: resume_after_profiler follows the schedule
+    detail::call_catching(
+        [&] { on ? start_sampling() : (sampler_ && sampler_->started() ? sampler_->stop() : void()); },
+        [&](const char* what) { refuse(std::string("sampling: ") + what); });
   }
   void start_sampling() {  // under decode_mutex_
+    if (!sampler_)
+      sampler_.emplace(device_, *config_, settings_.interval_ns, settings_.hardware_buffer_bytes, samples_per_decode);
     sampler_->start();
     const std::lock_guard<std::mutex> lock(data_mutex_);
     timeline_.session_started();
@@ -334,10 +339,10 @@ class monitor final : private process_state::pausable_sampler {
   // pausable_sampler: napkin::profiler measures on this process (called under the registry's mutex).
   void pause_for_profiler() noexcept override {
     const std::lock_guard<std::mutex> decode_lock(decode_mutex_);
-    if (!sampler_ || paused_) return;
+    if (paused_ || !running_.load()) return;
     detail::call_catching(
         [&] {
-          if (sampler_->started()) sampler_->stop();
+          if (sampler_ && sampler_->started()) sampler_->stop();
           const std::uint64_t now = detail::cupti_timestamp_now();
           const std::lock_guard<std::mutex> lock(data_mutex_);
           timeline_.paused_until(now, accumulator_);  // nothing is sampled while the profiler measures
@@ -351,11 +356,7 @@ class monitor final : private process_state::pausable_sampler {
     if (!paused_) return;
     paused_ = false;
     detail::call_catching(
-        [&] {
-          sampler_.emplace(device_, *config_, settings_.interval_ns, settings_.hardware_buffer_bytes,
-                           samples_per_decode);
-          if (!scheduled_off_) start_sampling();
-        },
+        [&] { if (!scheduled_off_) start_sampling(); },
         [&](const char* what) {
           turn_off(std::string("off: resuming after a profiler measurement failed: ") + what);
         });
