@@ -11,6 +11,7 @@
 #include "monitor/helpers.hpp"
 #include "napkin/report/compare.hpp"
 #include "napkin/report/json_read.hpp"
+#include "napkin/monitor/make_monitor_report.hpp"
 #include "napkin/monitor/monitor_documents.hpp"
 
 using namespace napkin;

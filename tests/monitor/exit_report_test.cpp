@@ -10,6 +10,7 @@
 
 #include "monitor/helpers.hpp"
 #include "napkin/monitor/exit_report.hpp"
+#include "napkin/monitor/make_monitor_report.hpp"
 
 using namespace napkin;
 using monitor_test::keep_first;

@@ -2,6 +2,7 @@
 // when kernels are shorter than windows, recovery within the reported standard error under noise, classes that always
 // co-occur refused, a kernel alone in its windows equal to attribution's mean, memory that does not grow with windows,
 // and the class cap. Every expected value is the synthetic truth.
+#include "napkin/monitor/make_monitor_report.hpp"
 #include "napkin/monitor/monitor_report.hpp"
 
 #include <doctest/doctest.h>

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "monitor/helpers.hpp"
+#include "napkin/monitor/make_monitor_report.hpp"
 #include "napkin/monitor/monitor_report.hpp"
 
 using namespace napkin;

@@ -2,6 +2,7 @@
 // synthetic windows made from known per-kernel input rates. The sampled SM % is, per window, the largest input
 // (as CUPTI's TriageCompute.sm__throughput is on GH100: docs/monitor.md), so it is not the time-weighted sum of
 // each kernel's SM %; the inputs are. Every expected value is the synthetic truth.
+#include "napkin/monitor/make_monitor_report.hpp"
 #include "napkin/monitor/monitor_report.hpp"
 
 #include <doctest/doctest.h>

@@ -3,8 +3,8 @@
 // name read back, an unknown name read as nothing.
 #include <doctest/doctest.h>
 
-#include "napkin/monitor/attribution.hpp"
-#include "napkin/monitor/rate_solver.hpp"
+#include "napkin/monitor/monitor_totals.hpp"
+#include "napkin/monitor/rate_status.hpp"
 #include "napkin/monitor/settings.hpp"
 #include "napkin/profiler/sol_report.hpp"
 #include "napkin/profiler/verdicts.hpp"

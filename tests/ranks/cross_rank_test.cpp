@@ -13,6 +13,7 @@
 
 #include "napkin/report/cross_rank.hpp"
 #include "napkin/report/job_documents.hpp"
+#include "napkin/monitor/make_monitor_report.hpp"
 #include "napkin/report/rank_summaries.hpp"
 
 using namespace napkin;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "monitor/helpers.hpp"
+#include "napkin/monitor/make_monitor_report.hpp"
 #include "napkin/monitor/monitor_report.hpp"
 
 namespace monitor_samples {

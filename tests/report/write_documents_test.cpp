@@ -14,6 +14,7 @@
 #include "napkin/math.hpp"
 #include "napkin/occupancy.hpp"
 #include "napkin/report.hpp"
+#include "napkin/monitor/make_monitor_report.hpp"
 #include "napkin/monitor/monitor_documents.hpp"
 
 #include <sys/resource.h>

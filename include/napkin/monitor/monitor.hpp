@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // napkin::monitor: the GPU's Speed-Of-Light readings per napkin::range phase and per kernel, continuously,
 // from the running program — CUPTI PM sampling (pm_sampler.hpp) plus kernel activity records
-// (kernel_activity.hpp), attributed on demand (attribution.hpp, monitor_report.hpp).
+// (kernel_activity.hpp), attributed on demand (attribution.hpp, make_monitor_report.hpp).
 //
 //   int main() {
 //     napkin::monitor mon;          // NAPKIN_MONITOR=on (or settings) turns it on; off by default
@@ -39,12 +39,12 @@
 #include "napkin/cupti/pause.hpp"
 #include "napkin/cupti/session.hpp"
 #include "napkin/document/context_cuda.hpp"
-#include "napkin/monitor/attribution.hpp"
+#include "napkin/monitor/accumulator.hpp"
 #include "napkin/monitor/drain_plan.hpp"
 #include "napkin/monitor/exit_report.hpp"
 #include "napkin/monitor/kernel_activity.hpp"
+#include "napkin/monitor/make_monitor_report.hpp"
 #include "napkin/monitor/monitor_costs.hpp"
-#include "napkin/monitor/monitor_report.hpp"
 #include "napkin/monitor/pm_sampler.hpp"
 #include "napkin/monitor/sample.hpp"
 #include "napkin/monitor/sample_timeline.hpp"

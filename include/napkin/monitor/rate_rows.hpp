@@ -18,21 +18,10 @@
 #include <vector>
 
 #include "napkin/monitor/rate_solver.hpp"
+#include "napkin/monitor/rate_status.hpp"
 #include "napkin/monitor/sample.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
-
-// How well a row's readings are its own (the rate solve of its classes).
-struct row_resolution {
-  rate_status status = rate_status::not_sampled;
-  std::string reason;
-  std::uint64_t windows = 0;                  // kept windows its classes ran in (once per class)
-  std::optional<double> solo_share;           // of its sampled time, in windows one class had alone
-  std::optional<double> standard_error_pct;   // the largest over SM, L1, L2-slices and DRAM %, in points
-  std::optional<double> collinearity;         // the largest variance inflation of its classes; 1: independent
-
-  bool resolved() const { return status == rate_status::resolved; }
-};
 
 // The solved readings of a row's classes, each with the row's sampled time in it as its weight.
 using row_classes = std::vector<std::pair<const class_rate*, double>>;

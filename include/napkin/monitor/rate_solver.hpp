@@ -28,12 +28,12 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "napkin/error.hpp"
 #include "napkin/monitor/nnls.hpp"
+#include "napkin/monitor/rate_status.hpp"
 #include "napkin/monitor/sample.hpp"
 #include "napkin/text/numbers.hpp"
 
@@ -44,45 +44,6 @@ NAPKIN_BEGIN_NAMESPACE
 enum class rate_metric { sm_pct, l1tex_pct, l2_slices_pct, dram_pct, dram_read_bytes_per_ns, dram_write_bytes_per_ns };
 inline constexpr std::size_t rate_metric_count = 6;
 inline constexpr std::size_t rate_pct_metrics = 4;  // the first four, which decide resolution
-
-enum class rate_status {
-  resolved,         // the class's own readings, within the thresholds
-  not_sampled,      // in no kept window, or no percentage read while it ran
-  blended,          // past the class cap: solved together with every other class past it
-  collinear,        // always ran with another class in (nearly) the same proportion
-  too_few_windows,  // fewer windows than needed to estimate its error
-  imprecise,        // a standard error above the threshold
-  not_solved,       // no rate solve was made (a report built without one, a document from before it)
-};
-inline constexpr std::array<rate_status, 7> all_rate_statuses{
-    rate_status::resolved,        rate_status::not_sampled, rate_status::blended,   rate_status::collinear,
-    rate_status::too_few_windows, rate_status::imprecise,   rate_status::not_solved};
-
-constexpr std::string_view to_string(rate_status s) noexcept {
-  switch (s) {
-    case rate_status::resolved: return "resolved";
-    case rate_status::not_sampled: return "not-sampled";
-    case rate_status::blended: return "blended";
-    case rate_status::collinear: return "collinear";
-    case rate_status::too_few_windows: return "too-few-windows";
-    case rate_status::imprecise: return "imprecise";
-    case rate_status::not_solved: return "not-solved";
-  }
-  return "unknown";
-}
-
-constexpr std::string_view describe(rate_status s) noexcept {
-  switch (s) {
-    case rate_status::resolved: return "resolved: the kernel's own readings";
-    case rate_status::not_sampled: return "not sampled: no reading while it ran";
-    case rate_status::blended: return "blended: too many kernel classes, solved together with the rest";
-    case rate_status::collinear: return "unresolved: always ran with another kernel in the same proportion";
-    case rate_status::too_few_windows: return "unresolved: too few windows";
-    case rate_status::imprecise: return "unresolved: standard error above the threshold";
-    case rate_status::not_solved: return "not solved: no rate solve";
-  }
-  return "unknown";
-}
 
 struct rate_solver_options {
   std::size_t max_classes = 48;         // classes with their own column; the rest share one
