@@ -186,15 +186,16 @@ TEST_CASE("sample=: the monitor samples its stretches only, counts every kernel,
   keep_busy(b, 1.8);  // three periods
   mon.stop();
   const napkin::monitor_report r = mon.report();
-  std::printf("sample=200ms/600ms over 2.1 s: %llu samples kept, sampled %.3f s, dropped %.3f s, busy %.3f s; %s\n",
+  std::printf("sample=200ms/600ms over 2.1 s: %llu samples kept, sampled %.3f s, not sampled %.3f s, busy %.3f s; %s\n",
               static_cast<unsigned long long>(r.totals.samples_kept), static_cast<double>(r.totals.sampled_ns) * 1e-9,
               static_cast<double>(r.totals.dropped_ns) * 1e-9, static_cast<double>(r.totals.busy_ns) * 1e-9,
               mon.diagnostics().c_str());
   CHECK(has(mon.diagnostics(), "refused data 0"));
-  // About a third of the time is sampled (the stretches start and end within a drain of their time).
-  const double sampled_share = static_cast<double>(r.totals.sampled_ns) / static_cast<double>(r.totals.wall_ns());
-  CHECK(sampled_share > 0.15);
-  CHECK(sampled_share < 0.55);
+  // Four stretches of 200 ms in 2.1 s: at most ~800 samples of 1 ms, where sampling all the time keeps ~2,100
+  // (the session's first sample may reach back seconds, so the report's wall time is no yardstick here).
+  CHECK(r.totals.samples_kept > 150);
+  CHECK(r.totals.samples_kept < 900);
+  CHECK(r.totals.sampled_ns < 900'000'000);
   // Every launch is counted from the activity records, sampled or not; the spin kernel is resolved from the
   // stretches' windows (it runs alone), and launches outside them make its row partial.
   REQUIRE_FALSE(r.kernels.empty());

@@ -195,8 +195,8 @@ inline std::string to_text(const monitor_report& r) {
          "; idle model: " + std::string(to_string(r.idle)) + "\n";
   out += "  L2s = the L2 slices (lts__throughput), not ncu's GH100 L2 fabric; the verdict's Memory % is\n";
   out += "  max(DRAM, L1, L2s): the monitor's reading, not ncu's Memory %\n";
-  out += "  SM % = the largest sampled SM input (GH100: instructions, ALU, FMA, FP64, tensor, uniform, XU pipes);\n";
-  out += "  ncu's SM % also takes MIO, LSU, TEX, shared-pipe and TMA inputs: a kernel led by one reads low here\n";
+  out += "  SM % = the largest sampled SM input (GH100: instructions; ALU, FMA, FP64, tensor, uniform,\n";
+  out += "  XU pipes); ncu's also takes MIO, LSU, TEX, shared-pipe and TMA: a kernel led by those reads low\n";
   detail::monitor_table(out, "By phase", r.phases, true);
   detail::monitor_table(out, "By phase path", r.paths, true);
   detail::monitor_table(out, "By kernel", r.kernels, false);
