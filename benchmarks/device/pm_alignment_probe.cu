@@ -32,45 +32,11 @@
 #include "kernels.cuh"
 #include "napkin/cupti/session.hpp"
 #include "napkin/monitor/pm_sampler.hpp"
+#include "probe_support.cuh"
 
 namespace k = napkin_kernels;
 
-#define CK(x)                                                             \
-  do {                                                                    \
-    if ((x) != 0) {                                                       \
-      std::fprintf(stderr, "%s:%d: %s failed\n", __FILE__, __LINE__, #x); \
-      std::exit(1);                                                       \
-    }                                                                     \
-  } while (0)
-
-namespace {
-struct kernel_span {
-  int kind;  // 0 fma, 1 copy
-  std::uint64_t start, end;
-};
-std::mutex records_mutex;
-std::vector<kernel_span> records;
-
-void CUPTIAPI on_request(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records) {
-  *size = std::size_t(8) << 20;
-  *buffer = static_cast<std::uint8_t*>(std::aligned_alloc(8, *size));
-  *max_records = 0;
-}
-void CUPTIAPI on_complete(CUcontext, std::uint32_t, std::uint8_t* buffer, std::size_t, std::size_t valid) {
-  CUpti_Activity* r = nullptr;
-  while (cuptiActivityGetNextRecord(buffer, valid, &r) == CUPTI_SUCCESS) {
-    if (r->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) continue;
-    const auto* kr = reinterpret_cast<const CUpti_ActivityKernel9*>(r);
-    const std::string name = kr->name ? kr->name : "";
-    const int kind = name.find("fma_loop") != std::string::npos ? 0 : name.find("copy") != std::string::npos ? 1 : -1;
-    if (kind < 0) continue;
-    const std::lock_guard<std::mutex> lock(records_mutex);
-    records.push_back({kind, kr->start, kr->end});
-  }
-  std::free(buffer);
-}
-
-}  // namespace
+#define CK PROBE_CHECK
 
 int main(int argc, char** argv) {
   if (argc < 4) {
@@ -111,14 +77,13 @@ int main(int argc, char** argv) {
   CK(cudaEventSynchronize(e1));
   CK(cudaEventElapsedTime(&copy_ms, e0, e1));
 
-  CK(cuptiActivityRegisterCallbacks(&on_request, &on_complete));
-  CK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
+  probe::kernel_spans::instance().enable();
 
   napkin::detail::cupti_initialization cupti;
   auto chip = NAPKIN_CUPTI_PARAMS(CUpti_Device_GetChipName_Params);
   chip.deviceIndex = 0;
   CK(cuptiDeviceGetChipName(&chip));
-  const napkin::detail::pm_sampling_config config(chip.pChipName, napkin::detail::monitor_metrics());
+  const napkin::detail::pm_sampling_config config(chip.pChipName, probe::base_metrics(chip.pChipName));
   napkin::detail::pm_sampler sampler(0, config, interval, std::size_t(512) << 20, 64,
                                      sysclk ? CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_SYSCLK_INTERVAL
                                             : CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL);
@@ -172,12 +137,14 @@ int main(int argc, char** argv) {
   decoder.join();
   sampler.stop();
   drain();
-  CK(cuptiActivityFlushAll(1));
-
+  struct kernel_span {
+    int kind;  // 0 fma, 1 copy
+    std::uint64_t start, end;
+  };
   std::vector<kernel_span> spans;
-  {
-    const std::lock_guard<std::mutex> lock(records_mutex);
-    spans = records;
+  for (const probe::kernel_span& k : probe::kernel_spans::instance().flush()) {
+    const int kind = k.name.find("fma_loop") != std::string::npos ? 0 : k.name.find("copy") != std::string::npos ? 1 : -1;
+    if (kind >= 0) spans.push_back({kind, k.start, k.end});
   }
   std::sort(spans.begin(), spans.end(), [](const kernel_span& x, const kernel_span& y) { return x.start < y.start; });
   // Keep the windows inside the sequence (from the first kernel's start to the last one's end), well timed.

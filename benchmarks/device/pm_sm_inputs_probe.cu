@@ -35,43 +35,15 @@
 #include "gemm_cublas.cuh"
 #include "kernels.cuh"
 #include "napkin/cupti/session.hpp"
+#include "probe_support.cuh"
 #include "napkin/monitor/pm_sampler.hpp"
 
 namespace k = napkin_kernels;
 namespace mw = napkin_monitor_workload;
 
-#define CK(x)                                                             \
-  do {                                                                    \
-    if ((x) != 0) {                                                       \
-      std::fprintf(stderr, "%s:%d: %s failed\n", __FILE__, __LINE__, #x); \
-      std::exit(1);                                                       \
-    }                                                                     \
-  } while (0)
+#define CK PROBE_CHECK
 
 namespace {
-struct kernel_span {
-  std::string name;
-  std::uint64_t start, end;
-};
-std::mutex records_mutex;
-std::vector<kernel_span> records;
-
-void CUPTIAPI on_request(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records) {
-  *size = std::size_t(8) << 20;
-  *buffer = static_cast<std::uint8_t*>(std::aligned_alloc(8, *size));
-  *max_records = 0;
-}
-void CUPTIAPI on_complete(CUcontext, std::uint32_t, std::uint8_t* buffer, std::size_t, std::size_t valid) {
-  CUpti_Activity* r = nullptr;
-  while (cuptiActivityGetNextRecord(buffer, valid, &r) == CUPTI_SUCCESS) {
-    if (r->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) continue;
-    const auto* kr = reinterpret_cast<const CUpti_ActivityKernel9*>(r);
-    const std::lock_guard<std::mutex> lock(records_mutex);
-    records.push_back({kr->name ? kr->name : "", kr->start, kr->end});
-  }
-  std::free(buffer);
-}
-
 const char* const sm_inputs[] = {
     "TPC.TriageCompute.sm__inst_executed_realtime",
     "TPC.TriageCompute.sm__inst_executed_pipe_alu_realtime",
@@ -158,13 +130,12 @@ int main(int argc, char** argv) {
     return 0;
   }
 
-  CK(cuptiActivityRegisterCallbacks(&on_request, &on_complete));
-  CK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
+  probe::kernel_spans::instance().enable();
   napkin::detail::cupti_initialization cupti;
   auto chip = NAPKIN_CUPTI_PARAMS(CUpti_Device_GetChipName_Params);
   chip.deviceIndex = 0;
   CK(cuptiDeviceGetChipName(&chip));
-  std::vector<std::string> metrics = napkin::detail::monitor_metrics();
+  std::vector<std::string> metrics = probe::base_metrics(chip.pChipName);
   for (const char* m : sm_inputs) metrics.push_back(std::string(m) + ".avg.pct_of_peak_sustained_elapsed");
   const napkin::detail::pm_sampling_config config(chip.pChipName, metrics);
   std::fprintf(out, "M");
@@ -217,7 +188,7 @@ int main(int argc, char** argv) {
   decoder.join();
   sampler.stop();
   drain();
-  CK(cuptiActivityFlushAll(1));
+  const std::vector<probe::kernel_span> records = probe::kernel_spans::instance().flush();
   for (std::size_t i = 0; i < kernels.size(); ++i) std::fprintf(out, "D %s %.4f\n", kernels[i].first, ms[i]);
   for (const auto& r : rows) {
     std::fprintf(out, "S %.0f %.0f", r[0], r[1]);

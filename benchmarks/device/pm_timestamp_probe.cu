@@ -31,16 +31,11 @@
 #include "kernels.cuh"
 #include "napkin/monitor/pm_sampler.hpp"
 #include "napkin/cupti/session.hpp"
+#include "probe_support.cuh"
 
 namespace k = napkin_kernels;
 
-#define CK(x)                                                                    \
-  do {                                                                           \
-    if ((x) != 0) {                                                              \
-      std::fprintf(stderr, "%s:%d: %s failed\n", __FILE__, __LINE__, #x);        \
-      std::exit(1);                                                              \
-    }                                                                            \
-  } while (0)
+#define CK PROBE_CHECK
 
 int main(int argc, char** argv) {
   if (argc < 4) {
@@ -70,7 +65,7 @@ int main(int argc, char** argv) {
   auto chip = NAPKIN_CUPTI_PARAMS(CUpti_Device_GetChipName_Params);
   chip.deviceIndex = 0;
   CK(cuptiDeviceGetChipName(&chip));
-  const napkin::detail::pm_sampling_config config(chip.pChipName, napkin::detail::monitor_metrics());
+  const napkin::detail::pm_sampling_config config(chip.pChipName, probe::base_metrics(chip.pChipName));
   napkin::detail::pm_sampler sampler(0, config, interval, std::size_t(512) << 20, image,
                                      sysclk ? CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_SYSCLK_INTERVAL
                                             : CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL);
