@@ -151,19 +151,23 @@ inline void attribute_window(const monitor_window& w, const std::vector<std::siz
     (w.setup ? device.setup_samples_dropped : device.samples_dropped) += w.dropped_samples;
     return;
   }
-  pm_sample s = *w.sample;
-  if (s.sm_active_pct && *s.sm_active_pct < sm_dropout_rule::max_active_pct) {
+  const pm_sample* sample = &*w.sample;
+  pm_sample without_sm;  // an SM dropout's window: its readings less the SM side (a copy only then)
+  if (sample->sm_active_pct && *sample->sm_active_pct < sm_dropout_rule::max_active_pct) {
     std::uint64_t filling = 0;
     for (const clipped_kernel& c : clipped)
       if (kernels[c.kernel].fills_sms) filling += c.overlap_ns;
     if (static_cast<double>(filling) >= sm_dropout_rule::min_filling_share * static_cast<double>(width)) {
       ++device.sm_dropouts;
-      s.sm_pct.reset();
-      s.l1tex_pct.reset();
-      s.sm_active_pct.reset();
-      for (auto& v : s.sm_inputs) v.reset();
+      without_sm = *sample;
+      without_sm.sm_pct.reset();
+      without_sm.l1tex_pct.reset();
+      without_sm.sm_active_pct.reset();
+      for (auto& v : without_sm.sm_inputs) v.reset();
+      sample = &without_sm;
     }
   }
+  const pm_sample& s = *sample;
   if (solver != nullptr) {
     std::vector<std::pair<std::size_t, std::uint64_t>> overlaps;
     for (const clipped_kernel& c : clipped)

@@ -202,7 +202,8 @@ class rate_solver {
   std::size_t idle_column() const { return options_.max_classes + 1; }
 
   metric_fit fit(const metric_sums& m) const;
-  class_rate judge(std::size_t k, const metric_fits& fits) const;
+  class_rate judge(std::size_t k, const metric_fits& fits, const std::vector<std::size_t>& lead) const;
+  void sm_from_inputs(metric_fits& fits, std::vector<std::size_t>& lead) const;
   std::string column_name(std::size_t k) const;
 
   bool idle_;
@@ -277,7 +278,36 @@ inline std::string rate_solver::column_name(std::size_t k) const {
   return "?";
 }
 
-inline class_rate rate_solver::judge(std::size_t k, const metric_fits& fits) const {
+// SM % from its inputs (docs/monitor.md): in each column whose windows carried inputs, fits[0] becomes the largest
+// solved input, with the worst error and collinearity of the inputs within 3 points of it (any of them could be the
+// true maximum); other columns keep the fitted sampled SM %. `lead`: each column's leading input (sm_input_count:
+// none).
+inline void rate_solver::sm_from_inputs(metric_fits& fits, std::vector<std::size_t>& lead) const {
+  lead.assign(n_, sm_input_count);
+  metric_fit& sm = fits[0];
+  if (sm.x.empty()) {
+    sm.x.assign(n_, 0.0);
+    sm.se.assign(n_, -1.0);
+    sm.vif.assign(n_, 0.0);
+    sm.partner.assign(n_, n_);
+  }
+  const auto input = [&](std::size_t i) -> const metric_fit& { return fits[rate_metric_count + i]; };
+  for (std::size_t k = 0; k < n_; ++k) {
+    double best = -1;
+    for (std::size_t i = 0; i < sm_input_count; ++i)
+      if (!input(i).x.empty() && input(i).vif[k] > 0 && input(i).x[k] > best) best = input(i).x[k], lead[k] = i;
+    if (lead[k] == sm_input_count) continue;
+    sm.x[k] = best, sm.se[k] = 0, sm.vif[k] = 0, sm.partner[k] = n_;
+    for (std::size_t i = 0; i < sm_input_count; ++i) {
+      const metric_fit& f = input(i);
+      if (f.x.empty() || !(f.vif[k] > 0) || f.x[k] < best - 3.0) continue;
+      if (f.vif[k] > sm.vif[k]) sm.vif[k] = f.vif[k], sm.partner[k] = f.partner[k];
+      sm.se[k] = f.se[k] < 0 || sm.se[k] < 0 ? -1.0 : std::max(sm.se[k], f.se[k]);
+    }
+  }
+}
+
+inline class_rate rate_solver::judge(std::size_t k, const metric_fits& fits, const std::vector<std::size_t>& lead) const {
   class_rate c;
   const class_stats& s = stats_[k];
   c.windows = s.windows;
@@ -292,32 +322,9 @@ inline class_rate rate_solver::judge(std::size_t k, const metric_fits& fits) con
   double vif = 0, se = 0;
   std::size_t partner = n_;
   bool se_known = true, any = false;
-  // SM % from its inputs: the largest solved input. Its error and collinearity are the worst of the inputs
-  // within 3 points of it (any of them could be the true maximum), so a leader's near rival counts too.
-  metric_fit from_inputs;
-  const bool read_inputs = std::any_of(fits.begin() + rate_metric_count, fits.end(), [k](const metric_fit& f) {
-    return !f.x.empty() && f.vif[k] > 0;
-  });
-  if (read_inputs) {
-    from_inputs.x.assign(n_, 0.0);
-    from_inputs.se.assign(n_, 0.0);
-    from_inputs.vif.assign(n_, 0.0);
-    from_inputs.partner.assign(n_, n_);
-    double lead = -1;
-    for (std::size_t i = 0; i < sm_input_count; ++i) {
-      const metric_fit& f = fits[rate_metric_count + i];
-      if (!f.x.empty() && f.vif[k] > 0 && f.x[k] > lead) lead = f.x[k], c.sm_lead_input = i;
-    }
-    from_inputs.x[k] = lead;
-    for (std::size_t i = 0; i < sm_input_count; ++i) {
-      const metric_fit& f = fits[rate_metric_count + i];
-      if (f.x.empty() || !(f.vif[k] > 0) || f.x[k] < lead - 3.0) continue;
-      if (f.vif[k] > from_inputs.vif[k]) from_inputs.vif[k] = f.vif[k], from_inputs.partner[k] = f.partner[k];
-      from_inputs.se[k] = f.se[k] < 0 || from_inputs.se[k] < 0 ? -1.0 : std::max(from_inputs.se[k], f.se[k]);
-    }
-  }
+  if (lead[k] < sm_input_count) c.sm_lead_input = lead[k];
   for (std::size_t m = 0; m < rate_metric_count; ++m) {
-    const metric_fit& f = m == 0 && read_inputs ? from_inputs : fits[m];
+    const metric_fit& f = fits[m];
     if (f.x.empty() || !(f.vif[k] > 0)) continue;  // the metric was never read while k ran
     c.value[m] = f.x[k];
     if (f.se[k] >= 0) c.standard_error[m] = f.se[k];
@@ -368,6 +375,8 @@ inline class_rate rate_solver::judge(std::size_t k, const metric_fits& fits) con
 inline rate_solution rate_solver::solve() const {
   metric_fits fits;
   for (std::size_t m = 0; m < solved_metric_count; ++m) fits[m] = fit(metrics_[m]);
+  std::vector<std::size_t> lead;
+  sm_from_inputs(fits, lead);
   rate_solution out;
   out.windows = windows_;
   out.blended_classes = blended_classes();
@@ -375,22 +384,19 @@ inline rate_solution rate_solver::solve() const {
   for (const auto& e : index_) order.emplace_back(e.second, &e.first);
   std::sort(order.begin(), order.end());
   for (const auto& [k, key] : order) {
-    out.classes.push_back(judge(k, fits));
+    out.classes.push_back(judge(k, fits, lead));
     out.classes.back().name = key->first;
     out.classes.back().phase = key->second;
   }
   if (blended_classes() > 0) {
-    const class_rate rest = judge(rest_column(), fits);
+    const class_rate rest = judge(rest_column(), fits, lead);
     for (const auto& key : blended_) {
       out.classes.push_back(rest);
       out.classes.back().name = key.first;
       out.classes.back().phase = key.second;
     }
   }
-  if (idle_ && !fits[0].x.empty() && fits[0].vif[idle_column()] > 0) out.idle_value_sm_pct = fits[0].x[idle_column()];
-  for (std::size_t i = rate_metric_count; idle_ && i < solved_metric_count; ++i)  // SM % from its inputs
-    if (!fits[i].x.empty() && fits[i].vif[idle_column()] > 0)
-      out.idle_value_sm_pct = std::max(out.idle_value_sm_pct.value_or(0.0), fits[i].x[idle_column()]);
+  if (idle_ && fits[0].vif[idle_column()] > 0) out.idle_value_sm_pct = fits[0].x[idle_column()];
   return out;
 }
 

@@ -192,6 +192,11 @@ inline bool monitor_scaled(std::string_view text,
   return true;
 }
 
+// A duration with its unit (ns, us, ms, s) in whole nanoseconds: interval=, every= and sample=.
+inline bool monitor_duration(std::string_view text, std::uint64_t& ns) {
+  return monitor_scaled(text, {{"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}}, true, ns);
+}
+
 }  // namespace detail
 
 // Reads NAPKIN_MONITOR's value (nullptr: unset). Never raises.
@@ -246,8 +251,7 @@ inline monitor_settings_result parse_monitor_settings(const char* value) {
                     ", napkin's limit for a device index");
       r.settings.device = static_cast<int>(n);
     } else if (key == "interval" || key == "every") {
-      if (!detail::monitor_scaled(val, {{"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}}, true, n) ||
-          n == 0)
+      if (!detail::monitor_duration(val, n) || n == 0)
         return fail(std::string(key) + ": " + quoted +
                     " is not a duration (a number above 0 and a unit: ns, us, ms or s; e.g. 5ms, 0.5ms, 250us)");
       if (key == "interval" && n > monitor_limits::max_interval_ns)
@@ -258,10 +262,8 @@ inline monitor_settings_result parse_monitor_settings(const char* value) {
     } else if (key == "sample") {
       const std::size_t slash = val.find('/');
       std::uint64_t every = 0;
-      const std::initializer_list<std::pair<std::string_view, std::uint64_t>> time_units = {
-          {"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}};
-      if (slash == std::string_view::npos || !detail::monitor_scaled(val.substr(0, slash), time_units, true, n) ||
-          !detail::monitor_scaled(val.substr(slash + 1), time_units, true, every) || n == 0 || every == 0)
+      if (slash == std::string_view::npos || !detail::monitor_duration(val.substr(0, slash), n) ||
+          !detail::monitor_duration(val.substr(slash + 1), every) || n == 0 || every == 0)
         return fail("sample: " + quoted + " is not <duration>/<duration> (e.g. 1s/30s: the first second of every 30)");
       r.settings.sample_for_ns = n;
       r.settings.sample_every_ns = every;
