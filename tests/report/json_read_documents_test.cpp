@@ -15,6 +15,7 @@
 #include "napkin/report/json_read_monitor.hpp"
 #include "napkin/report/json_read_run.hpp"
 #include "samples.hpp"
+#include "support/files.hpp"
 
 using namespace napkin;
 
@@ -22,12 +23,7 @@ namespace {
 const std::string out = NAPKIN_REPORT_TEST_OUT;
 
 std::string write_file(const std::string& name, const std::string& text) {
-  const std::string path = out + "/" + name;
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  REQUIRE(f != nullptr);
-  std::fwrite(text.data(), 1, text.size(), f);
-  std::fclose(f);
-  return path;
+  return napkin_test::write_file(out, name, text);
 }
 
 // The message of the input error `f` raises ("" when it raises none).

@@ -13,6 +13,7 @@
 #include "napkin/report.hpp"
 #include "napkin/report/json_read.hpp"
 #include "samples.hpp"
+#include "support/files.hpp"
 
 using namespace napkin;
 
@@ -21,12 +22,7 @@ const std::string data = NAPKIN_REPORT_TEST_DATA;
 const std::string out = NAPKIN_REPORT_TEST_OUT;
 
 std::string write_file(const std::string& name, const std::string& text) {
-  const std::string path = out + "/" + name;
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  REQUIRE(f != nullptr);
-  std::fwrite(text.data(), 1, text.size(), f);
-  std::fclose(f);
-  return path;
+  return napkin_test::write_file(out, name, text);
 }
 
 // Same kind, GPU and entities, and diff() finds every number "same" and no verdict change.
