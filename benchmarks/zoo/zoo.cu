@@ -44,6 +44,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels.cuh"
 #include "napkin/check.hpp"
 #include "napkin/check/cublas.hpp"
 #include "napkin/nvtx.hpp"
@@ -94,9 +95,7 @@ static __global__ void zoo_setup_pattern(float* p, std::size_t n) {
 // next[i] = (a i + c) mod n: a full-period LCG (c odd, a = 1 mod 4), so one cycle through all n entries whose
 // steps land far apart (the pointer chase's chain, and pseudo-random bins for the histogram).
 static __global__ void zoo_setup_chain(unsigned* next, std::size_t n) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
-       i += std::size_t{gridDim.x} * blockDim.x)
-    next[i] = static_cast<unsigned>((1664525u * static_cast<unsigned>(i) + 1013904223u) & (n - 1));
+  napkin_kernels::lcg_chain(next, n);
 }
 
 template <class T>
@@ -154,11 +153,7 @@ static __global__ void zoo_smem_stencil(const float* __restrict__ in, int sweeps
 // Transposes of an n x n matrix, blocks of 32 x 8 threads over 32 x 32 tiles. Naive: coalesced reads, stores
 // 32 rows apart (a sector per lane). Tiled: through a padded shared tile, both sides coalesced.
 static __global__ void zoo_transpose_naive(const float* __restrict__ in, float* __restrict__ out, int n) {
-  const int x = blockIdx.x * 32 + threadIdx.x;
-  for (int j = 0; j < 32; j += 8) {
-    const int y = blockIdx.y * 32 + threadIdx.y + j;
-    out[std::size_t(x) * n + y] = in[std::size_t(y) * n + x];
-  }
+  napkin_kernels::transpose_naive_tile(in, out, n);
 }
 
 static __global__ void zoo_transpose_tiled(const float* __restrict__ in, float* __restrict__ out, int n) {
@@ -174,38 +169,22 @@ static __global__ void zoo_transpose_tiled(const float* __restrict__ in, float* 
 
 // Global atomics on 8 bins, no shared-memory privatization: the L2's atomic units serialize them.
 static __global__ void zoo_atomic_histogram(const unsigned* __restrict__ in, std::size_t n, unsigned* bins) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
-       i += std::size_t{gridDim.x} * blockDim.x)
-    atomicAdd(&bins[in[i] % histogram_bins], 1u);
-}
-
-// FMA chains: 8 independent per thread, so the pipe, not the dependency latency, is the limit.
-template <class T>
-static __device__ inline T fma_chains(int iterations, T a, T b) {
-  T x[8];
-  for (int c = 0; c < 8; ++c) x[c] = static_cast<T>(threadIdx.x + c);
-  for (int i = 0; i < iterations; ++i) {
-#pragma unroll
-    for (int c = 0; c < 8; ++c) x[c] = fma(x[c], a, b);
-  }
-  T r = 0;
-  for (int c = 0; c < 8; ++c) r += x[c];
-  return r;
+  napkin_kernels::histogram_atomics(in, n, bins, histogram_bins);
 }
 
 static __global__ void zoo_fp64_fma(int iterations, double a, double b, double never, double* out) {
-  const double r = fma_chains<double>(iterations, a, b);
+  const double r = napkin_kernels::fma_chains_sum<double>(iterations, a, b);
   if (r == never) out[blockIdx.x * blockDim.x + threadIdx.x] = r;
 }
 
 static __global__ void zoo_fp32_fma(int iterations, float a, float b, float never, float* out) {
-  const float r = fma_chains<float>(iterations, a, b);
+  const float r = napkin_kernels::fma_chains_sum<float>(iterations, a, b);
   if (r == never) out[blockIdx.x * blockDim.x + threadIdx.x] = r;
 }
 
 // The same loop as zoo_fp32_fma, under its own name, run long (the > 50 ms case).
 static __global__ void zoo_long_fma(int iterations, float a, float b, float never, float* out) {
-  const float r = fma_chains<float>(iterations, a, b);
+  const float r = napkin_kernels::fma_chains_sum<float>(iterations, a, b);
   if (r == never) out[blockIdx.x * blockDim.x + threadIdx.x] = r;
 }
 
@@ -225,13 +204,7 @@ static __global__ void zoo_fp16_hfma2(int iterations, float a, float b, float ne
 
 // MUFU work: a sine, an exponential and a reciprocal square root per step, four chains (x stays in [-1, 4]).
 static __global__ void zoo_sfu(int iterations, float never, float* out) {
-  float x[4];
-  for (int c = 0; c < 4; ++c) x[c] = static_cast<float>(threadIdx.x + c) * 1e-3f;
-  for (int i = 0; i < iterations; ++i) {
-#pragma unroll
-    for (int c = 0; c < 4; ++c) x[c] = __sinf(x[c]) + __expf(-x[c]) * rsqrtf(x[c] * x[c] + 1.0f);
-  }
-  const float r = x[0] + x[1] + x[2] + x[3];
+  const float r = napkin_kernels::sfu_chains_sum(iterations);
   if (r == never) out[blockIdx.x * blockDim.x + threadIdx.x] = r;
 }
 
@@ -281,14 +254,7 @@ static __global__ void zoo_mma_sync_f16(const unsigned* __restrict__ frag, int i
 // Each block re-reads its own 16 KB tile (4 blocks per SM: 64 KB, well inside L1). The offset moves with r so
 // that the loads cannot be hoisted out of the loop.
 static __global__ void zoo_l1_reread(const float4* __restrict__ in, int repeats, float never, float* out) {
-  const float4* tile = in + blockIdx.x * 1024u;
-  float acc = 0.0f;
-  for (int r = 0; r < repeats; ++r)
-#pragma unroll
-    for (int j = 0; j < 4; ++j) {
-      const float4 v = __ldca(tile + ((threadIdx.x + 256u * j + 32u * r) & 1023u));
-      acc += (v.x + v.y) + (v.z + v.w);
-    }
+  const float acc = napkin_kernels::l1_reread_tile(in, repeats);
   if (acc == never) out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
 }
 
@@ -377,9 +343,7 @@ static __global__ void zoo_scatter_store(const float* __restrict__ in, std::size
 
 // One warp, each lane following its own chain through 256 MiB: every step waits for the previous load.
 static __global__ void zoo_pointer_chase(const unsigned* __restrict__ next, std::size_t n, int steps, unsigned* out) {
-  unsigned p = static_cast<unsigned>(threadIdx.x * (n / 32));
-  for (int i = 0; i < steps; ++i) p = next[p];
-  out[threadIdx.x] = p;
+  out[threadIdx.x] = napkin_kernels::chase_chain(next, n, steps);
 }
 
 // Each lane reads and writes its own row of 32 floats in shared memory, column k: all 32 lanes in one bank.
@@ -469,7 +433,7 @@ static __global__ void zoo_graph_square(const float* __restrict__ in, float* __r
 
 // The two-stream case: an FMA loop and a copy, each on half the SMs' worth of blocks, running side by side.
 static __global__ void zoo_concurrent_fma(int iterations, float a, float b, float never, float* out) {
-  const float r = fma_chains<float>(iterations, a, b);
+  const float r = napkin_kernels::fma_chains_sum<float>(iterations, a, b);
   if (r == never) out[blockIdx.x * blockDim.x + threadIdx.x] = r;
 }
 static __global__ void zoo_concurrent_copy(const float4* __restrict__ in, float4* __restrict__ out, std::size_t n4) {

@@ -283,15 +283,23 @@ static inline cudaError_t strided_read(const float* in, std::size_t n, int strid
 // FLOPs = threads x iterations x 8 chains x 2. Bytes: one float written per thread. The result is stored
 // only when it equals `never` (a value it cannot take), so the compiler keeps the math but the store
 // costs nothing.
-static __global__ void fma_loop_kernel(float* __restrict__ out, int iterations, float a, float b, float never) {
-  float x[8];
-  for (int c = 0; c < 8; ++c) x[c] = static_cast<float>(threadIdx.x + c);
+// `iterations` steps of 8 independent FMA chains, so that the pipe, not the dependency latency, is the limit; their
+// sum. Also the body of the kernel zoo's and the monitor workload's FMA kernels (see "Bodies" below).
+template <class T>
+__device__ inline T fma_chains_sum(int iterations, T a, T b) {
+  T x[8];
+  for (int c = 0; c < 8; ++c) x[c] = static_cast<T>(threadIdx.x + c);
   for (int i = 0; i < iterations; ++i) {
 #pragma unroll
-    for (int c = 0; c < 8; ++c) x[c] = fmaf(x[c], a, b);
+    for (int c = 0; c < 8; ++c) x[c] = fma(x[c], a, b);
   }
-  float r = 0.0f;
+  T r = 0;
   for (int c = 0; c < 8; ++c) r += x[c];
+  return r;
+}
+
+static __global__ void fma_loop_kernel(float* __restrict__ out, int iterations, float a, float b, float never) {
+  const float r = fma_chains_sum<float>(iterations, a, b);
   if (r == never) out[blockIdx.x * blockDim.x + threadIdx.x] = r;
 }
 
@@ -358,6 +366,71 @@ static inline cudaError_t l2_resident_read(const float* in, std::size_t n, int r
                                            cudaStream_t s = nullptr) {
   l2_resident_read_kernel<<<blocks, 256, 0, s>>>(reinterpret_cast<const float4*>(in), n / 4, repeats, -1.0f, out);
   return cudaGetLastError();
+}
+
+// ---- Bodies of kernels that run under several names ------------------------------------------------------
+// The kernel zoo (benchmarks/zoo/zoo.cu, zoo_*) and the monitor's accuracy workload
+// (examples/monitor/accuracy_kernels.cuh, mw_*) run kernels of the same character under names of their own, so
+// that ncu's -k regex and the monitor's rows tell them apart: each of their __global__ functions wraps one of these.
+
+// Naive transpose of an n x n matrix by blocks of 32 x 8 threads over 32 x 32 tiles: coalesced reads, stores 32
+// rows apart (a sector per lane).
+__device__ inline void transpose_naive_tile(const float* __restrict__ in, float* __restrict__ out, int n) {
+  const int x = blockIdx.x * 32 + threadIdx.x;
+  for (int j = 0; j < 32; j += 8) {
+    const int y = blockIdx.y * 32 + threadIdx.y + j;
+    out[std::size_t(x) * n + y] = in[std::size_t(y) * n + x];
+  }
+}
+
+// Re-reads this block's 16 KB tile (1024 float4) `repeats` times through L1; the offset moves with r so that the
+// loads cannot be hoisted out of the loop. Their sum.
+__device__ inline float l1_reread_tile(const float4* __restrict__ in, int repeats) {
+  const float4* tile = in + blockIdx.x * 1024u;
+  float acc = 0.0f;
+  for (int r = 0; r < repeats; ++r)
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      const float4 v = __ldca(tile + ((threadIdx.x + 256u * j + 32u * r) & 1023u));
+      acc += (v.x + v.y) + (v.z + v.w);
+    }
+  return acc;
+}
+
+// Global atomics on `bins` bins, no shared-memory privatization: the L2's atomic units serialize them.
+__device__ inline void histogram_atomics(const unsigned* __restrict__ in, std::size_t n, unsigned* bins,
+                                         unsigned bin_count) {
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::size_t{gridDim.x} * blockDim.x)
+    atomicAdd(&bins[in[i] % bin_count], 1u);
+}
+
+// MUFU work: a sine, an exponential and a reciprocal square root per step, four chains (x stays in [-1, 4]);
+// their sum.
+__device__ inline float sfu_chains_sum(int iterations) {
+  float x[4];
+  for (int c = 0; c < 4; ++c) x[c] = static_cast<float>(threadIdx.x + c) * 1e-3f;
+  for (int i = 0; i < iterations; ++i) {
+#pragma unroll
+    for (int c = 0; c < 4; ++c) x[c] = __sinf(x[c]) + __expf(-x[c]) * rsqrtf(x[c] * x[c] + 1.0f);
+  }
+  return x[0] + x[1] + x[2] + x[3];
+}
+
+// next[i] = (a i + c) mod n (n a power of two): a full-period LCG, one cycle through all n entries whose steps
+// land far apart: a pointer chase's chain, and pseudo-random histogram bins.
+__device__ inline void lcg_chain(unsigned* next, std::size_t n) {
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::size_t{gridDim.x} * blockDim.x)
+    next[i] = static_cast<unsigned>((1664525u * static_cast<unsigned>(i) + 1013904223u) & (n - 1));
+}
+
+// Each lane of one warp follows its own chain through the n entries: every step waits for the previous load.
+// Where the lane ended.
+__device__ inline unsigned chase_chain(const unsigned* __restrict__ next, std::size_t n, int steps) {
+  unsigned p = static_cast<unsigned>(threadIdx.x * (n / 32));
+  for (int i = 0; i < steps; ++i) p = next[p];
+  return p;
 }
 
 }  // namespace napkin_kernels
