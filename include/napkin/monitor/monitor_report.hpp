@@ -196,7 +196,8 @@ inline std::string to_text(const monitor_report& r) {
   out += "  L2s = the L2 slices (lts__throughput), not ncu's GH100 L2 fabric; the verdict's Memory % is\n";
   out += "  max(DRAM, L1, L2s): the monitor's reading, not ncu's Memory %\n";
   out += "  SM % = the largest sampled SM input (GH100: instructions; ALU, FMA, FP64, tensor, uniform,\n";
-  out += "  XU pipes); ncu's also takes MIO, LSU, TEX, shared-pipe and TMA: a kernel led by those reads low\n";
+  out += "  XU pipes); ncu's also takes MIO, LSU, TEX, shared-pipe and TMA: a kernel led by those reads low,\n";
+  out += "  and the instruction rate is not ncu's issue rate: a copy read 2.4-3.3 points high (H100, H200)\n";
   detail::monitor_table(out, "By phase", r.phases, true);
   detail::monitor_table(out, "By phase path", r.paths, true);
   detail::monitor_table(out, "By kernel", r.kernels, false);
