@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # On the GPU machine, after benchmarks/device/build.sh: issue 27's device check. The monitor's per-kernel rows
 # against ncu's SpeedOfLight on the same 13 kernels (examples/monitor/monitor_workload.cu, accuracy mode), in
-# two sequences: (a) back to back at the monitor's default interval, ROUNDS shuffled rounds; (b) 200 us samples,
+# two sequences: (a) back to back at the monitor's default settings, ROUNDS shuffled rounds; (b) 200 us samples,
 # 3 launches of each kernel with idle gaps. docs/monitor.md ("Per-kernel rows against ncu") explains the tables.
 # Usage: bash benchmarks/device/monitor_accuracy.sh [OUTDIR] [BUILD_DIR] [ROUNDS] [NCU_ROUNDS] [GAP_INTERVAL_US]
 #   ROUNDS (default 10): back-to-back rounds under the monitor; NCU_ROUNDS (default 3): the first rounds of the
@@ -25,7 +25,8 @@ kernels='copy_kernel|softmax_smem_naive|fma_loop|gemm|smem_tree_reduce|mw_stride
 ncu_args=(--clock-control none --profile-from-start off --section SpeedOfLight --metrics dram__bytes.sum
   --print-units base --csv -k "regex:$kernels")
 
-# (a) Back to back at the default interval (5 ms, settings.hpp): ROUNDS rounds, each in another order.
+# (a) Back to back at the default settings (1 ms, the first second of every minute from the first kernel,
+# settings.hpp): ROUNDS rounds, each in another order.
 timeout 120 "$bin" accuracy --back-to-back "$rounds" > "$out/monitor_b2b.txt" 2>&1
 echo "rc=$?" >> "$out/monitor_b2b.txt"
 timeout 240 ncu "${ncu_args[@]}" -c $((13 * ncu_rounds)) "$bin" accuracy --monitor off --back-to-back "$ncu_rounds" \

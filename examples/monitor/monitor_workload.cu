@@ -1,11 +1,14 @@
 // napkin::monitor on a multi-phase workload: what docs/monitor.md measures on the GPU machine.
 //
-//   monitor_workload run [--seconds S] [--monitor on|off] [--interval-us I] [--buffer-mib B] [--drain-ms D]
-//                        [--sample-ms FOR EVERY]   (NAPKIN_MONITOR's sample=FORms/EVERYms)
+//   monitor_workload run [--seconds S | --iterations N] [--monitor on|off] [--interval-us I] [--buffer-mib B]
+//                        [--drain-ms D]
+//                        [--sample-ms FOR EVERY]   (NAPKIN_MONITOR's sample=FORms/EVERYms; 0 0: sample=all)
+//       (--iterations N: exactly N iterations instead of S seconds, for the wall-time overhead)
 //       "prefill" (two SGEMMs), "decode" (16 copies and 4 softmaxes), "sample" (4 small kernels and host
 //       waits that leave the GPU idle): 26 kernels per iteration, for S seconds (default 3). Prints
 //       WORKLOAD_WALL_S and, with the monitor on, its report and MONITOR_CPU_S.
 //   monitor_workload accuracy [--interval-us I] [--drain-ms D] [--monitor off] [--back-to-back R] [--settle-ms M]
+//                             [--sample-ms FOR EVERY]
 //       13 kernels of distinct character, 0.5-60 ms each on an H100 or H200 (accuracy_launches() lists them
 //       with their expected durations), 3 launches each in a phase of its name with idle gaps of 8 intervals,
 //       the monitor on (200 us samples): its report, NAPKIN_MONITOR_ROW lines and MONITOR_CPU_S for the
@@ -113,11 +116,12 @@ void iteration(buffers& s) {
   }
 }
 
-double run_for(buffers& s, double seconds) {
+// S seconds of iterations, or exactly `iterations` of them (a fixed amount of work, for the wall-time overhead).
+double run_for(buffers& s, double seconds, long iterations = 0) {
   const auto t0 = std::chrono::steady_clock::now();
   double elapsed = 0;
   int n = 0;
-  while (elapsed < seconds || n < 5) {
+  while (iterations > 0 ? n < iterations : (elapsed < seconds || n < 5)) {
     iteration(s);
     ++n;
     elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -257,11 +261,12 @@ int main(int argc, char** argv) try {
   const std::string mode = argc > 1 ? argv[1] : "run";
   double seconds = 3;
   bool monitor_on = true;
-  long interval_us = 0, buffer_mib = 0, drain_ms = 0, back_to_back = 0, settle_ms = 500, sample_ms = 0, every_ms = 0;
+  long interval_us = 0, iterations = 0, buffer_mib = 0, drain_ms = 0, back_to_back = 0, settle_ms = 500, sample_ms = -1, every_ms = 0;
   for (int i = 2; i < argc; ++i) {
     if (std::strcmp(argv[i], "--seconds") == 0 && i + 1 < argc) seconds = std::atof(argv[++i]);
     else if (std::strcmp(argv[i], "--monitor") == 0 && i + 1 < argc) monitor_on = std::strcmp(argv[++i], "on") == 0;
     else if (std::strcmp(argv[i], "--interval-us") == 0 && i + 1 < argc) interval_us = std::atol(argv[++i]);
+    else if (std::strcmp(argv[i], "--iterations") == 0 && i + 1 < argc) iterations = std::atol(argv[++i]);
     else if (std::strcmp(argv[i], "--buffer-mib") == 0 && i + 1 < argc) buffer_mib = std::atol(argv[++i]);
     else if (std::strcmp(argv[i], "--drain-ms") == 0 && i + 1 < argc) drain_ms = std::atol(argv[++i]);
     else if (std::strcmp(argv[i], "--back-to-back") == 0 && i + 1 < argc) back_to_back = std::atol(argv[++i]);
@@ -277,17 +282,19 @@ int main(int argc, char** argv) try {
 
   if (mode == "run") {
     if (!monitor_on) {
-      std::printf("WORKLOAD_WALL_S monitor=off wall_s=%.4f\n", run_for(s, seconds));
+      std::printf("WORKLOAD_WALL_S monitor=off wall_s=%.4f\n", run_for(s, seconds, iterations));
       return 0;
     }
     napkin::monitor_settings with = settings_with(interval_us);
     if (buffer_mib > 0) with.hardware_buffer_bytes = static_cast<std::uint64_t>(buffer_mib) << 20;
     if (drain_ms > 0) with.drain_period_ns = static_cast<std::uint64_t>(drain_ms) * 1000000;
-    with.sample_for_ns = static_cast<std::uint64_t>(sample_ms) * 1000000;
-    with.sample_every_ns = static_cast<std::uint64_t>(every_ms) * 1000000;
+    if (sample_ms >= 0) {  // --sample-ms 0 0: all the time; without it, the monitor's default schedule
+      with.sample_for_ns = static_cast<std::uint64_t>(sample_ms) * 1000000;
+      with.sample_every_ns = static_cast<std::uint64_t>(every_ms) * 1000000;
+    }
     napkin::monitor mon(with);
     std::fprintf(stderr, "monitor: %s\n", mon.status().c_str());
-    const double wall = run_for(s, seconds);
+    const double wall = run_for(s, seconds, iterations);
     const napkin::monitor_report r = mon.report();
     std::printf("WORKLOAD_WALL_S monitor=on wall_s=%.4f\n", wall);
     const napkin::monitor::cpu_use cpu = mon.cpu();
@@ -316,9 +323,14 @@ int main(int argc, char** argv) try {
     const long interval =
         interval_us > 0 ? interval_us : (back_to_back > 0 ? 0 : 200);  // 0: the monitor's default
     napkin::monitor_settings with = settings_with(interval);
-    if (back_to_back <= 0) {
+    if (back_to_back <= 0) {  // a test of short windows: sampled all the time
       with.hardware_buffer_bytes = std::uint64_t(512) << 20;
       with.max_samples = std::size_t(1) << 20;
+      with.sample_for_ns = with.sample_every_ns = 0;
+    }
+    if (sample_ms >= 0) {
+      with.sample_for_ns = static_cast<std::uint64_t>(sample_ms) * 1000000;
+      with.sample_every_ns = static_cast<std::uint64_t>(every_ms) * 1000000;
     }
     if (drain_ms > 0) with.drain_period_ns = static_cast<std::uint64_t>(drain_ms) * 1000000;
     const auto sequence = [&] {
@@ -357,7 +369,9 @@ int main(int argc, char** argv) try {
     return mon.status().rfind("sampling", 0) == 0 ? 0 : 1;
   }
   if (mode == "soak") {
-    napkin::monitor mon(settings_with(interval_us > 0 ? interval_us : 100));
+    napkin::monitor_settings with = settings_with(interval_us > 0 ? interval_us : 100);
+    with.sample_for_ns = with.sample_every_ns = 0;  // a soak samples all the time
+    napkin::monitor mon(with);
     std::fprintf(stderr, "monitor: %s\n", mon.status().c_str());
     const auto t0 = std::chrono::steady_clock::now();
     double elapsed = 0, next = 0;

@@ -17,10 +17,18 @@ monitor_settings with(std::uint64_t interval_ns, std::uint64_t buffer_bytes, std
 }
 }  // namespace
 
-TEST_CASE("the defaults: 50 samples of 5 ms are 250 ms, so drains are capped at 100 ms") {
+TEST_CASE("the defaults: 50 samples of 1 ms come before a quarter of the fill time") {
+  // 32 MiB / 128 KiB = 256 samples x 1 ms = 256 ms, a quarter 64 ms; 50 x 1 ms = 50 ms -> 50 ms.
+  // 50/1 + 1 = 51 samples per drain, x 3/2 = 76 per step.
+  const drain_plan p = plan_drains(monitor_settings{});
+  CHECK(p.period_ns == 50'000'000);
+  CHECK(p.samples_per_decode == 76);
+}
+
+TEST_CASE("5 ms: 50 samples are 250 ms, so drains are capped at 100 ms") {
   // 32 MiB / 128 KiB = 256 samples x 5 ms = 1.28 s, a quarter 320 ms; 50 x 5 ms = 250 ms -> 100 ms.
   // 100/5 + 1 = 21 samples per drain, x 3/2 = 31 per step.
-  const drain_plan p = plan_drains(monitor_settings{});
+  const drain_plan p = plan_drains(with(5'000'000, 32u << 20));
   CHECK(p.period_ns == 100'000'000);
   CHECK(p.samples_per_decode == 31);
 }
@@ -71,13 +79,14 @@ TEST_CASE("a drain period set by hand wins") {
   CHECK(p.samples_per_decode == 256);
 }
 
-TEST_CASE("sampling_schedule: the first `for` of every `every`, from the start; always without sample=") {
+TEST_CASE("sampling_schedule: the first `for` of every `every`, from the first kernel; always without sample=") {
   CHECK(sampling_schedule{}.always());
   CHECK(sampling_schedule{}.on_at(123));
   monitor_settings s;
   s.sample_for_ns = 1000;
   s.sample_every_ns = 30000;
-  const sampling_schedule q(s, 5000);
+  sampling_schedule q(s, 5000);
+  q.kernels_seen(5000);  // a kernel at once
   CHECK_FALSE(q.always());
   CHECK(q.on_at(5000));
   CHECK(q.on_at(5999));
@@ -87,4 +96,31 @@ TEST_CASE("sampling_schedule: the first `for` of every `every`, from the start; 
   CHECK(q.on_at(35999));
   CHECK_FALSE(q.on_at(36000));
   CHECK(q.on_at(4000));  // before the start (a clock read early): on, as at the start
+}
+
+TEST_CASE("sampling_schedule: counted from the first kernel seen; before any, the first `for` only") {
+  monitor_settings s;
+  s.sample_for_ns = 1000;
+  s.sample_every_ns = 30000;
+  sampling_schedule q(s, 5000);
+  CHECK(q.on_at(5999));
+  CHECK_FALSE(q.on_at(6000));   // no kernel yet: nothing to read, so no more stretches
+  CHECK_FALSE(q.on_at(35500));  // where a schedule from the start would sample
+  q.kernels_seen(50000);        // the program's first kernel, long after its start-up
+  CHECK(q.on_at(50000));
+  CHECK(q.on_at(50999));
+  CHECK_FALSE(q.on_at(51000));
+  CHECK(q.on_at(80000));
+  CHECK_FALSE(q.on_at(81000));
+  q.kernels_seen(81500);  // later kernels move nothing
+  CHECK_FALSE(q.on_at(81500));
+  CHECK(q.on_at(110500));
+  sampling_schedule early(s, 5000);
+  early.kernels_seen(5400);  // a kernel inside the first stretch: the stretch runs `for` from it
+  CHECK(early.on_at(6300));
+  CHECK_FALSE(early.on_at(6400));
+  CHECK(early.on_at(35400));
+  sampling_schedule all;  // sample=all
+  all.kernels_seen(10);
+  CHECK(all.on_at(1'000'000'000));
 }

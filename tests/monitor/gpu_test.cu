@@ -40,9 +40,10 @@ void keep_busy(const device_buffer& b, double seconds) {
   }
 }
 
-napkin::monitor_settings on() {
+napkin::monitor_settings on() {  // sampling all the time (sample=all): these tests read what it samples
   napkin::monitor_settings s;
   s.enabled = true;
+  s.sample_for_ns = s.sample_every_ns = 0;
   return s;
 }
 
@@ -205,4 +206,32 @@ TEST_CASE("sample=: the monitor samples its stretches only, counts every kernel,
   CHECK(spin.resolution.resolved());
   REQUIRE(spin.sm_pct);
   CHECK(*spin.sm_pct > 5.0);
+}
+
+TEST_CASE("the default schedule: 1 ms samples, the first second of every minute counted from the first kernel") {
+  device_buffer b;
+  napkin::monitor_settings s;
+  s.enabled = true;
+  napkin::monitor mon(s);
+  REQUIRE_MESSAGE(mon.running(), mon.status());
+  // A start-up longer than the first stretch: with a schedule counted from the start, nothing the program
+  // runs below would be sampled.
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  keep_busy(b, 2.5);
+  mon.stop();
+  const napkin::monitor_report r = mon.report();
+  const double busy_s = static_cast<double>(r.totals.busy_ns) * 1e-9;
+  std::printf("default schedule, 1.5 s idle then 2.5 s busy: %llu samples kept, sampled %.3f s, busy in them "
+              "%.3f s; %s\n",
+              static_cast<unsigned long long>(r.totals.samples_kept), static_cast<double>(r.totals.sampled_ns) * 1e-9,
+              busy_s, mon.diagnostics().c_str());
+  // About one second of the 2.5 busy seconds: the stretch starts within a drain (50 ms) of the first kernel
+  // record and after a new session's setup, and ends a second after the anchor.
+  CHECK(busy_s > 0.5);
+  CHECK(busy_s < 1.3);
+  REQUIRE_FALSE(r.kernels.empty());
+  const napkin::monitor_row& spin = r.kernels.front();
+  CHECK(has(spin.name, "spin_kernel"));
+  CHECK(spin.partial);  // launches after the stretch are counted, not read
+  CHECK(spin.resolution.resolved());
 }

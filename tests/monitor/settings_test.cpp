@@ -31,7 +31,11 @@ TEST_CASE("the defaults, and why") {
   const monitor_settings d;
   CHECK_FALSE(d.enabled);
   CHECK(d.device == 0);
-  CHECK(d.interval_ns == 5'000'000);           // 130-200 us per sample / 5 ms = 2.6-4 % of a core
+  CHECK(d.interval_ns == 1'000'000);           // 1 ms: kernels of about a millisecond resolve back to back
+  // The first second of every minute: decoding follows the time sampled (0.45 CPU-s per sampled second at
+  // 1 ms on an H100), so sampling all the time costs 30-60 % of a core and a sixtieth of it stays under 3 %.
+  CHECK(d.sample_for_ns == 1'000'000'000);
+  CHECK(d.sample_every_ns == 60'000'000'000);
   CHECK(d.hardware_buffer_bytes == 33554432);  // 32 MiB
   CHECK(d.max_samples == 4096);
   CHECK_FALSE(d.report_at_exit);
@@ -198,13 +202,26 @@ TEST_CASE("sample=: part of the time") {
   CHECK(s.sample_every_ns == 30'000'000'000);
   CHECK(validate_monitor_settings(s).empty());
   CHECK(ok("interval=1ms,sample=250ms/10s").sample_for_ns == 250'000'000);
-  CHECK(monitor_settings{}.sample_every_ns == 0);  // all the time by default
+  const monitor_settings all = ok("sample=all");  // all the time
+  CHECK(all.sample_for_ns == 0);
+  CHECK(all.sample_every_ns == 0);
+  CHECK(validate_monitor_settings(all).empty());
+  CHECK(ok("sample=ALL,interval=5ms").sample_every_ns == 0);
+  // A long interval without sample=: the default stretch grows to 4 intervals, the same sixtieth of the time.
+  const monitor_settings slow = ok("interval=500ms");
+  CHECK(slow.sample_for_ns == 2'000'000'000);
+  CHECK(slow.sample_every_ns == 120'000'000'000);
+  CHECK(validate_monitor_settings(slow).empty());
+  CHECK(ok("interval=250ms").sample_for_ns == 1'000'000'000);  // 4 x 250 ms fits the default second
+  CHECK(validate_monitor_settings(ok("interval=500ms,sample=1s/60s")).find("at least 4 intervals") != std::string::npos);
+  CHECK(error("sample=al").find("or all") != std::string::npos);
   for (const char* bad : {"sample=1s", "sample=1s/", "sample=/30s", "sample=1/30", "sample=0s/30s", "sample=1s/0s",
                           "sample=1s-30s"})
     CHECK(error(bad).find("sample: \"") != std::string::npos);
   CHECK(error("sample=1s/30s,sample=2s/30s").find("given twice") != std::string::npos);
   // What parses but cannot be used: validation says why (the monitor stays off with it in status()).
   monitor_settings v;
+  v.interval_ns = 5'000'000;
   v.sample_for_ns = 10'000'000;  // 2 intervals of 5 ms
   v.sample_every_ns = 1'000'000'000;
   CHECK(validate_monitor_settings(v).find("at least 4 intervals") != std::string::npos);

@@ -46,21 +46,30 @@ inline drain_plan plan_drains(const monitor_settings& s) {
 }
 
 // When the monitor samples under settings.sample_for_ns / sample_every_ns: the first `for` of every `every`,
-// counted from `start_ns`; always when both are 0. The monitor's thread asks at each drain and starts or stops
-// the sampler when the answer changes, so a stretch begins and ends within a drain period of its time.
+// counted from the first kernel the monitor sees (kernels_seen), so that a program's start-up (CUDA's and its
+// libraries' initialization, often longer than a stretch) does not take the first stretch; until a kernel is
+// seen, only the first `for` after the start. Always when both are 0. The monitor's thread asks at each drain
+// and starts or stops the sampler when the answer changes, so a stretch begins and ends within a drain period.
 class sampling_schedule {
  public:
   sampling_schedule() = default;
   sampling_schedule(const monitor_settings& s, std::uint64_t start_ns)
       : for_(s.sample_for_ns), every_(s.sample_every_ns), start_(start_ns) {}
   bool always() const noexcept { return every_ == 0; }
+  // The first call anchors the schedule at `now_ns`; later calls change nothing.
+  void kernels_seen(std::uint64_t now_ns) noexcept {
+    if (!anchored_) start_ = std::max(start_, now_ns);
+    anchored_ = true;
+  }
   bool on_at(std::uint64_t now_ns) const noexcept {
     if (always() || now_ns < start_) return true;
+    if (!anchored_) return now_ns - start_ < for_;
     return (now_ns - start_) % every_ < for_;
   }
 
  private:
   std::uint64_t for_ = 0, every_ = 0, start_ = 0;
+  bool anchored_ = false;
 };
 
 NAPKIN_END_NAMESPACE

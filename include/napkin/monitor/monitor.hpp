@@ -15,8 +15,8 @@
 // max_kernels kernel records (older ones are folded away and counted), and pauses while napkin::profiler
 // measures (cupti/pause.hpp).
 //
-// This header brings CUPTI's headers into the unit that includes it; a unit that only reads, renders or compares
-// reports includes napkin/monitor/monitor_report.hpp or monitor_documents.hpp (plain C++, no CUDA).
+// This header brings CUPTI's headers in; a unit that only reads, renders or compares reports includes
+// napkin/monitor/monitor_report.hpp or monitor_documents.hpp (plain C++, no CUDA).
 #pragma once
 
 #include "napkin/config.hpp"
@@ -219,13 +219,13 @@ class monitor final : private process_state::pausable_sampler {
                                             .count());
     };
     report_schedule periodic(settings_.report_every_ns, now_ns());
-    const sampling_schedule schedule(settings_, now_ns());
+    sampling_schedule schedule(settings_, now_ns());
     std::unique_lock<std::mutex> lock(wake_mutex_);
     while (!stopping_) {
       wake_.wait_for(lock, drain_period, [this] { return stopping_; });
       lock.unlock();
       if (!schedule.always()) set_sampling(schedule.on_at(now_ns()));
-      drain(steps_per_drain);
+      if (drain(steps_per_drain) > 0) schedule.kernels_seen(now_ns());
       if (periodic.due(now_ns())) periodic_report();
       lock.lock();
     }
@@ -246,8 +246,8 @@ class monitor final : private process_state::pausable_sampler {
   }
 
   // Moves decoded samples and finished kernels into the bounded stores (any thread; one at a time).
-  void drain(std::size_t max_steps) {
-    if (!running_.load()) return;
+  std::size_t drain(std::size_t max_steps) {  // the kernels it took
+    if (!running_.load()) return 0;
     const std::lock_guard<std::mutex> decode_lock(decode_mutex_);
     const double cpu0 = detail::thread_cpu_seconds();
     std::vector<pm_sample> fresh;
@@ -302,6 +302,7 @@ class monitor final : private process_state::pausable_sampler {
           ++rejected_;
           last_error_ = what;
         });
+    return done.size();
   }
 
   // Starts or stops sampling: sample= stretches (settings.hpp), and stop(). Between stretches the session is

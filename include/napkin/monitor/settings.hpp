@@ -6,7 +6,7 @@
 //   1, on, true, yes                      on, with the defaults below
 //   key=value[,key=value...]              on, with these changes:
 //     device=<index>                      the CUDA device to sample (default 0)
-//     interval=<duration>                 the sampling interval: 500us, 5ms, 0.5ms, 1s (units ns, us, ms, s)
+//     interval=<duration>                 the sampling interval (default 1ms): 500us, 5ms, 0.5ms, 1s (ns, us, ms, s)
 //     buffer=<bytes>                      the hardware buffer: 32MiB, 64MB, 1048576 (B, KiB, MiB, GiB, kB, MB, GB)
 //     samples=<count>                     decoded samples held before attribution (bounds memory)
 //     report=exit|off                     print the report when the program exits, or not
@@ -16,7 +16,8 @@
 //                                         the path cannot hold a comma)
 //     every=<duration>                    a report this often too: to monitor::on_report's callback, or written
 //                                         like the exit report (format=, file=: the latest one)
-//     sample=<duration>/<duration>        sample part of the time: 1s/30s samples the first second of every 30
+//     sample=<duration>/<duration>|all    sample part of the time: 1s/30s samples the first second of every 30,
+//                                         counted from the first kernel (default 1s/60s); all: all the time
 //                                         (the CPU cost follows the time sampled; docs/monitor.md)
 //   e.g. NAPKIN_MONITOR=interval=2ms,device=1,report=exit
 // Limits (monitor_limits): device <= 1024, interval <= 60 s, every <= a day, buffer <= 16 GiB, samples <= 2^24;
@@ -67,10 +68,11 @@ constexpr std::string_view to_string(monitor_report_format f) noexcept {
 struct monitor_settings {
   bool enabled = false;
   int device = 0;
-  // 5 ms. CUPTI's decode costs 0.23-0.26 CPU seconds per second sampled at 5-100 ms and ~0.45 at 1 ms (an
-  // H100, docs/monitor.md), so the interval barely moves the cost; sample= does. Back-to-back kernels of about
-  // a millisecond resolve at 1-2 ms, mostly not at 5 ms (refused, never blended): see docs/monitor.md.
-  std::uint64_t interval_ns = 5'000'000;
+  // 1 ms: back-to-back kernels of about a millisecond resolve at 1-2 ms, mostly not at 5 ms (refused, never
+  // blended). CUPTI's decode costs 0.23-0.26 CPU seconds per second sampled at 5-100 ms and ~0.45 at 1 ms (an
+  // H100), so no interval sampled all the time stays near 3 % of a core: the default samples part of the time
+  // (sample_for_ns below). Measurements: docs/monitor.md, "The default".
+  std::uint64_t interval_ns = 1'000'000;
   // The hardware buffer of raw records. The probe read ~10 KB per sample; on an H200 a 512 MiB buffer
   // held ~4,350 samples at 25 us (~120 KB each), so 32 MiB holds a few hundred: drain often (docs/monitor.md).
   std::uint64_t hardware_buffer_bytes = 32u << 20;
@@ -84,10 +86,12 @@ struct monitor_settings {
   // (docs/monitor.md has the measurements behind it).
   std::uint64_t drain_period_ns = 0;
   // Sampling part of the time (NAPKIN_MONITOR's sample=): the first sample_for_ns of every sample_every_ns,
-  // counted from the start. 0 and 0: all the time. Kernels outside those stretches are counted and timed from
-  // their activity records but get no readings (their rows say not sampled or partial).
-  std::uint64_t sample_for_ns = 0;
-  std::uint64_t sample_every_ns = 0;
+  // counted from the first kernel the monitor sees (sampling_schedule, drain_plan.hpp). 0 and 0
+  // (sample=all): all the time. Kernels outside those stretches are counted and timed from their activity
+  // records but get no readings (their rows say not sampled or partial). The default, 1 s of every 60 s,
+  // keeps the monitor under 3 % of a core on a busy GPU (docs/monitor.md, "The default").
+  std::uint64_t sample_for_ns = 1'000'000'000;
+  std::uint64_t sample_every_ns = 60'000'000'000;
 };
 
 // The largest value of each setting: beyond them a setting is a typo (or an overflow waiting in the
@@ -124,7 +128,7 @@ inline std::string validate_monitor_settings(const monitor_settings& s) {
              std::to_string(s.sample_for_ns) + " ns at an interval of " + std::to_string(s.interval_ns) + " ns";
     if (s.sample_every_ns <= s.sample_for_ns)
       return "napkin: monitor sample= needs the period (" + std::to_string(s.sample_every_ns) +
-             " ns) longer than the time sampled (" + std::to_string(s.sample_for_ns) + " ns); for all the time leave it out";
+             " ns) longer than the time sampled (" + std::to_string(s.sample_for_ns) + " ns); for all the time, sample=all (0 and 0)";
     if (s.sample_every_ns > l::max_every_ns)
       return "napkin: monitor sample= period must be at most a day (86400 s), got " + std::to_string(s.sample_every_ns) +
              " ns";
@@ -262,9 +266,12 @@ inline monitor_settings_result parse_monitor_settings(const char* value) {
     } else if (key == "sample") {
       const std::size_t slash = val.find('/');
       std::uint64_t every = 0;
-      if (slash == std::string_view::npos || !detail::monitor_duration(val.substr(0, slash), n) ||
+      if (detail::monitor_word_is(val, {"all"})) {
+        n = every = 0;  // all the time
+      } else if (slash == std::string_view::npos || !detail::monitor_duration(val.substr(0, slash), n) ||
           !detail::monitor_duration(val.substr(slash + 1), every) || n == 0 || every == 0)
-        return fail("sample: " + quoted + " is not <duration>/<duration> (e.g. 1s/30s: the first second of every 30)");
+        return fail("sample: " + quoted +
+                    " is not <duration>/<duration> (e.g. 1s/30s: the first second of every 30) or all");
       r.settings.sample_for_ns = n;
       r.settings.sample_every_ns = every;
     } else if (key == "buffer") {
@@ -304,6 +311,11 @@ inline monitor_settings_result parse_monitor_settings(const char* value) {
       else
         return fail("report: " + quoted + " is not exit or off (a periodic report is every=<duration>)");
     }
+  }
+  monitor_settings& m = r.settings;  // a long interval= without sample=: the default stretch holds 4 of them
+  if (!(seen & (1u << 8)) && m.sample_every_ns != 0 && m.sample_for_ns < 4 * m.interval_ns) {
+    m.sample_every_ns = m.sample_every_ns / m.sample_for_ns * 4 * m.interval_ns;  // the same share of the time
+    m.sample_for_ns = 4 * m.interval_ns;
   }
   if (report_off && (seen & ((1u << 6) | (1u << 7))))
     return fail("report=off contradicts format= or file= (which write the report at exit)");
