@@ -6,6 +6,7 @@
 #include "napkin/config.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 
@@ -45,6 +46,13 @@ inline drain_plan plan_drains(const monitor_settings& s) {
   return plan;
 }
 
+namespace detail {
+inline std::uint64_t steady_now_ns() noexcept {  // the clock of the monitor's schedules
+  return static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
+}
+}  // namespace detail
+
 // When the monitor samples under settings.sample_for_ns / sample_every_ns: the first `for` of every `every`,
 // counted from the first kernel the monitor sees (kernels_seen), so that a program's start-up (CUDA's and its
 // libraries' initialization, often longer than a stretch) does not take the first stretch; until a kernel is
@@ -56,6 +64,7 @@ class sampling_schedule {
   sampling_schedule(const monitor_settings& s, std::uint64_t start_ns)
       : for_(s.sample_for_ns), every_(s.sample_every_ns), start_(start_ns) {}
   bool always() const noexcept { return every_ == 0; }
+  bool anchored() const noexcept { return anchored_ || always(); }
   // The first call anchors the schedule at `now_ns`; later calls change nothing.
   void kernels_seen(std::uint64_t now_ns) noexcept {
     if (!anchored_) start_ = std::max(start_, now_ns);

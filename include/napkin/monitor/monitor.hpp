@@ -213,11 +213,7 @@ class monitor final : private process_state::pausable_sampler {
   }
 
   void loop() {
-    const auto now_ns = [] {
-      return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                            std::chrono::steady_clock::now().time_since_epoch())
-                                            .count());
-    };
+    const auto now_ns = detail::steady_now_ns;
     report_schedule periodic(settings_.report_every_ns, now_ns());
     sampling_schedule schedule(settings_, now_ns());
     std::unique_lock<std::mutex> lock(wake_mutex_);
@@ -225,7 +221,8 @@ class monitor final : private process_state::pausable_sampler {
       wake_.wait_for(lock, drain_period, [this] { return stopping_; });
       lock.unlock();
       if (!schedule.always()) set_sampling(schedule.on_at(now_ns()));
-      if (drain(steps_per_drain) > 0) schedule.kernels_seen(now_ns());
+      // Until a kernel is seen, records are flushed from CUPTI's unfilled buffers too: they anchor the schedule.
+      if (drain(steps_per_drain, !schedule.anchored()) > 0) schedule.kernels_seen(now_ns());
       if (periodic.due(now_ns())) periodic_report();
       lock.lock();
     }
@@ -246,7 +243,7 @@ class monitor final : private process_state::pausable_sampler {
   }
 
   // Moves decoded samples and finished kernels into the bounded stores (any thread; one at a time).
-  std::size_t drain(std::size_t max_steps) {  // the kernels it took
+  std::size_t drain(std::size_t max_steps, bool flush_forced = false) {  // the kernels it took
     if (!running_.load()) return 0;
     const std::lock_guard<std::mutex> decode_lock(decode_mutex_);
     const double cpu0 = detail::thread_cpu_seconds();
@@ -271,7 +268,7 @@ class monitor final : private process_state::pausable_sampler {
     }
     if (scheduled_off_ && sampler_ && !sampler_->started()) sampler_.reset();  // decoded: release it (set_sampling)
     const double cpu1 = detail::thread_cpu_seconds();
-    detail::activity_collector::flush();
+    flush_forced ? detail::activity_collector::flush_forced() : detail::activity_collector::flush();
     std::vector<detail::kernel_activity> done = detail::activity_collector::instance().take(static_cast<std::uint32_t>(device_));
     const double cpu2 = detail::thread_cpu_seconds();
 
@@ -296,7 +293,9 @@ class monitor final : private process_state::pausable_sampler {
           // Windows older than the settle lag cannot get more kernels in practice (a kernel's record arrives
           // after it ends, within a drain or two): attribute them and fold their kernels, so memory stays bounded.
           if (timeline_.last_end() > settle_lag_ns) accumulator_.settle(timeline_.last_end() - settle_lag_ns);
-          if (scheduled_off_ && !paused_) timeline_.paused_until(detail::cupti_timestamp_now(), accumulator_);
+          // Between stretches, time closes a settle lag behind: the last stretch's late records find their windows.
+          const std::uint64_t now = detail::cupti_timestamp_now();
+          if (scheduled_off_ && !paused_ && now > settle_lag_ns) timeline_.paused_until(now - settle_lag_ns, accumulator_);
         },
         [&](const char* what) {  // data CUPTI gave that the attribution refuses: never fatal
           ++rejected_;
