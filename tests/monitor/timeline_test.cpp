@@ -253,3 +253,21 @@ TEST_CASE("a session restarted after sampling stopped: its first sample spans th
   CHECK(t.dropped_ns == 500);  // [4500, 5000) lay in the setup sample
   CHECK(t.sampled_ns == 1000);
 }
+
+TEST_CASE("pm_sample::busy: an SM or DRAM reading above 1 % (it anchors the sampling schedule)") {
+  pm_sample idle;
+  CHECK_FALSE(idle.busy());  // nothing read
+  idle.sm_pct = 0.2;
+  idle.dram_pct = 0.9;
+  idle.sm_active_pct = 0.5;
+  CHECK_FALSE(idle.busy());
+  pm_sample copy = idle;
+  copy.dram_pct = 88.0;
+  CHECK(copy.busy());
+  pm_sample spin = idle;
+  spin.sm_active_pct = 40.0;
+  CHECK(spin.busy());
+  pm_sample other_chip;  // no SM inputs: the triage SM reading counts
+  other_chip.sm_pct = 12.0;
+  CHECK(other_chip.busy());
+}

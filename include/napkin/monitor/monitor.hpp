@@ -221,8 +221,7 @@ class monitor final : private process_state::pausable_sampler {
       wake_.wait_for(lock, drain_period, [this] { return stopping_; });
       lock.unlock();
       if (!schedule.always()) set_sampling(schedule.on_at(now_ns()));
-      // Until a kernel is seen, records are flushed from CUPTI's unfilled buffers too: they anchor the schedule.
-      if (drain(steps_per_drain, !schedule.anchored()) > 0) schedule.kernels_seen(now_ns());
+      if (drain(steps_per_drain)) schedule.kernels_seen(now_ns());
       if (periodic.due(now_ns())) periodic_report();
       lock.lock();
     }
@@ -242,9 +241,10 @@ class monitor final : private process_state::pausable_sampler {
         [&](const char* what) { refuse(std::string("the periodic report failed: ") + what); });
   }
 
-  // Moves decoded samples and finished kernels into the bounded stores (any thread; one at a time).
-  std::size_t drain(std::size_t max_steps, bool flush_forced = false) {  // the kernels it took
-    if (!running_.load()) return 0;
+  // Moves decoded samples and finished kernels into the bounded stores (any thread; one at a time). Says whether
+  // the GPU worked: a kernel record, or a sample of a busy GPU (records can wait in CUPTI's unfilled buffers).
+  bool drain(std::size_t max_steps) {
+    if (!running_.load()) return false;
     const std::lock_guard<std::mutex> decode_lock(decode_mutex_);
     const double cpu0 = detail::thread_cpu_seconds();
     std::vector<pm_sample> fresh;
@@ -268,7 +268,7 @@ class monitor final : private process_state::pausable_sampler {
     }
     if (scheduled_off_ && sampler_ && !sampler_->started()) sampler_.reset();  // decoded: release it (set_sampling)
     const double cpu1 = detail::thread_cpu_seconds();
-    flush_forced ? detail::activity_collector::flush_forced() : detail::activity_collector::flush();
+    detail::activity_collector::flush();
     std::vector<detail::kernel_activity> done = detail::activity_collector::instance().take(static_cast<std::uint32_t>(device_));
     const double cpu2 = detail::thread_cpu_seconds();
 
@@ -301,7 +301,7 @@ class monitor final : private process_state::pausable_sampler {
           ++rejected_;
           last_error_ = what;
         });
-    return done.size();
+    return !done.empty() || std::any_of(fresh.begin(), fresh.end(), [](const pm_sample& x) { return x.busy(); });
   }
 
   // Starts or stops sampling: sample= stretches (settings.hpp), and stop(). Between stretches the session is

@@ -55,6 +55,11 @@ struct pm_sample {
   std::optional<double> sm_active_pct;
 
   std::uint64_t duration_ns() const { return end_ns - start_ns; }
+  // Did the GPU work in the window (any process)? An SM or DRAM reading above 1 %: an idle GPU reads ~0.
+  bool busy() const noexcept {
+    const auto above = [](const std::optional<double>& v) { return v && *v > 1.0; };
+    return above(sm_active_pct) || above(sm_pct) || above(dram_pct);
+  }
 };
 
 // A stretch of time whose samples were lost (the hardware buffer was drained too late, or the first
