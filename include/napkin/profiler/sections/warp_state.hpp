@@ -14,6 +14,7 @@
 #include "napkin/config.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
