@@ -870,6 +870,8 @@ std::string token(std::string s) {
 int why_mode(const std::vector<case_t>& cases, const std::vector<std::size_t>& chosen) {
   napkin::profiler prof(napkin::metric_sets::why());
   std::printf("NAPKIN_SETUP chip=%s set=why passes=%zu\n", prof.chip().c_str(), prof.passes());
+  // The case list, so that why_table.py can name ncu's cases by their marker (grid size = index + 1).
+  for (std::size_t i = 0; i < cases.size(); ++i) std::printf("ZOO_CASE index=%zu name=%s\n", i, cases[i].name.c_str());
   const auto start = std::chrono::steady_clock::now();
   for (std::size_t i : chosen) {
     const case_t& c = cases[i];

@@ -95,7 +95,7 @@ TEST_CASE("sections: other chips run the portable sets, each planned by CUPTI") 
 TEST_CASE("warp state: ncu's cycles and shares on recorded kernels") {
   // "On average, each warp of this workload spends 665.2 cycles being stalled waiting for a scoreboard dependency
   // on a L1TEX ... This stall type represents about 100.6% of the total average of 661.4 cycles"
-  const auto strided = warp_state(kernel("strided_load"));
+  const auto strided = warp_state(kernel("uncoalesced_load"));
   REQUIRE(strided);
   CHECK(strided->warp_cycles_per_issued == doctest::Approx(661.38));  // "Warp Cycles Per Issued Instruction"
   REQUIRE(strided->leader());
@@ -104,8 +104,8 @@ TEST_CASE("warp state: ncu's cycles and shares on recorded kernels") {
   CHECK(strided->leader()->share_pct == doctest::Approx(100.6).epsilon(0.001));
   CHECK(strided->clear_leader());
 
-  // bank_conflict32: "spends 240.2 cycles ... on a MIO ... about 96.4% of the total average of 249.1 cycles"
-  const auto bank = warp_state(kernel("bank_conflict32"));
+  // bank_conflict (zoo_bank_conflict32): "spends 240.2 cycles ... on a MIO ... about 96.4% of the total average of 249.1 cycles"
+  const auto bank = warp_state(kernel("bank_conflict"));
   REQUIRE(bank);
   CHECK(bank->leader()->reason == stall_reason::short_scoreboard);
   CHECK(bank->leader()->share_pct == doctest::Approx(96.4).epsilon(0.001));
@@ -137,7 +137,7 @@ TEST_CASE("warp state: ncu's cycles and shares on recorded kernels") {
   // mma_sync: Math Pipe Throttle 37.9 cycles, 73.6 % of 51.5. shuffle: Short Scoreboard 15.6, 77.3 % of 20.2.
   CHECK(warp_state(kernel("mma_sync"))->leader()->reason == stall_reason::math_pipe_throttle);
   CHECK(warp_state(kernel("mma_sync"))->leader()->share_pct == doctest::Approx(73.6).epsilon(0.002));
-  CHECK(warp_state(kernel("shuffle_butterfly"))->leader()->reason == stall_reason::short_scoreboard);
+  CHECK(warp_state(kernel("shuffle"))->leader()->reason == stall_reason::short_scoreboard);
   // sfu: "waiting for the MIO ... instruction queue": 12.0 cycles, 70.9 % of 16.9.
   CHECK(warp_state(kernel("sfu"))->leader()->reason == stall_reason::mio_throttle);
   CHECK(warp_state(kernel("sfu"))->leader()->cycles == doctest::Approx(12.0).epsilon(0.005));
@@ -173,7 +173,7 @@ TEST_CASE("warp state: sorted, Selected never the leader, every reason with word
   const std::string text = to_text(*s);
   CHECK(text.find("Barrier") != std::string::npos);
   CHECK(text.find("not a clear leader") != std::string::npos);
-  CHECK(to_text(*warp_state(kernel("strided_load"))).find("a clear leader") != std::string::npos);
+  CHECK(to_text(*warp_state(kernel("uncoalesced_load"))).find("a clear leader") != std::string::npos);
 }
 
 TEST_CASE("warp state: missing and bad inputs") {
@@ -183,10 +183,10 @@ TEST_CASE("warp state: missing and bad inputs") {
   no_reasons.values[metric::warp_cycles_per_issued] = 10.0;
   CHECK(!warp_state(no_reasons));
   for (const double bad : {std::numeric_limits<double>::quiet_NaN(), -1.0, std::numeric_limits<double>::infinity()}) {
-    sol_report r = kernel("strided_load");
+    sol_report r = kernel("uncoalesced_load");
     r.values[stall_metric(stall_reason::wait)] = bad;
     CHECK_THROWS_AS(warp_state(r), std::invalid_argument);
-    r = kernel("strided_load");
+    r = kernel("uncoalesced_load");
     r.values[metric::warp_cycles_per_issued] = bad;
     CHECK_THROWS_AS(warp_state(r), std::invalid_argument);
   }
@@ -211,8 +211,8 @@ TEST_CASE("pipes: the busiest pipe as ncu's HighPipeUtilization rule names it") 
   CHECK(sfu->busiest_by_instructions()->label == "XU");
   CHECK(to_text(*sfu).find("By executed instructions: XU") != std::string::npos);
   // "FMA is the highest-utilized pipeline (48.0%)" on the shuffle kernel; by instructions LSU.
-  CHECK(pipes(kernel("shuffle_butterfly"))->busiest()->label == "FMA");
-  CHECK(pipes(kernel("shuffle_butterfly"))->busiest_by_instructions()->label == "LSU");
+  CHECK(pipes(kernel("shuffle"))->busiest()->label == "FMA");
+  CHECK(pipes(kernel("shuffle"))->busiest_by_instructions()->label == "LSU");
   // "Shared is the highest-utilized pipeline (90.3%) ... dominated by its Tensor (FP) sub-pipeline" (cuBLAS
   // nvjet) and "Tensor is the highest-utilized pipeline (99.2%)" (mma.sync): Shared = Tensor = Tensor (FP)
   // there, and napkin names the sub-pipe both of ncu's names contain.
@@ -239,10 +239,10 @@ TEST_CASE("pipes: missing and bad inputs") {
 }
 
 TEST_CASE("memory chart: ncu's hit rates, sectors per request and bank conflicts") {
-  // bank_conflict32: "a 32.0 - way bank conflict across all 2162688 shared load requests. This results in
+  // bank_conflict (zoo_bank_conflict32): "a 32.0 - way bank conflict across all 2162688 shared load requests. This results in
   // 67043328 bank conflicts, which represent 96.88% of the overall 69206016 wavefronts"; the same for stores
   // (2297856 requests, 71233536 conflicts, 73531392 wavefronts).
-  const auto bank = memory_chart(kernel("bank_conflict32"));
+  const auto bank = memory_chart(kernel("bank_conflict"));
   REQUIRE(bank);
   CHECK(*bank->shared_loads.wavefronts_per_request() == doctest::Approx(32.0).epsilon(0.001));
   CHECK(*bank->shared_loads.instructions == 2162688);
@@ -256,9 +256,9 @@ TEST_CASE("memory chart: ncu's hit rates, sectors per request and bank conflicts
   const auto gemm = memory_chart(kernel("gemm_fp16"));
   CHECK(*gemm->shared_stores.wavefronts_per_request() == doctest::Approx(19.6).epsilon(0.002));
   CHECK(*gemm->shared_stores.conflict_pct() == doctest::Approx(19.89).epsilon(0.0005));
-  // strided_load: "only 4.0 of the 32 bytes transmitted per sector are utilized by each thread" = 4-byte words,
+  // uncoalesced_load (zoo_strided_load): "only 4.0 of the 32 bytes transmitted per sector are utilized by each thread" = 4-byte words,
   // 32 sectors for a warp's 32 threads; "L1/TEX Hit Rate 0", "L2 Hit Rate 1.06".
-  const auto strided = memory_chart(kernel("strided_load"));
+  const auto strided = memory_chart(kernel("uncoalesced_load"));
   CHECK(*strided->global_load_sectors_per_request() == doctest::Approx(32.0));
   CHECK(*strided->l1_hit_rate_pct == 0);
   CHECK(*strided->l2_hit_rate_pct == doctest::Approx(1.06));
@@ -283,7 +283,7 @@ TEST_CASE("memory chart: ncu's hit rates, sectors per request and bank conflicts
 
 TEST_CASE("memory chart: missing and bad inputs; napkin's own instruction counters preferred") {
   CHECK(!memory_chart(sol_report{}));
-  sol_report r = kernel("bank_conflict32");
+  sol_report r = kernel("bank_conflict");
   r.values[metric::shared_load_instructions] = 1081344;  // napkin's hardware counter beside ncu's SASS one
   CHECK(*memory_chart(r)->shared_loads.wavefronts_per_request() == doctest::Approx(64.0).epsilon(0.001));
   sol_report only_l2;
@@ -293,7 +293,7 @@ TEST_CASE("memory chart: missing and bad inputs; napkin's own instruction counte
   CHECK(!m->l1_hit_rate_pct);
   CHECK(!m->global_load_sectors_per_request());
   CHECK(!m->missing.empty());
-  r = kernel("bank_conflict32");
+  r = kernel("bank_conflict");
   r.values[metric::l1_hit_rate_pct] = std::numeric_limits<double>::quiet_NaN();
   CHECK_THROWS_AS(memory_chart(r), std::invalid_argument);
 }
@@ -303,6 +303,6 @@ TEST_CASE("occupancy metrics ride in why(): ncu's achieved occupancy recorded") 
   CHECK(std::find(m.begin(), m.end(), metric::achieved_occupancy_pct) != m.end());
   CHECK(std::find(m.begin(), m.end(), metric::achieved_warps_per_sm) != m.end());
   // "Achieved Occupancy 97.33", "Achieved Active Warps Per SM 62.29" (strided_load)
-  CHECK(*kernel("strided_load").get(metric::achieved_occupancy_pct) == doctest::Approx(97.33));
-  CHECK(*kernel("strided_load").get(metric::achieved_warps_per_sm) == doctest::Approx(62.29));
+  CHECK(*kernel("uncoalesced_load").get(metric::achieved_occupancy_pct) == doctest::Approx(97.33));
+  CHECK(*kernel("uncoalesced_load").get(metric::achieved_warps_per_sm) == doctest::Approx(62.29));
 }

@@ -14,7 +14,7 @@ import sys
 KERNELS = {  # ncu's kernel ID in why_raw.csv -> zoo case
     "1": "smem_tree_reduce", "5": "transpose_naive", "9": "atomic_histogram", "11": "fp64_fma", "17": "sfu",
     "19": "int_hash", "21": "gemm_fp16", "29": "mma_sync", "31": "l1_reread", "35": "local_spill",
-    "39": "strided_load", "45": "bank_conflict32", "49": "stream_copy", "53": "shuffle_butterfly",
+    "39": "uncoalesced_load", "45": "bank_conflict", "49": "stream_copy", "53": "shuffle",
 }
 
 rows = list(csv.reader(open(sys.argv[1])))
