@@ -53,7 +53,7 @@ struct pipes_section {
   std::optional<pipe_utilization> pick(std::optional<double> pipe_utilization::*field) const {
     std::optional<pipe_utilization> best;
     for (const auto& p : pipes) {
-      if (!(p.*field)) continue;
+      if (!(p.*field) || *(p.*field) <= 0) continue;  // an idle pipe is nobody's busiest
       if (!best || *(p.*field) > *((*best).*field) + pipe_tie_points) {
         best = p;
       } else if (*(p.*field) >= *((*best).*field) - pipe_tie_points && is_part_of(p.name, best->name)) {
