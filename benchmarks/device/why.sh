@@ -19,6 +19,7 @@ mkdir -p "$out"
 bin=$build/benchmarks/zoo/zoo
 [ -x "$bin" ] || { echo "missing $bin: run benchmarks/device/build.sh first" >&2; exit 1; }
 now() { date +%s.%N; }
+seconds() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 
 t0=$(now)
 "$bin" plain > /dev/null 2>&1
@@ -28,11 +29,12 @@ t2=$(now)
 bash benchmarks/device/why_ncu.sh "$out/ncu" "$build"
 t3=$(now)
 {
-  echo "zoo plain (unprofiled, every case once after its warm-up): $(echo "$t1 - $t0" | bc) s"
-  echo "napkin: zoo why (metric_sets::why(), application replay, every case): $(echo "$t2 - $t1" | bc) s"
+  echo "zoo plain (unprofiled, every case once after its warm-up): $(seconds "$t0" "$t1") s"
+  echo "napkin: zoo why (metric_sets::why(), application replay, every case): $(seconds "$t1" "$t2") s"
   grep '^NAPKIN_SETUP' "$out/napkin_why.txt"
   grep '^ZOO_COST case=all' "$out/napkin_why.txt"
-  echo "ncu: why_ncu.sh (its sections over zoo plain, then the CSV and Source page exports): $(echo "$t3 - $t2" | bc) s"
+  echo "ncu: its sections over zoo plain (the profiling run alone): $(cat "$out/ncu/ncu_wall_s.txt" 2>/dev/null) s"
+  echo "ncu: why_ncu.sh in all (with the CSV and Source page exports): $(seconds "$t2" "$t3") s"
   grep -m1 -o '[0-9]* passes' "$out/ncu/ncu.log" | head -1 | sed 's/^/ncu per kernel: /'
 } > "$out/cost.txt"
 cat "$out/cost.txt"
