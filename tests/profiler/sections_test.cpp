@@ -62,7 +62,8 @@ const stall_entry& find_stall(const warp_state_section& s, stall_reason r) {
 }  // namespace
 
 TEST_CASE("sections: every name plans on GH100, each set's passes known before a run, why() within ncu's 33") {
-  for (const auto& set : {metric_sets::warp_state(), metric_sets::pipes(), metric_sets::memory_chart(), metric_sets::why()}) {
+  for (const auto& set :
+       {metric_sets::warp_state(), metric_sets::pipes(), metric_sets::memory_chart(), metric_sets::why()}) {
     CAPTURE(set.name);
     CHECK(check_metrics("GH100", set.metrics).empty());
   }
@@ -104,7 +105,8 @@ TEST_CASE("warp state: ncu's cycles and shares on recorded kernels") {
   CHECK(strided->leader()->share_pct == doctest::Approx(100.6).epsilon(0.001));
   CHECK(strided->clear_leader());
 
-  // bank_conflict (zoo_bank_conflict32): "spends 240.2 cycles ... on a MIO ... about 96.4% of the total average of 249.1 cycles"
+  // bank_conflict (zoo_bank_conflict32): "spends 240.2 cycles ... on a MIO ... about 96.4% of the total average
+  // of 249.1 cycles"
   const auto bank = warp_state(kernel("bank_conflict"));
   REQUIRE(bank);
   CHECK(bank->leader()->reason == stall_reason::short_scoreboard);
@@ -222,6 +224,17 @@ TEST_CASE("pipes: the busiest pipe as ncu's HighPipeUtilization rule names it") 
   CHECK(pipes(kernel("mma_sync"))->busiest()->label == "Tensor (FP)");
   CHECK(*pipes(kernel("mma_sync"))->busiest()->cycles_elapsed_pct == doctest::Approx(99.2).epsilon(0.001));
   CHECK(to_text(*gemm).find("Busiest pipe: Tensor (FP)") != std::string::npos);
+  // "All compute pipelines are under-utilized" (uncoalesced_load): napkin names ALU at 2.6 % and says so.
+  const auto strided = pipes(kernel("uncoalesced_load"));
+  CHECK(strided->busiest()->label == "ALU");
+  CHECK(to_text(*strided).find("every pipe is under-utilized") != std::string::npos);
+  CHECK(to_text(*gemm).find("under-utilized") == std::string::npos);
+  // The pointer chase keeps every pipe idle: no busiest at all.
+  sol_report idle;
+  idle.values[pipe_cycles_elapsed_metric("alu")] = 0.0;
+  idle.values[pipe_instructions_metric("alu")] = 0.0;
+  CHECK(!pipes(idle)->busiest());
+  CHECK(!pipes(idle)->busiest_by_instructions());
 }
 
 TEST_CASE("pipes: missing and bad inputs") {
@@ -239,9 +252,9 @@ TEST_CASE("pipes: missing and bad inputs") {
 }
 
 TEST_CASE("memory chart: ncu's hit rates, sectors per request and bank conflicts") {
-  // bank_conflict (zoo_bank_conflict32): "a 32.0 - way bank conflict across all 2162688 shared load requests. This results in
-  // 67043328 bank conflicts, which represent 96.88% of the overall 69206016 wavefronts"; the same for stores
-  // (2297856 requests, 71233536 conflicts, 73531392 wavefronts).
+  // bank_conflict (zoo_bank_conflict32): "a 32.0 - way bank conflict across all 2162688 shared load requests.
+  // This results in 67043328 bank conflicts, which represent 96.88% of the overall 69206016 wavefronts"; the
+  // same for stores (2297856 requests, 71233536 conflicts, 73531392 wavefronts).
   const auto bank = memory_chart(kernel("bank_conflict"));
   REQUIRE(bank);
   CHECK(*bank->shared_loads.wavefronts_per_request() == doctest::Approx(32.0).epsilon(0.001));
@@ -256,8 +269,8 @@ TEST_CASE("memory chart: ncu's hit rates, sectors per request and bank conflicts
   const auto gemm = memory_chart(kernel("gemm_fp16"));
   CHECK(*gemm->shared_stores.wavefronts_per_request() == doctest::Approx(19.6).epsilon(0.002));
   CHECK(*gemm->shared_stores.conflict_pct() == doctest::Approx(19.89).epsilon(0.0005));
-  // uncoalesced_load (zoo_strided_load): "only 4.0 of the 32 bytes transmitted per sector are utilized by each thread" = 4-byte words,
-  // 32 sectors for a warp's 32 threads; "L1/TEX Hit Rate 0", "L2 Hit Rate 1.06".
+  // uncoalesced_load (zoo_strided_load): "only 4.0 of the 32 bytes transmitted per sector are utilized by each
+  // thread" = 4-byte words, 32 sectors for a warp's 32 threads; "L1/TEX Hit Rate 0", "L2 Hit Rate 1.06".
   const auto strided = memory_chart(kernel("uncoalesced_load"));
   CHECK(*strided->global_load_sectors_per_request() == doctest::Approx(32.0));
   CHECK(*strided->l1_hit_rate_pct == 0);
@@ -302,7 +315,7 @@ TEST_CASE("occupancy metrics ride in why(): ncu's achieved occupancy recorded") 
   const auto& m = metric_sets::why().metrics;
   CHECK(std::find(m.begin(), m.end(), metric::achieved_occupancy_pct) != m.end());
   CHECK(std::find(m.begin(), m.end(), metric::achieved_warps_per_sm) != m.end());
-  // "Achieved Occupancy 97.33", "Achieved Active Warps Per SM 62.29" (strided_load)
+  // "Achieved Occupancy 97.33", "Achieved Active Warps Per SM 62.29" (zoo_strided_load)
   CHECK(*kernel("uncoalesced_load").get(metric::achieved_occupancy_pct) == doctest::Approx(97.33));
   CHECK(*kernel("uncoalesced_load").get(metric::achieved_warps_per_sm) == doctest::Approx(62.29));
 }

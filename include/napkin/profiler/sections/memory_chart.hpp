@@ -104,7 +104,9 @@ inline std::optional<memory_chart_section> memory_chart(const sol_report& r) {
 
 // The section for people.
 inline std::string to_text(const memory_chart_section& s) {
-  const auto num = [](const std::optional<double>& v, int decimals) { return v ? fixed(*v, decimals) : std::string("-"); };
+  const auto num = [](const std::optional<double>& v, int decimals) {
+    return v ? fixed(*v, decimals) : std::string("-");
+  };
   const auto pct = [](const std::optional<double>& v) { return v ? percent(*v) : std::string("-"); };
   std::string out = "Memory chart\n";
   text_table t;

@@ -38,6 +38,9 @@ struct pipe_utilization {
 
 // Two pipes within this many points count as tied (the aggregate and its only busy part read the same).
 inline constexpr double pipe_tie_points = 0.05;
+// Below this, ncu says "All compute pipelines are under-utilized" instead of naming one (on the H200 zoo it
+// named ALU at 20.4 % and called 19.1 % under-utilized); napkin still names the busiest and says so.
+inline constexpr double pipe_underused_pct = 20.0;
 
 struct pipes_section {
   std::vector<pipe_utilization> pipes;  // every pipe the report holds a number for, in ncu's order
@@ -112,7 +115,8 @@ inline std::string to_text(const pipes_section& s) {
   const auto top = s.busiest();
   if (top)
     out += "  Busiest pipe: " + std::string(top->label) + " (" + percent(*top->cycles_elapsed_pct) +
-           " of elapsed cycles).\n";
+           " of elapsed cycles)" +
+           (*top->cycles_elapsed_pct < pipe_underused_pct ? "; every pipe is under-utilized (below 20 %).\n" : ".\n");
   const auto by_inst = s.busiest_by_instructions();
   if (by_inst && (!top || by_inst->name != top->name))
     out += "  By executed instructions: " + std::string(by_inst->label) + " (" + percent(*by_inst->instructions_pct) +

@@ -32,13 +32,15 @@ NAPKIN_BEGIN_NAMESPACE
 constexpr std::string_view stall_meaning(stall_reason r) noexcept {
   switch (r) {
     case stall_reason::barrier: return "warps wait at a block barrier (__syncthreads) for the rest of the block";
-    case stall_reason::branch_resolving: return "warps wait for a branch target or for the active mask after a branch";
-    case stall_reason::dispatch_stall: return "the dispatcher could not take the selected warp's instruction (pipeline conflict)";
+    case stall_reason::branch_resolving: return "warps wait for a branch target to be computed and their PC updated";
+    case stall_reason::dispatch_stall:
+      return "the dispatcher could not take the selected warp's instruction (pipeline conflict)";
     case stall_reason::drain: return "exited warps wait for their memory stores to drain before they leave";
-    case stall_reason::gmma: return "warps wait for warpgroup MMA (wgmma) resources or results";
+    case stall_reason::gmma: return "warps wait on Hopper's warpgroup MMA (wgmma) operations";
     case stall_reason::imc_miss: return "warps wait for an immediate-constant cache miss";
     case stall_reason::lg_throttle: return "the local/global memory instruction queue is full";
-    case stall_reason::long_scoreboard: return "warps wait for data from L1TEX: global, local, texture or surface loads";
+    case stall_reason::long_scoreboard:
+      return "warps wait for data from L1TEX: global, local, texture or surface loads";
     case stall_reason::math_pipe_throttle: return "warps wait for a busy math pipe to accept their instruction";
     case stall_reason::membar: return "warps wait at a memory fence (__threadfence, membar)";
     case stall_reason::mio_throttle: return "the MIO queue (shared memory, special math, shuffles) is full";
@@ -46,8 +48,9 @@ constexpr std::string_view stall_meaning(stall_reason r) noexcept {
     case stall_reason::no_instruction: return "warps wait for instructions: an instruction cache miss or a branch";
     case stall_reason::not_selected: return "warps were ready but the scheduler issued another warp";
     case stall_reason::selected: return "the cycle the warp issues (not a stall: one per instruction)";
-    case stall_reason::short_scoreboard: return "warps wait for an MIO result: shared memory, special math (MUFU), shuffles";
-    case stall_reason::sleeping: return "warps sleep (__nanosleep) or wait for all threads of the warp to reach a point";
+    case stall_reason::short_scoreboard:
+      return "warps wait for an MIO result: shared memory, special math (MUFU), shuffles";
+    case stall_reason::sleeping: return "all threads of the warp are sleeping (__nanosleep), yielded or blocked";
     case stall_reason::tex_throttle: return "the texture/L1TEX instruction queue is full";
     case stall_reason::wait: return "warps wait out a fixed-latency dependency (the compiler's wait counts)";
   }
@@ -57,23 +60,32 @@ constexpr std::string_view stall_meaning(stall_reason r) noexcept {
 // What usually removes it.
 constexpr std::string_view stall_fix(stall_reason r) noexcept {
   switch (r) {
-    case stall_reason::barrier: return "balance the work before each __syncthreads, use smaller blocks, or fewer barriers";
+    case stall_reason::barrier:
+      return "balance the work before each __syncthreads, use smaller blocks, or fewer barriers";
     case stall_reason::branch_resolving: return "make branches uniform per warp; fewer jumps (predication, unrolling)";
-    case stall_reason::dispatch_stall: return "rarely actionable; check the instruction mix for register bank or pipe conflicts";
+    case stall_reason::dispatch_stall:
+      return "rarely actionable; check the instruction mix for register bank or pipe conflicts";
     case stall_reason::drain: return "usually only at the kernel's end; fewer or wider stores at exit";
     case stall_reason::gmma: return "keep more wgmma groups in flight (deeper pipelining) and overlap loads with MMAs";
     case stall_reason::imc_miss: return "fewer distinct constants per warp; keep constant accesses uniform";
-    case stall_reason::lg_throttle: return "fewer, wider memory instructions (vector loads), fewer spills to local memory";
-    case stall_reason::long_scoreboard: return "coalesce accesses, raise cache hit rates, keep more loads in flight (ILP, occupancy), stage in shared memory";
-    case stall_reason::math_pipe_throttle: return "the pipe is the limit: spread work over other pipes or use a faster one (tensor cores)";
-    case stall_reason::membar: return "drop fences that are not needed, or use narrower scopes (block instead of device)";
-    case stall_reason::mio_throttle: return "fewer shared-memory or special-math instructions, wider ones, no bank conflicts";
+    case stall_reason::lg_throttle:
+      return "fewer, wider memory instructions (vector loads), fewer spills to local memory";
+    case stall_reason::long_scoreboard:
+      return "coalesce accesses, raise cache hit rates, keep more loads in flight (ILP, occupancy), stage in "
+             "shared memory";
+    case stall_reason::math_pipe_throttle:
+      return "the pipe is the limit: spread work over other pipes or use a faster one (tensor cores)";
+    case stall_reason::membar:
+      return "drop fences that are not needed, or use narrower scopes (block instead of device)";
+    case stall_reason::mio_throttle:
+      return "fewer shared-memory or special-math instructions, wider ones, no bank conflicts";
     case stall_reason::misc: return "look at the other reasons first";
     case stall_reason::no_instruction: return "smaller code in hot loops (less unrolling), fewer divergent jumps";
     case stall_reason::not_selected: return "nothing to fix: enough warps are ready; the issue rate is the limit";
     case stall_reason::selected: return "nothing to fix";
-    case stall_reason::short_scoreboard: return "remove shared-memory bank conflicts, fewer MUFU/shuffle round trips, keep values in registers";
-    case stall_reason::sleeping: return "fewer sleeps, and warps that reach warp-wide points together";
+    case stall_reason::short_scoreboard:
+      return "remove shared-memory bank conflicts, fewer MUFU/shuffle round trips, keep values in registers";
+    case stall_reason::sleeping: return "shorter or fewer sleeps and spin-waits";
     case stall_reason::tex_throttle: return "fewer texture/L1TEX instructions, wider ones; spread them among math";
     case stall_reason::wait: return "more independent instructions between dependent ones (ILP), more warps";
   }
@@ -159,7 +171,8 @@ inline std::string to_text(const warp_state_section& s, std::size_t top = 6) {
   double rest_cycles = 0, rest_share = 0;
   for (const auto& e : s.stalls) {
     if (shown < top && e.cycles > 0) {
-      t.row({std::string(describe(e.reason)), fixed(e.cycles, 2), percent(e.share_pct), std::string(stall_meaning(e.reason))});
+      t.row({std::string(describe(e.reason)), fixed(e.cycles, 2), percent(e.share_pct),
+             std::string(stall_meaning(e.reason))});
       ++shown;
     } else {
       rest_cycles += e.cycles;
