@@ -311,6 +311,17 @@ TEST_CASE("memory chart: missing and bad inputs; napkin's own instruction counte
   CHECK_THROWS_AS(memory_chart(r), std::invalid_argument);
 }
 
+TEST_CASE("sections: one key=value line each for scripts") {
+  const auto w = to_key_values(*warp_state(kernel("uncoalesced_load")));
+  CHECK(w.rfind("NAPKIN_WARP_STATE warp_cycles_per_issued=661.38 leader=long_scoreboard clear_leader=1", 0) == 0);
+  CHECK(w.find(" long_scoreboard_cycles=665.16 ") != std::string::npos);  // the recorded counter, exact
+  const auto p = to_key_values(*pipes(kernel("sfu")));
+  CHECK(p.rfind("NAPKIN_PIPES busiest=fma busiest_pct=32.4 busiest_by_instructions=xu", 0) == 0);
+  const auto m = to_key_values(*memory_chart(kernel("bank_conflict")));
+  CHECK(m.find(" shared_load_wavefronts_per_request=32 ") != std::string::npos);
+  CHECK(m.find(" global_load_sectors_per_request=nan") != std::string::npos);
+}
+
 TEST_CASE("occupancy metrics ride in why(): ncu's achieved occupancy recorded") {
   const auto& m = metric_sets::why().metrics;
   CHECK(std::find(m.begin(), m.end(), metric::achieved_occupancy_pct) != m.end());

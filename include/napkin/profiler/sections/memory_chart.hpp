@@ -128,4 +128,18 @@ inline std::string to_text(const memory_chart_section& s) {
   return out;
 }
 
+// One line for scripts: "NAPKIN_MEMORY_CHART l1_hit_pct=... l2_hit_pct=... ..." ("nan" where not measured).
+inline std::string to_key_values(const memory_chart_section& s) {
+  return "NAPKIN_MEMORY_CHART" + detail::section_field("l1_hit_pct", s.l1_hit_rate_pct) +
+         detail::section_field("l2_hit_pct", s.l2_hit_rate_pct) +
+         detail::section_field("global_load_sectors_per_request", s.global_load_sectors_per_request()) +
+         detail::section_field("global_store_sectors_per_request", s.global_store_sectors_per_request()) +
+         detail::section_field("shared_load_wavefronts_per_request", s.shared_loads.wavefronts_per_request()) +
+         detail::section_field("shared_load_conflict_pct", s.shared_loads.conflict_pct()) +
+         detail::section_field("shared_store_wavefronts_per_request", s.shared_stores.wavefronts_per_request()) +
+         detail::section_field("shared_store_conflict_pct", s.shared_stores.conflict_pct()) +
+         detail::section_field("dram_read_bytes", s.dram_read_bytes) +
+         detail::section_field("dram_write_bytes", s.dram_write_bytes);
+}
+
 NAPKIN_END_NAMESPACE

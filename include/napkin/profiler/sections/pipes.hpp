@@ -124,4 +124,21 @@ inline std::string to_text(const pipes_section& s) {
   return out;
 }
 
+// One line for scripts: "NAPKIN_PIPES busiest=fma busiest_pct=... busiest_by_instructions=xu ..." and each
+// pipe's numbers ("fma_instructions_pct=", "fma_cycles_pct=", "fma_cycles_elapsed_pct=").
+inline std::string to_key_values(const pipes_section& s) {
+  const auto top = s.busiest(), by_inst = s.busiest_by_instructions();
+  std::string out = "NAPKIN_PIPES busiest=" + (top ? std::string(top->name) : std::string("none"));
+  out += detail::section_field("busiest_pct", top ? top->cycles_elapsed_pct : std::nullopt);
+  out += " busiest_by_instructions=" + (by_inst ? std::string(by_inst->name) : std::string("none"));
+  for (const auto& p : s.pipes) {
+    const std::string name(p.name);
+    if (p.instructions_pct) out += detail::section_field((name + "_instructions_pct").c_str(), p.instructions_pct);
+    if (p.cycles_pct) out += detail::section_field((name + "_cycles_pct").c_str(), p.cycles_pct);
+    if (p.cycles_elapsed_pct)
+      out += detail::section_field((name + "_cycles_elapsed_pct").c_str(), p.cycles_elapsed_pct);
+  }
+  return out;
+}
+
 NAPKIN_END_NAMESPACE

@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "napkin/document/json_writer.hpp"
 #include "napkin/error.hpp"
 #include "napkin/profiler/sol_report.hpp"
 #include "napkin/text/numbers.hpp"
@@ -33,6 +34,11 @@ inline std::optional<double> section_value(const sol_report& r, const std::strin
 inline std::optional<double> section_ratio(std::optional<double> a, std::optional<double> b) {
   if (!a || !b || *b <= 0) return std::nullopt;
   return *a / *b;
+}
+
+// " key=value" for a section's to_key_values: the number as JSON writes it (exact), "nan" when not measured.
+inline std::string section_field(const char* key, std::optional<double> v) {
+  return std::string(" ") + key + "=" + (v ? json_number_text(*v) : std::string("nan"));
 }
 
 }  // namespace detail

@@ -190,4 +190,19 @@ inline std::string to_text(const warp_state_section& s, std::size_t top = 6) {
   return out;
 }
 
+// One line for scripts: "NAPKIN_WARP_STATE warp_cycles_per_issued=... leader=... clear_leader=0|1" and each
+// reason's cycles and share ("long_scoreboard_cycles=", "long_scoreboard_pct=").
+inline std::string to_key_values(const warp_state_section& s) {
+  std::string out = "NAPKIN_WARP_STATE" + detail::section_field("warp_cycles_per_issued", s.warp_cycles_per_issued);
+  const auto lead = s.leader();
+  out += " leader=" + (lead ? std::string(to_string(lead->reason)) : std::string("none"));
+  out += std::string(" clear_leader=") + (s.clear_leader() ? "1" : "0");
+  for (const auto& e : s.stalls) {
+    const std::string name(to_string(e.reason));
+    out += detail::section_field((name + "_cycles").c_str(), e.cycles);
+    out += detail::section_field((name + "_pct").c_str(), e.share_pct);
+  }
+  return out;
+}
+
 NAPKIN_END_NAMESPACE
