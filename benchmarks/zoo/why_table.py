@@ -218,7 +218,12 @@ def main(argv):
         mine = [f for f in napkin.get(cname, []) if int(f["index"]) == index]
         if not mine:
             continue
-        pairs.append((cname, name.split("(")[0][:40], mine[0], values, by_case[case][index]))
+        short = name.split("(")[0]
+        theirs_name = re.sub(r"[\s=]", "_", short)
+        if not mine[0].get("kernel", "").startswith(theirs_name[:30]):
+            print(f"warning: {cname} kernel {index}: napkin measured {mine[0].get('kernel')}, ncu {short}",
+                  file=sys.stderr)
+        pairs.append((cname, short[:40], mine[0], values, by_case[case][index]))
     if not pairs:
         print("no kernel of the napkin output matched one of ncu's", file=sys.stderr)
         return 1
