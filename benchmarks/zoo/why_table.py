@@ -59,9 +59,14 @@ def number(text):
     return v if math.isfinite(v) else None
 
 
+def csv_rows(path):
+    """The rows of one of ncu's CSV files; lines starting with '#' (a note on where a cut copy came from) skipped."""
+    return list(csv.reader(line for line in open(path, newline="") if not line.startswith("#")))
+
+
 def read_ncu(path):
     """[(case index, kernel name, {metric: value})] in launch order; kernels before the first marker dropped."""
-    rows = list(csv.reader(open(path, newline="")))
+    rows = csv_rows(path)
     header = rows[0]
     out, case = [], None
     for row in rows[2:]:  # row 1 holds the units
@@ -162,7 +167,8 @@ def fmt(v, decimals=1):
 def ncu_rule_pipes(details_path):
     """{ncu kernel ID: pipe} from the HighPipeUtilization rule text ("X is the highest-utilized pipeline")."""
     out = {}
-    for row in csv.DictReader(open(details_path, newline="")):
+    rows = csv_rows(details_path)
+    for row in (dict(zip(rows[0], r)) for r in rows[1:]):
         if row.get("Rule Name") == "HighPipeUtilization":
             m = re.match(r"^(.*?) is the highest-utilized pipeline", row.get("Rule Description", ""))
             if m:
@@ -199,7 +205,7 @@ def main(argv):
         rule = ncu_rule_pipes(argv[4])
     # ncu's kernel IDs per case, in launch order (for the rule text of --details).
     by_case, case_now = {}, None
-    rows = list(csv.reader(open(argv[2], newline="")))
+    rows = csv_rows(argv[2])
     header = rows[0]
     for row in rows[2:]:
         v = dict(zip(header, row))
