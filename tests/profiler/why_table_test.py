@@ -61,7 +61,8 @@ with tempfile.TemporaryDirectory() as tmp:
     for line in fake.splitlines():
         if line.startswith("NAPKIN_WHY case=case19 "):
             ls = re.search(r"long_scoreboard_per_issue_active\.ratio=([0-9.e+-]+)", line).group(1)
-            line = line.replace("long_scoreboard_per_issue_active.ratio=" + ls, "long_scoreboard_per_issue_active.ratio=0.0")
+            name = "long_scoreboard_per_issue_active.ratio="
+            line = line.replace(name + ls, name + "0.0")
             line = re.sub(r"(stalled_wait_per_issue_active\.ratio=)([0-9.e+-]+)",
                           lambda m: m.group(1) + repr(float(m.group(2)) + float(ls)), line)
         text.append(line)
@@ -70,7 +71,7 @@ with tempfile.TemporaryDirectory() as tmp:
     lines = summary(table)
     expect("a swapped leader: 29 of 30, shares 36 of 37",
            "Top stall equal on 29 of 30 kernels with a clear leader; every share within 5 points on 36 of 37." in lines)
-    expect("the row says NO", re.search(r"\| case19 \| zoo_strided_load \| wait \| long_scoreboard \| yes \| NO \|", table)
-           is not None)
+    row = r"\| case19 \| zoo_strided_load \| wait \| long_scoreboard \| yes \| NO \|"
+    expect("the row says NO", re.search(row, table) is not None)
 
 sys.exit(1 if failures else 0)

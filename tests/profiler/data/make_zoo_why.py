@@ -23,9 +23,9 @@ KERNELS = {  # ncu's kernel ID in why_raw.csv -> zoo case
 
 
 def compact_raw(raw_path, names_path, details_path, out_raw, out_details):
-    """zoo_h200_why_raw.csv and zoo_h200_why_details.csv, the inputs of benchmarks/zoo/why_table.py's CI test: why_raw.csv cut to the columns it reads (every row,
-    markers included, and the units row) and why_details.csv cut to the first sentence of each
-    HighPipeUtilization rule."""
+    """zoo_h200_why_raw.csv and zoo_h200_why_details.csv, the inputs of benchmarks/zoo/why_table.py's CI test:
+    why_raw.csv cut to the columns it reads (every row, markers included, and the units row) and why_details.csv
+    cut to the first sentence of each HighPipeUtilization rule."""
     rows = list(csv.reader(open(raw_path, newline="")))
     names = [l.strip() for l in open(names_path) if l.strip()]
     keep = [i for i, c in enumerate(rows[0]) if c in ("ID", "Kernel Name", "Grid Size") or c in names]
