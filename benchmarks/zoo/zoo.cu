@@ -871,7 +871,8 @@ int why_mode(const std::vector<case_t>& cases, const std::vector<std::size_t>& c
   napkin::profiler prof(napkin::metric_sets::why());
   std::printf("NAPKIN_SETUP chip=%s set=why passes=%zu\n", prof.chip().c_str(), prof.passes());
   // The case list, so that why_table.py can name ncu's cases by their marker (grid size = index + 1).
-  for (std::size_t i = 0; i < cases.size(); ++i) std::printf("ZOO_CASE index=%zu name=%s\n", i, cases[i].name.c_str());
+  for (std::size_t i = 0; i < cases.size(); ++i)
+    std::printf("ZOO_CASE index=%zu name=%s\n", i, cases[i].name.c_str());
   const auto start = std::chrono::steady_clock::now();
   for (std::size_t i : chosen) {
     const case_t& c = cases[i];
@@ -883,8 +884,8 @@ int why_mode(const std::vector<case_t>& cases, const std::vector<std::size_t>& c
       if (c.reset) c.reset();
       std::size_t index = 0;
       for (const auto& k : per.kernels) {
-        std::string line = "NAPKIN_WHY case=" + c.name + " index=" + std::to_string(index++) + " kernel=" + token(k.name) +
-                           " passes=" + std::to_string(k.passes);
+        std::string line = "NAPKIN_WHY case=" + c.name + " index=" + std::to_string(index++) +
+                           " kernel=" + token(k.name) + " passes=" + std::to_string(k.passes);
         if (const auto w = napkin::warp_state(k); w && w->leader())
           line += " leader=" + std::string(napkin::to_string(w->leader()->reason)) +
                   " clear_leader=" + (w->clear_leader() ? "1" : "0");
