@@ -149,7 +149,7 @@ inline constexpr std::array<sm_pipe_info, 17> all_sm_pipes{{
     {"lsu", "LSU", true, false, false, ""},
     {"shared", "Shared", false, true, true, ""},
     {"tensor", "Tensor", false, true, false, "shared"},
-    {"tensor_op_dmma", "Tensor (FP64)", true, true, true, "tensor"},
+    {"tensor_op_dmma", "Tensor (DP)", true, true, true, "tensor"},
     {"tensor_op_gmma", "Tensor (GMMA)", true, false, true, "tensor"},
     {"tensor_op_hmma", "Tensor (FP)", true, true, true, "tensor"},
     {"tensor_op_imma", "Tensor (INT)", true, true, true, "tensor"},
@@ -172,21 +172,20 @@ inline std::string pipe_cycles_elapsed_metric(std::string_view pipe) {
 // ---------------------------------------------------------------------------------------------------
 // The sets. Each is GH100's (H100, H200: the names ncu collects there) and falls back, on other chips, to the
 // same set without the names those chips lack. Passes per chip: docs/why.md (CUPTI's host planner).
-namespace metric_sets {
-namespace detail_sections {
+namespace detail {
 inline metric_set gh100_or_portable(std::string name, std::vector<std::string> all, metric_set (*fallback)()) {
   metric_set s{std::move(name), std::move(all)};
   s.chips = {"GH100"};
   s.fallback = fallback;
   return s;
 }
-inline std::vector<std::string> warp_state_metrics(bool portable) {
+inline std::vector<std::string> section_warp_state_metrics(bool portable) {
   std::vector<std::string> m{metric::warp_cycles_per_issued};
   for (const stall_reason r : all_stall_reasons)
     if (!portable || !stall_reason_gh100_only(r)) m.push_back(stall_metric(r));
   return m;
 }
-inline std::vector<std::string> pipes_metrics(bool portable) {
+inline std::vector<std::string> section_pipes_metrics(bool portable) {
   std::vector<std::string> m;
   for (const auto& p : all_sm_pipes) {
     if (portable && p.gh100_only) continue;
@@ -198,7 +197,7 @@ inline std::vector<std::string> pipes_metrics(bool portable) {
   }
   return m;
 }
-inline std::vector<std::string> memory_chart_metrics(bool portable) {
+inline std::vector<std::string> section_memory_chart_metrics(bool portable) {
   std::vector<std::string> m{metric::l1_hit_rate_pct,
                              metric::l2_hit_rate_pct,
                              metric::global_load_sectors,
@@ -217,40 +216,41 @@ inline std::vector<std::string> memory_chart_metrics(bool portable) {
   }
   return m;
 }
-inline std::vector<std::string> occupancy_metrics() {
+inline std::vector<std::string> section_occupancy_metrics() {
   return {metric::achieved_occupancy_pct, metric::achieved_warps_per_sm};
 }
-inline std::vector<std::string> why_metrics(bool portable) {
+inline std::vector<std::string> section_why_metrics(bool portable) {
   std::vector<std::string> m{metric::duration_ns};
-  for (auto* part : {&warp_state_metrics, &pipes_metrics, &memory_chart_metrics})
+  for (auto* part : {&section_warp_state_metrics, &section_pipes_metrics, &section_memory_chart_metrics})
     for (auto& name : part(portable)) m.push_back(std::move(name));
-  for (auto& name : occupancy_metrics()) m.push_back(std::move(name));
+  for (auto& name : section_occupancy_metrics()) m.push_back(std::move(name));
   return m;
 }
-}  // namespace detail_sections
+}  // namespace detail
 
+namespace metric_sets {
 // Warp State Statistics: warp cycles per issued instruction and every stall reason (7 passes on GH100).
-inline metric_set warp_state_portable() { return {"warp-state", detail_sections::warp_state_metrics(true)}; }
+inline metric_set warp_state_portable() { return {"warp-state", detail::section_warp_state_metrics(true)}; }
 inline metric_set warp_state() {
-  return detail_sections::gh100_or_portable("warp-state", detail_sections::warp_state_metrics(false),
-                                            &warp_state_portable);
+  return detail::gh100_or_portable("warp-state", detail::section_warp_state_metrics(false), &warp_state_portable);
 }
 // Compute Workload Analysis' pipe utilization, by instructions and by busy cycles.
-inline metric_set pipes_portable() { return {"pipes", detail_sections::pipes_metrics(true)}; }
+inline metric_set pipes_portable() { return {"pipes", detail::section_pipes_metrics(true)}; }
 inline metric_set pipes() {
-  return detail_sections::gh100_or_portable("pipes", detail_sections::pipes_metrics(false), &pipes_portable);
+  return detail::gh100_or_portable("pipes", detail::section_pipes_metrics(false), &pipes_portable);
 }
-// Memory Workload Analysis' chart: hit rates, sectors per request, shared wavefronts and bank conflicts, DRAM bytes.
-inline metric_set memory_chart_portable() { return {"memory-chart", detail_sections::memory_chart_metrics(true)}; }
+// Memory Workload Analysis' chart: hit rates, sectors per request, shared wavefronts and bank conflicts, DRAM
+// bytes.
+inline metric_set memory_chart_portable() { return {"memory-chart", detail::section_memory_chart_metrics(true)}; }
 inline metric_set memory_chart() {
-  return detail_sections::gh100_or_portable("memory-chart", detail_sections::memory_chart_metrics(false),
-                                            &memory_chart_portable);
+  return detail::gh100_or_portable("memory-chart", detail::section_memory_chart_metrics(false),
+                                   &memory_chart_portable);
 }
 // Everything "why is the kernel where it is" needs: the three sections, achieved occupancy and the duration,
 // planned together (15 passes on GH100, where ncu needs 33 for its equivalent sections).
-inline metric_set why_portable() { return {"why", detail_sections::why_metrics(true)}; }
+inline metric_set why_portable() { return {"why", detail::section_why_metrics(true)}; }
 inline metric_set why() {
-  return detail_sections::gh100_or_portable("why", detail_sections::why_metrics(false), &why_portable);
+  return detail::gh100_or_portable("why", detail::section_why_metrics(false), &why_portable);
 }
 }  // namespace metric_sets
 
