@@ -90,13 +90,9 @@ TEST_CASE("sections: other chips run the portable sets, each planned by CUPTI") 
   for (const auto& chip : supported_chips()) {
     if (chip == "GH100") continue;
     CAPTURE(chip);
-    bool host_api = true;
-    try {
-      (void)check_metrics(chip, {metric::duration_ns});
-    } catch (const profiler_error&) {
-      host_api = false;  // GV11B: CUPTI's host API answers NOT_SUPPORTED
-    }
-    if (!host_api) continue;
+    // GV11B (Jetson Xavier): CUPTI's host API answers NOT_SUPPORTED, and leaks what its failed initialization
+    // allocated (the ASan lane would see it), so it is not asked.
+    if (chip == "GV11B") continue;
     if (chip == "GV100") {
       CHECK_THROWS_WITH_AS(plan_passes(chip, metric_sets::pipes()), doctest::Contains("sm__inst_executed_pipe_uniform"),
                            profiler_error);
