@@ -209,7 +209,7 @@ inline occupancy_section make_occupancy_section(const std::string& kernel, const
     std::string wave_words;
     if (s.waves_per_sm < 1.0) {
       const double per_sm = static_cast<double>(blocks) / sms;
-      wave_words = "too few blocks to fill the GPU: " + std::to_string(blocks) + " blocks for " +
+      wave_words = "too few blocks to fill the GPU: " + std::to_string(blocks) + (blocks == 1 ? " block" : " blocks") + " for " +
                    std::to_string(sms) + " SMs x " + std::to_string(s.theoretical.blocks_per_sm) + " slots (" +
                    waves + "), " + (per_sm < 1.0 ? std::string("1 block") : fixed(per_sm, 1) + " blocks") +
                    " per active SM, so at most " + percent(s.wave_bound_pct) + " (" +
@@ -285,7 +285,7 @@ inline std::string to_text(const occupancy_section& s) {
   out += "  achieved    " + percent(s.achieved_pct) + " (" + fixed(s.achieved_warps, 2) + " warps/SM)\n";
   out += "  waves/SM    " + fixed(s.waves_per_sm, 2) + " on " + std::to_string(s.sm_count) + " SMs, wave bound " +
          percent(s.wave_bound_pct) + "\n";
-  out += "  gap: " + std::string(describe(s.gap)) + ": " + s.explanation + "\n";
+  out += "  gap: " + s.explanation + "\n";
   if (!s.next.at_maximum()) {
     std::string steps;
     const auto step = [&](const occupancy_step& st, const std::string& words) {
