@@ -220,6 +220,10 @@ TEST_CASE("occupancy section: none without a launch or without the achieved metr
   CHECK(!occupancy(r).has_value());  // a set without the occupancy metrics
   r.values[occupancy_metrics::achieved_pct] = 50;
   CHECK(occupancy(r).has_value());
+  bool noted = false;
+  const occupancy_section without_config = *occupancy(r);
+  for (const std::string& note : without_config.notes) noted |= note.find("configuration for this launch is unknown") != std::string::npos;
+  CHECK(noted);  // no smem_config_bytes: said so
 }
 
 #if NAPKIN_HAS_EXCEPTIONS
@@ -346,6 +350,14 @@ TEST_CASE("kernel launch: records put in launch order, each once, and matched to
   REQUIRE(in.size() == 2);
   CHECK(in[0].name == "a");
   CHECK(in[1].name == "b");
+  // CUPTI's kernel replay records kernels without timestamps (start = end = 0): they count as inside.
+  detail::kernel_activity untimed = record("c", 0, 13, 3);
+  untimed.end_ns = 0;
+  std::vector<detail::kernel_activity> with_untimed = records;
+  with_untimed.push_back(untimed);
+  const std::vector<detail::kernel_activity> all = detail::launches_between(with_untimed, 100, 1000);
+  REQUIRE(all.size() == 3);
+  CHECK(all[2].name == "c");
 
   std::vector<sol_report> reports(2);
   reports[0].name = "a";

@@ -37,11 +37,17 @@ inline void add_device_facts(kernel_launch& l, int device) noexcept {
 }
 
 // The kernels of `records` that started in [from, to), each once (a kernel CUPTI replays may be recorded
-// again under the same correlation id), in launch order (correlation ids grow with every API call).
+// again under the same correlation id), in launch order (correlation ids grow with every API call). Records
+// without timestamps (start and end 0) count as inside: under CUPTI's kernel replay every kernel record comes
+// so, and without its shared-memory configuration (H200, CUDA 13.0: docs/occupancy.md); the holder took
+// records only while it recorded.
 inline std::vector<kernel_activity> launches_between(std::vector<kernel_activity> records, std::uint64_t from,
                                                      std::uint64_t to) {
   records.erase(std::remove_if(records.begin(), records.end(),
-                               [&](const kernel_activity& k) { return k.start_ns < from || k.start_ns >= to; }),
+                               [&](const kernel_activity& k) {
+                                 const bool untimed = k.start_ns == 0 && k.end_ns == 0;
+                                 return !untimed && (k.start_ns < from || k.start_ns >= to);
+                               }),
                 records.end());
   std::stable_sort(records.begin(), records.end(), [](const kernel_activity& a, const kernel_activity& b) {
     return a.correlation < b.correlation;

@@ -166,6 +166,11 @@ inline occupancy_section make_occupancy_section(const std::string& kernel, const
                         std::to_string(limits.cc.major) + "." + std::to_string(limits.cc.minor) +
                         "; computed with the kernel's requested carveout instead");
   }
+  if (!launch.smem_config_bytes && limits.carveout_count > 0)
+    s.notes.push_back("the driver's shared-memory configuration for this launch is unknown (CUPTI's kernel replay "
+                      "records none), so blocks by shared memory are for the kernel's requested carveout; the "
+                      "driver's may be smaller (ncu's Block Limit Shared Mem then reads lower), the occupancy "
+                      "the same where the driver keeps it");
   if (limits.barriers_per_sm > 0)
     s.notes.push_back("block barriers: 1 per block assumed (CUPTI's kernel record does not carry the count; "
                       "cudaOccupancy* assume the same), so the barrier limit is a bound");
