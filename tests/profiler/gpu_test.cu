@@ -4,6 +4,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 #include <stdexcept>
@@ -519,7 +520,10 @@ TEST_CASE("per_kernel() and measure(): each report carries its kernel's launch, 
     CHECK(l.grid == napkin::launch_dims{512, 2, 1});
     CHECK(l.block == napkin::launch_dims{128, 2, 1});
     CHECK(l.blocks() == 1024);
-    CHECK(l.registers_per_thread == attr.numRegs);
+    // The count the launch ran with: CUPTI's record (and ncu's Registers Per Thread) read 16 where
+    // cudaFuncGetAttributes read 14 for this kernel on an H200 (the launch allocates at least 16).
+    CHECK(l.registers_per_thread >= attr.numRegs);
+    CHECK(l.registers_per_thread <= std::max(attr.numRegs, 16));
     CHECK(l.static_smem_bytes == static_cast<int>(attr.sharedSizeBytes));
     CHECK(l.dynamic_smem_bytes == static_cast<int>(dynamic));
     CHECK(l.smem_config_bytes.has_value() == with_config);  // CUPTI's kernel replay records none
