@@ -37,16 +37,16 @@ inline void add_device_facts(kernel_launch& l, int device) noexcept {
 }
 
 // The kernels of `records` that started in [from, to), each once (a kernel CUPTI replays may be recorded
-// again under the same correlation id), in launch order (correlation ids grow with every API call). Records
-// without timestamps (start and end 0) count as inside: under CUPTI's kernel replay every kernel record comes
-// so, and without its shared-memory configuration (H200, CUDA 13.0: docs/occupancy.md); the holder took
-// records only while it recorded.
+// again under the same correlation id), in launch order (correlation ids grow with every API call). Under
+// CUPTI's kernel replay every kernel record comes without timestamps (start = end = 0) and without its
+// shared-memory configuration (H200, CUDA 13.0: docs/occupancy.md): `untimed_inside` counts those as inside
+// (the caller discarded what came before it began); elsewhere they are some earlier kernel replay's, late.
 inline std::vector<kernel_activity> launches_between(std::vector<kernel_activity> records, std::uint64_t from,
-                                                     std::uint64_t to) {
+                                                     std::uint64_t to, bool untimed_inside = false) {
   records.erase(std::remove_if(records.begin(), records.end(),
                                [&](const kernel_activity& k) {
-                                 const bool untimed = k.start_ns == 0 && k.end_ns == 0;
-                                 return !untimed && (k.start_ns < from || k.start_ns >= to);
+                                 if (k.start_ns == 0 && k.end_ns == 0) return !untimed_inside;
+                                 return k.start_ns < from || k.start_ns >= to;
                                }),
                 records.end());
   std::stable_sort(records.begin(), records.end(), [](const kernel_activity& a, const kernel_activity& b) {
@@ -74,20 +74,30 @@ inline void attach_launches(std::vector<sol_report>& reports, const std::vector<
 // records, with the device's compute capability and SM count. Nothing when CUPTI refuses the records.
 class launch_recording {
  public:
-  explicit launch_recording(int device) : device_(device), held_(activity_collector::instance().hold_launches()) {}
+  // `kernel_replay`: CUPTI's kernel replay runs the work (its records come untimed: launches_between).
+  launch_recording(int device, bool kernel_replay)
+      : device_(device), kernel_replay_(kernel_replay), held_(activity_collector::instance().hold_launches()) {}
   launch_recording(const launch_recording&) = delete;
   launch_recording& operator=(const launch_recording&) = delete;
   ~launch_recording() {
     if (held_) activity_collector::instance().release_launches();
   }
-  void begin() { (void)cuptiGetTimestamp(&from_); }
+  // Drops the records of earlier work first (a kernel replay's can arrive late).
+  void begin() {
+    if (held_) {
+      activity_collector::flush_forced();
+      (void)activity_collector::instance().take_launches(static_cast<std::uint32_t>(device_));
+    }
+    (void)cuptiGetTimestamp(&from_);
+  }
   // After the recorded work was synchronized.
   void end() { (void)cuptiGetTimestamp(&to_); }
   std::vector<kernel_activity> take() {
     if (!held_) return {};
     activity_collector::flush_forced();
     std::vector<kernel_activity> out =
-        launches_between(activity_collector::instance().take_launches(static_cast<std::uint32_t>(device_)), from_, to_);
+        launches_between(activity_collector::instance().take_launches(static_cast<std::uint32_t>(device_)), from_, to_,
+                         kernel_replay_);
     activity_collector::instance().release_launches();
     held_ = false;
     for (kernel_activity& k : out) add_device_facts(k.launch, device_);
@@ -96,6 +106,7 @@ class launch_recording {
 
  private:
   int device_;
+  bool kernel_replay_;
   bool held_ = false;
   std::uint64_t from_ = 0, to_ = 0;
 };

@@ -169,7 +169,7 @@ class profiler {
     const auto t0 = std::chrono::steady_clock::now();
     detail::launch_log names;
     // The counting run's kernel records give each kernel's launch (the passes' runs launch the same).
-    detail::launch_recording launches(core_.device().index);
+    detail::launch_recording launches(core_.device().index, /*kernel_replay=*/false);
     {
       detail::kernel_name_recorder recorder(core_.device().context);
       launches.begin();
@@ -198,7 +198,7 @@ class profiler {
     m.configure(detail::auto_range_kernel_replay, core_.options().max_kernels);
     const auto t0 = std::chrono::steady_clock::now();
     std::optional<detail::kernel_name_recorder> recorder(std::in_place, core_.device().context);
-    detail::launch_recording launches(core_.device().index);
+    detail::launch_recording launches(core_.device().index, /*kernel_replay=*/true);
     m.cost.setup_s += detail::seconds_since(t0);
     {
       detail::replay_pass p(m, nullptr, nullptr, /*clean_l2=*/false);
