@@ -222,7 +222,8 @@ TEST_CASE("occupancy section: none without a launch or without the achieved metr
   CHECK(occupancy(r).has_value());
   bool noted = false;
   const occupancy_section without_config = *occupancy(r);
-  for (const std::string& note : without_config.notes) noted |= note.find("configuration for this launch is unknown") != std::string::npos;
+  for (const std::string& note : without_config.notes)
+    noted |= note.find("configuration for this launch is unknown") != std::string::npos;
   CHECK(noted);  // no smem_config_bytes: said so
 }
 

@@ -167,9 +167,9 @@ inline occupancy_section make_occupancy_section(const std::string& kernel, const
                         "; computed with the kernel's requested carveout instead");
   }
   if (!launch.smem_config_bytes && limits.carveout_count > 0)
-    s.notes.push_back("the driver's shared-memory configuration for this launch is unknown (CUPTI's kernel replay "
-                      "records none), so blocks by shared memory are for the kernel's requested carveout; the "
-                      "driver's may be smaller (ncu's Block Limit Shared Mem then reads lower), the occupancy "
+    s.notes.push_back("the driver's shared-memory configuration for this launch is unknown (CUPTI's record has "
+                      "none, as under kernel replay), so blocks by shared memory are for the kernel's requested "
+                      "carveout; the driver's may be smaller (ncu's Block Limit Shared Mem then reads lower), the occupancy "
                       "the same where the driver keeps it");
   if (limits.barriers_per_sm > 0)
     s.notes.push_back("block barriers: 1 per block assumed (CUPTI's kernel record does not carry the count; "
@@ -214,8 +214,8 @@ inline occupancy_section make_occupancy_section(const std::string& kernel, const
     std::string wave_words;
     if (s.waves_per_sm < 1.0) {
       const double per_sm = static_cast<double>(blocks) / sms;
-      wave_words = "too few blocks to fill the GPU: " + std::to_string(blocks) + (blocks == 1 ? " block" : " blocks") + " for " +
-                   std::to_string(sms) + " SMs x " + std::to_string(s.theoretical.blocks_per_sm) + " slots (" +
+      wave_words = "too few blocks to fill the GPU: " + std::to_string(blocks) +
+                   (blocks == 1 ? " block" : " blocks") + " for " + std::to_string(sms) + " SMs x " + std::to_string(s.theoretical.blocks_per_sm) + " slots (" +
                    waves + "), " + (per_sm < 1.0 ? std::string("1 block") : fixed(per_sm, 1) + " blocks") +
                    " per active SM, so at most " + percent(s.wave_bound_pct) + " (" +
                    detail::warps_words(s.wave_bound_warps) + ") resident; a larger grid (or smaller blocks) fills it";
@@ -240,7 +240,8 @@ inline occupancy_section make_occupancy_section(const std::string& kernel, const
       s.gap = occupancy_gap::uneven_warps;
       why = "achieved " + percent(s.achieved_pct) + " against theoretical " + percent(s.theoretical_pct) + " with " +
             fixed(s.waves_per_sm, 2) + " waves: " + inside_words + ".";
-      if (waves_cost >= occupancy_gap_floor_pct) why += " Also " + wave_words + " (" + fixed(waves_cost, 1) + pts + ").";
+      if (waves_cost >= occupancy_gap_floor_pct)
+        why += " Also " + wave_words + " (" + fixed(waves_cost, 1) + pts + ").";
     }
   }
   s.explanation = why;
