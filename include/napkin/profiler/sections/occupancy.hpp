@@ -169,8 +169,8 @@ inline occupancy_section make_occupancy_section(const std::string& kernel, const
   if (!launch.smem_config_bytes && limits.carveout_count > 0)
     s.notes.push_back("the driver's shared-memory configuration for this launch is unknown (CUPTI's record has "
                       "none, as under kernel replay), so blocks by shared memory are for the kernel's requested "
-                      "carveout; the driver's may be smaller (ncu's Block Limit Shared Mem then reads lower), the occupancy "
-                      "the same where the driver keeps it");
+                      "carveout; the driver's may be smaller (ncu's Block Limit Shared Mem then reads lower), the "
+                      "occupancy the same where the driver keeps it");
   if (limits.barriers_per_sm > 0)
     s.notes.push_back("block barriers: 1 per block assumed (CUPTI's kernel record does not carry the count; "
                       "cudaOccupancy* assume the same), so the barrier limit is a bound");
@@ -215,7 +215,8 @@ inline occupancy_section make_occupancy_section(const std::string& kernel, const
     if (s.waves_per_sm < 1.0) {
       const double per_sm = static_cast<double>(blocks) / sms;
       wave_words = "too few blocks to fill the GPU: " + std::to_string(blocks) +
-                   (blocks == 1 ? " block" : " blocks") + " for " + std::to_string(sms) + " SMs x " + std::to_string(s.theoretical.blocks_per_sm) + " slots (" +
+                   (blocks == 1 ? " block" : " blocks") + " for " + std::to_string(sms) + " SMs x " +
+                   std::to_string(s.theoretical.blocks_per_sm) + " slots (" +
                    waves + "), " + (per_sm < 1.0 ? std::string("1 block") : fixed(per_sm, 1) + " blocks") +
                    " per active SM, so at most " + percent(s.wave_bound_pct) + " (" +
                    detail::warps_words(s.wave_bound_warps) + ") resident; a larger grid (or smaller blocks) fills it";
