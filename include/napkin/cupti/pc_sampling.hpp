@@ -199,14 +199,16 @@ class pc_sampling {
   // Every record CUPTI holds, appended to `out`: cuptiPCSamplingGetData until a call returns no PC and none
   // remain. After stop() CUPTI has flushed the range (cupti_pcsampling.h: "after every range end").
   void drain(std::vector<drained_pc>& out, drained_totals& totals) {
-    for (;;) {
+    // Bounded: a CUPTI that kept saying "more remain" without handing any over must not hang the caller.
+    for (int empty = 0; empty < 100;) {
       auto p = NAPKIN_DETAIL_PC_PARAMS(CUpti_PCSamplingGetDataParams, context_);
       p.pcSamplingData = &data_;
       const CUptiResult s = cuptiPCSamplingGetData(&p);
       if (s == CUPTI_ERROR_OUT_OF_MEMORY) totals.hardware_buffer_full = true;
       else NAPKIN_DETAIL_PROFILER_CHECK(s);
-      const bool got = take(out, totals);
-      if (!got && data_.remainingNumPcs == 0) break;
+      if (take(out, totals)) continue;
+      if (data_.remainingNumPcs == 0) break;
+      ++empty;
     }
   }
 
