@@ -196,19 +196,20 @@ class pc_sampling {
     NAPKIN_DETAIL_PROFILER_CHECK(cuptiPCSamplingStop(&p));
   }
 
-  // Every record CUPTI holds, appended to `out`: cuptiPCSamplingGetData until a call returns no PC and none
-  // remain. After stop() CUPTI has flushed the range (cupti_pcsampling.h: "after every range end").
+  // Every record CUPTI holds, appended to `out`. stop() has already flushed the range into the configured
+  // buffer (cupti_pcsampling.h: the data is flushed "after every range end i.e. cuptiPCSamplingStop()"), so
+  // that buffer is read first; then cuptiPCSamplingGetData once, and again while CUPTI says PCs remain.
   void drain(std::vector<drained_pc>& out, drained_totals& totals) {
+    (void)take(out, totals);
     // Bounded: a CUPTI that kept saying "more remain" without handing any over must not hang the caller.
-    for (int empty = 0; empty < 100;) {
+    for (int round = 0, empty = 0; empty < 100; ++round) {
+      if (round > 0 && data_.remainingNumPcs == 0) break;
       auto p = NAPKIN_DETAIL_PC_PARAMS(CUpti_PCSamplingGetDataParams, context_);
       p.pcSamplingData = &data_;
       const CUptiResult s = cuptiPCSamplingGetData(&p);
       if (s == CUPTI_ERROR_OUT_OF_MEMORY) totals.hardware_buffer_full = true;
       else NAPKIN_DETAIL_PROFILER_CHECK(s);
-      if (take(out, totals)) continue;
-      if (data_.remainingNumPcs == 0) break;
-      ++empty;
+      if (!take(out, totals)) ++empty;
     }
   }
 
