@@ -4,7 +4,7 @@
 // shapes identical (the pointer chase's body is examples/kernels/kernels.cuh's, as in the zoo), so that
 // their hot lines can be compared with the zoo's ncu data too. benchmarks/device/source_lines.sh runs it.
 //
-// Usage: source_lines_check napkin [period_log2]   sample each case with napkin, one line per case:
+// Usage: source_lines_check napkin [period_log2 [worker_sleep_ms]]   sample each case with napkin, one line per case:
 //          "case <name> top <file>:<line> samples <n> share <pct> total <n> dropped <n> setup_s <s> run_s <s>
 //           drain_s <s> correlate_s <s>", then napkin's text report of each
 //        source_lines_check plain                    run each case once (for ncu)
@@ -170,6 +170,7 @@ int main(int argc, char** argv) {
   }
   napkin::source_sampling_options o;
   if (argc > 2) o.period_log2 = static_cast<std::uint32_t>(std::strtoul(argv[2], nullptr, 10));
+  if (argc > 3) o.worker_sleep_ms = static_cast<std::uint32_t>(std::strtoul(argv[3], nullptr, 10));
   // The module loads (lazily) at its first launch: the setup runs under a first sampling, which captures
   // the module's cubin for every sampling after it.
   const auto first = napkin::sample_source_lines([&] { s.setup(); }, o);

@@ -9,11 +9,10 @@
 
 #include "napkin/profiler/source_sampler.hpp"
 
-namespace {
-
+// Kernels at global scope, static: their readable names are "strided_load" and "bank_conflict".
 // A strided load: each lane its own sector, every iteration waits on global memory (long scoreboard).
 constexpr unsigned hot_line_strided = __LINE__ + 6;
-__global__ void strided_load(const float* __restrict__ in, std::size_t n, int stride, float* __restrict__ out) {
+static __global__ void strided_load(const float* __restrict__ in, std::size_t n, int stride, float* __restrict__ out) {
   const std::size_t threads = std::size_t{gridDim.x} * blockDim.x;
   const std::size_t t = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
   float acc = 0.0f;
@@ -24,7 +23,7 @@ __global__ void strided_load(const float* __restrict__ in, std::size_t n, int st
 
 // 32-way bank conflicts: every lane of a warp in one bank of shared memory.
 constexpr unsigned hot_line_conflict = __LINE__ + 9;
-__global__ void bank_conflict(int iterations, float never, float* out) {
+static __global__ void bank_conflict(int iterations, float never, float* out) {
   __shared__ float s[8][32 * 32];
   volatile float* row = &s[threadIdx.x / 32][(threadIdx.x % 32) * 32];
   for (int k = 0; k < 32; ++k) row[k] = static_cast<float>(k);
@@ -36,6 +35,8 @@ __global__ void bank_conflict(int iterations, float never, float* out) {
   }
   if (acc == never) out[threadIdx.x] = acc;
 }
+
+namespace {
 
 struct device_buffers {
   float* in = nullptr;

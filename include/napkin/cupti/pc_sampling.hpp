@@ -10,8 +10,9 @@
 // cuptiPCSamplingGetData until it returns no PC and none remain; cuptiPCSamplingDisable. CUPTI writes the
 // records into a buffer the client allocates (CUpti_PCSamplingData with `collectNumPcs` CUpti_PCSamplingPCData,
 // each with room for every stall reason). Function names in the records are CUPTI's allocations, which "might
-// be shared across all the records" and which the client frees with free() once done (the header's
-// words): napkin copies them and frees each distinct pointer once, when sampling is disabled.
+// be shared across all the records" (the header's words): CUPTI hands the same pointer again in a later
+// sampling on the same context (seen on an H200 with CUDA 13.0: freeing it after one sampling corrupted the
+// heap in the next), so napkin copies the names and leaves the strings to CUPTI (a few bytes per function).
 //
 // Failures go through the profiler's check path (napkin/cupti/errors.hpp); a busy answer at enable is retried
 // like the profiler's (napkin/cupti/busy.hpp).
@@ -25,8 +26,6 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
-#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -178,7 +177,6 @@ class pc_sampling {
       (void)cuptiPCSamplingStop(&p);
     }
     enabled_.disable();
-    for (char* name : names_to_free_) std::free(name);
   }
 
   const stall_reason_table& stall_reasons() const noexcept { return reasons_; }
@@ -247,10 +245,7 @@ class pc_sampling {
     for (std::size_t i = 0; i < n && i < pc_data_.size(); ++i) {
       const CUpti_PCSamplingPCData& pc = pc_data_[i];
       drained_pc d;
-      if (pc.functionName != nullptr) {
-        d.symbol = pc.functionName;
-        names_to_free_.insert(pc.functionName);
-      }
+      if (pc.functionName != nullptr) d.symbol = pc.functionName;
       d.pc_offset = pc.pcOffset;
       d.cubin_crc = pc.cubinCrc;
       for (std::size_t k = 0; k < pc.stallReasonCount; ++k)
@@ -303,7 +298,6 @@ class pc_sampling {
   std::vector<CUpti_PCSamplingPCData> pc_data_;
   std::vector<CUpti_PCSamplingStallReason> stall_data_;
   CUpti_PCSamplingData data_{};
-  std::set<char*> names_to_free_;
   enabled_guard enabled_;
 };
 

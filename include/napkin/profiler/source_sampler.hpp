@@ -50,6 +50,9 @@ struct source_sampling_options {
   std::chrono::milliseconds busy_wait{0};     // as profiler_options::busy_wait
   std::size_t buffer_pcs = 10000;             // PC records per drain
   std::size_t hardware_buffer_bytes = 0;      // 0: CUPTI's default (512 MB)
+  // How often CUPTI's worker threads wake to decode (ms); 0: CUPTI's default (100 ms). Stopping waits for
+  // them, so a shorter sleep shortens stop() at the cost of more host wake-ups.
+  std::uint32_t worker_sleep_ms = 0;
 };
 
 namespace detail {
@@ -150,6 +153,7 @@ source_lines_report sample_source_lines(Fn&& fn, const source_sampling_options& 
     settings.hardware_buffer_bytes = options.hardware_buffer_bytes;
     settings.buffer_pcs = options.buffer_pcs;
     settings.busy_wait = options.busy_wait;
+    settings.worker_sleep_ms = options.worker_sleep_ms;
     detail::pc_sampling sampling(device.context, settings);
     report.cost.period_log2 = sampling.period_log2();
     NAPKIN_DETAIL_PROFILER_CHECK(cudaDeviceSynchronize());  // earlier work stays out of the range
