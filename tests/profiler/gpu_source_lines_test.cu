@@ -104,3 +104,11 @@ TEST_CASE("no kernel, no samples: an empty result that says so") {
   CHECK(r.functions.empty());
   CHECK_FALSE(r.notes.empty());
 }
+
+TEST_CASE("a second module capture while one lives says who holds CUPTI's one subscription") {
+  const napkin::detail::module_capture first;
+  REQUIRE(first.unavailable_reason().empty());
+  const napkin::detail::module_capture second;
+  CHECK(second.unavailable_reason().find("cuptiSubscribe") != std::string::npos);
+  std::printf("%s\n", second.unavailable_reason().c_str());
+}

@@ -226,6 +226,10 @@ TEST_CASE("CUPTI's stall-reason names, shortened; the text report") {
   CHECK(t.find("long_scoreboard 90.0%") != std::string::npos);
   CHECK(t.find("100.0%") != std::string::npos);
   CHECK(r.find("zoo_strided_load") != nullptr);
+  const std::string kv = to_key_values(r);
+  CHECK(kv.find("NAPKIN_SOURCE function=zoo_strided_load samples=100 top=zoo.cu:333 top_samples=100 "
+                "top_stall=long_scoreboard line_info=1 total_samples=100 dropped_samples=0 period_log2=10") == 0);
+  CHECK(to_key_values(source_lines_report{}).find("NAPKIN_SOURCE function=- total_samples=0") == 0);
 }
 
 TEST_CASE("bad sampling options are refused with the option named") {
@@ -237,4 +241,15 @@ TEST_CASE("bad sampling options are refused with the option named") {
   o.buffer_pcs = 0;
   CHECK_THROWS_WITH_AS(detail::check_source_sampling_options(o), doctest::Contains("buffer_pcs"),
                        std::invalid_argument);
+}
+
+TEST_CASE("a second module capture while one lives says who holds CUPTI's one subscription") {
+  const detail::module_capture first;
+  if (!first.unavailable_reason().empty()) {
+    MESSAGE("CUPTI's subscription is unavailable here: " << first.unavailable_reason());
+    return;
+  }
+  const detail::module_capture second;
+  CHECK(second.unavailable_reason().find("cuptiSubscribe") != std::string::npos);
+  MESSAGE(second.unavailable_reason());
 }

@@ -21,6 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -324,6 +325,46 @@ inline std::string to_text(const source_lines_report& r) {
     }
   }
   return out;
+}
+
+// For scripts: one line per function, "NAPKIN_SOURCE function=<name> samples=<n> top=<file:line|+0xPC>
+// top_samples=<n> top_stall=<reason> line_info=<0|1>" followed by the run's totals and host times (seconds).
+// Names have spaces replaced by '_'.
+inline std::string to_key_values(const source_lines_report& r) {
+  const auto word = [](std::string w) {
+    for (char& c : w)
+      if (c == ' ' || c == '\n' || c == '\t') c = '_';
+    return w.empty() ? std::string("-") : w;
+  };
+  std::ostringstream os;
+  os.precision(10);
+  const source_sampling_cost& c = r.cost;
+  const auto totals = [&] {
+    os << " total_samples=" << c.total_samples << " dropped_samples=" << c.dropped_samples
+       << " period_log2=" << c.period_log2 << " setup_s=" << c.setup_s << " run_s=" << c.run_s
+       << " drain_s=" << c.drain_s << " correlate_s=" << c.correlate_s << "\n";
+  };
+  if (r.functions.empty()) {
+    os << "NAPKIN_SOURCE function=-";
+    totals();
+  }
+  for (const auto& f : r.functions) {
+    std::string top = "-", stall = "-";
+    std::uint64_t top_samples = 0;
+    if (!f.lines.empty()) {
+      top = f.lines[0].where.file + ":" + std::to_string(f.lines[0].where.line);
+      top_samples = f.lines[0].samples;
+      if (!f.lines[0].stalls.empty()) stall = f.lines[0].stalls[0].reason;
+    } else if (!f.pcs.empty()) {
+      top = detail::pc_text(f.pcs[0].pc_offset);
+      top_samples = f.pcs[0].samples;
+      if (!f.pcs[0].stalls.empty()) stall = f.pcs[0].stalls[0].reason;
+    }
+    os << "NAPKIN_SOURCE function=" << word(f.function) << " samples=" << f.samples << " top=" << word(top)
+       << " top_samples=" << top_samples << " top_stall=" << word(stall) << " line_info=" << (f.line_info ? 1 : 0);
+    totals();
+  }
+  return os.str();
 }
 
 NAPKIN_END_NAMESPACE
