@@ -343,7 +343,8 @@ TEST_CASE("deeper verdict: the texts") {
   CHECK(text.find("conflict_pct 96.9%") != std::string::npos);
   const auto sentences = finding_texts(v);
   REQUIRE(sentences.size() == v.findings.size());
-  CHECK(sentences.front().find("shared-memory bank conflicts: Shared-memory bank conflicts: 96.9%") == 0);
+  CHECK(sentences.front().find("Shared-memory bank conflicts: 96.9% of the 142.7 M shared wavefronts") == 0);
+  CHECK(sentences.front().find("expect about 31.6x") != std::string::npos);
   const std::string kv = to_key_values(v);
   CHECK(kv.find("NAPKIN_DEEPER top=internal-congestion findings=bank-conflicts") == 0);
   CHECK(kv.find("bank_conflicts_speedup=") != std::string::npos);

@@ -162,15 +162,22 @@ inline std::optional<finding> stall_finding(const warp_state_section& w, std::op
     add_number(f, "achieved_occupancy_pct", occupancy_pct);
   }
   f.text += " Usually fixed by: " + std::string(stall_fix(lead->reason)) +
-            ". No estimate here: a stall is the symptom; the causes below carry the estimates.";
+            ". No estimate: a stall is the symptom; the findings on its causes carry the estimates.";
   return f;
 }
 
 inline std::optional<finding> pipe_finding(const pipes_section& p) {
   const auto cycles = p.busiest(), inst = p.busiest_by_instructions();
   if (!cycles && !inst) return std::nullopt;
-  // The limiter: the higher of ncu's cycle-based busiest and the busiest by instructions (XU has no cycle count).
-  const bool by_inst = inst && (!cycles || *inst->instructions_pct > *cycles->cycles_elapsed_pct);
+  // The limiter: ncu's cycle-based busiest, unless a pipe without a cycle count (XU, LSU, ...) is busier by its
+  // executed instructions (the SFU kernel: XU 97.4 % by instructions, FMA 32.4 % by cycles).
+  const auto has_cycles = [](std::string_view name) {
+    for (const auto& info : all_sm_pipes)
+      if (info.name == name) return info.by_cycles;
+    return false;
+  };
+  const bool by_inst =
+      inst && (!cycles || (!has_cycles(inst->name) && *inst->instructions_pct > *cycles->cycles_elapsed_pct));
   const pipe_utilization& top = by_inst ? *inst : *cycles;
   const double pct = by_inst ? *top.instructions_pct : *top.cycles_elapsed_pct;
   finding f;
@@ -239,7 +246,7 @@ inline std::optional<finding> bank_finding(const sol_report& r, const memory_cha
   const double ways = bank_conflict_ways(wavefronts, ideal);
   finding f;
   f.rule = deeper_rule::bank_conflicts;
-  f.summary = fixed(ways, 1) + "-way bank conflicts";
+  f.summary = fixed(ways, 1) + "-way";
   f.text = "Shared-memory bank conflicts: " + percent(conflicts / wavefronts * 100.0) + " of the " +
            si(wavefronts, "") + " shared wavefronts are conflicts, " + fixed(ways, 1) +
            " wavefronts where one would do";
@@ -420,10 +427,11 @@ inline deeper_verdict look_deeper(const sol_report& r, const deeper_options& o =
   return v;
 }
 
-// Each finding as one sentence group with its numbers, for a report section's findings list.
+// Each finding's sentences, with their numbers and the estimate's assumption, for a report section's findings list
+// (the rule, summary and numbers are in v.findings for a document's members).
 inline std::vector<std::string> finding_texts(const deeper_verdict& v) {
   std::vector<std::string> out;
-  for (const auto& f : v.findings) out.push_back(std::string(describe(f.rule)) + ": " + f.text);
+  for (const auto& f : v.findings) out.push_back(f.text);
   return out;
 }
 
