@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "support/value_lists.hpp"
+
 #include "napkin/cupti/host.hpp"
 #include "napkin/profiler/sections/deeper_verdict.hpp"
 #include "napkin/profiler/sections/section_metrics.hpp"
@@ -348,5 +350,6 @@ TEST_CASE("deeper verdict: the texts") {
   const std::string kv = to_key_values(v);
   CHECK(kv.find("NAPKIN_DEEPER top=internal-congestion findings=bank-conflicts") == 0);
   CHECK(kv.find("bank_conflicts_speedup=") != std::string::npos);
-  for (const deeper_rule r : all_deeper_rules) CHECK(to_string(r) != "unknown");
+  napkin_test::check_value_list(all_deeper_rules, 7);
+  for (const deeper_rule r : all_deeper_rules) CHECK(describe(r) != "unknown");
 }
