@@ -263,6 +263,24 @@ TEST_CASE("deeper verdict: DRAM-bound and balanced kernels") {
   CHECK(copy.findings.front().rule == deeper_rule::dram_traffic);
   CHECK(number(copy.findings.front(), "dram_read_pct") == doctest::Approx(50.0).epsilon(0.05));
   CHECK(find(copy, deeper_rule::uncoalesced_global) == nullptr);
+  // Against the copy's minimum (256 MiB read + 256 MiB written): what the algorithm needs (the writes the L2 still
+  // held at the end make it 0.96x), no estimate.
+  deeper_options with_minimum = float4;
+  with_minimum.minimum_bytes = 2.0 * 268435456.0;
+  const auto minimal = look_deeper(kernel("stream_copy"), with_minimum);
+  const finding& traffic = minimal.findings.front();
+  CHECK(traffic.rule == deeper_rule::dram_traffic);
+  CHECK(number(traffic, "traffic_overhead") == doctest::Approx((268452352.0 + 246692352.0) / (2.0 * 268435456.0)));
+  CHECK(!traffic.estimate);
+  // Had the algorithm needed half (a copy of 128 MiB moving 256 MiB): 1.92x the bytes over DRAM 81.97 % of the time.
+  with_minimum.minimum_bytes = 268435456.0;
+  const auto twice = look_deeper(kernel("stream_copy"), with_minimum);
+  REQUIRE(twice.findings.front().estimate);
+  const double overhead = (268452352.0 + 246692352.0) / 268435456.0;
+  CHECK(twice.findings.front().estimate->speedup == doctest::Approx(1.0 / ((1 - 0.8197) + 0.8197 / overhead)));
+  with_minimum.minimum_bytes = -1.0;
+  CHECK_THROWS(look_deeper(kernel("stream_copy"), with_minimum));
+
   // With 4-byte accesses assumed, its 16 sectors per request would read as uncoalesced, and the text says it assumed.
   const auto assumed = look_deeper(kernel("stream_copy"));
   const finding* wrong = find(assumed, deeper_rule::uncoalesced_global);

@@ -89,6 +89,9 @@ struct deeper_options {
   // (smsp__sass_data_bytes_mem_global_op_{ld,st}.sum, in metric_sets::why()): 4 for float or int, 16 for float4.
   double assumed_access_bytes = 4;
   std::size_t top_stalls = 3;  // stall reasons a latency finding names (those with at least 10 % of the cycles)
+  // The algorithm's minimum DRAM bytes (napkin math: a workload's bytes), for the DRAM finding's traffic overhead
+  // and its estimate; without it the finding gives the traffic only.
+  std::optional<double> minimum_bytes;
 };
 
 // Thresholds (napkin's; ncu's rules fire at similar levels on the zoo: docs/why.md).
@@ -134,7 +137,7 @@ inline std::optional<finding> stall_finding(const warp_state_section& w, std::op
   std::size_t named = 0;
   std::string next;
   for (const auto& s : w.stalls) {
-    if (s.reason == stall_reason::selected || named >= top) continue;
+    if (s.reason == stall_reason::selected || named >= std::max<std::size_t>(top, 1)) continue;
     if (named > 0 && s.share_pct < deeper_stall_share_pct) break;
     if (named > 0) next += (next.empty() ? "" : ", ") + std::string(describe(s.reason)) + " " + percent(s.share_pct);
     add_number(f, std::string(to_string(s.reason)) + "_pct", s.share_pct);
@@ -182,23 +185,43 @@ inline std::optional<finding> pipe_finding(const pipes_section& p) {
   return f;
 }
 
-inline std::optional<finding> dram_finding(const sol_report& r, const memory_chart_section& m) {
+inline std::optional<finding> dram_finding(const sol_report& r, const memory_chart_section& m, const deeper_options& o) {
   if (!m.dram_read_bytes || !m.dram_write_bytes) return std::nullopt;
   finding f;
   f.rule = deeper_rule::dram_traffic;
   const auto read_pct = m.dram_read_pct();
+  const double bytes = *m.dram_read_bytes + *m.dram_write_bytes;
   f.summary = "DRAM " + (read_pct ? percent(*read_pct) + " reads" : std::string("traffic"));
   f.text = "DRAM moved " + si(*m.dram_read_bytes, "B") + " read and " + si(*m.dram_write_bytes, "B") + " written" +
            (read_pct ? " (" + percent(*read_pct) + " reads)" : std::string()) +
            (r.dram_pct() ? " at " + percent(*r.dram_pct()) + " of its peak" : std::string()) +
-           (m.l2_hit_rate_pct ? "; L2 hit rate " + percent(*m.l2_hit_rate_pct) : std::string()) +
-           ". Fewer bytes is the only way faster: reuse data on chip (tiling, fusion), narrower types; compare with "
-           "the algorithm's minimum bytes (napkin's traffic_overhead).";
+           (m.l2_hit_rate_pct ? "; L2 hit rate " + percent(*m.l2_hit_rate_pct) : std::string()) + ".";
   add_number(f, "dram_read_bytes", m.dram_read_bytes);
   add_number(f, "dram_write_bytes", m.dram_write_bytes);
   add_number(f, "dram_read_pct", read_pct);
   add_number(f, "dram_pct", r.dram_pct());
   add_number(f, "l2_hit_rate_pct", m.l2_hit_rate_pct);
+  if (!o.minimum_bytes) {
+    f.text += " Fewer bytes is the only way faster: reuse data on chip (tiling, fusion), narrower types; "
+              "deeper_options::minimum_bytes (the algorithm's minimum) gives the traffic overhead and its estimate.";
+    return f;
+  }
+  const double overhead = traffic_overhead(bytes, *o.minimum_bytes);
+  add_number(f, "minimum_bytes", *o.minimum_bytes);
+  add_number(f, "traffic_overhead", overhead);
+  f.summary += ", " + fixed(overhead, 2) + "x the minimum bytes";
+  f.text += " That is " + fixed(overhead, 2) + "x the algorithm's minimum of " + si(*o.minimum_bytes, "B");
+  if (overhead < deeper_excess_sector_ratio || !r.dram_pct()) {
+    f.text += overhead < deeper_excess_sector_ratio
+                  ? ": the traffic is what the algorithm needs; only fewer or narrower bytes by design are faster."
+                  : "; no estimate: the report has no DRAM %.";
+    return f;
+  }
+  f.estimate = traffic_estimate(bytes, *o.minimum_bytes, *r.dram_pct() / 100.0);
+  f.text += ": re-read or spilled data (missing tiling or fusion). Moving only the minimum, " +
+            speedup_text(*f.estimate) + ", assuming the time DRAM is busy (" + percent(*r.dram_pct()) +
+            " of its peak) shrinks with the bytes and the rest stays.";
+  add_number(f, "estimated_speedup", f.estimate->speedup);
   return f;
 }
 

@@ -83,11 +83,11 @@ inline deeper_verdict look_deeper(const sol_report& r, const deeper_options& o =
       if (p) push(own, detail::pipe_finding(*p));
       break;
     case bottleneck::memory_bound_dram:
-      if (m) push(own, detail::dram_finding(r, *m));
+      if (m) push(own, detail::dram_finding(r, *m, o));
       break;
     case bottleneck::balanced:
       if (p) push(own, detail::pipe_finding(*p));
-      if (m && r.dram_pct() && *r.dram_pct() >= 60.0) push(own, detail::dram_finding(r, *m));
+      if (m && r.dram_pct() && *r.dram_pct() >= 60.0) push(own, detail::dram_finding(r, *m, o));
       break;
     default: break;  // internal congestion: its causes; unclassified, not measured: the causes and the stalls
   }

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// napkin's quantify formulas (napkin/math/quantify.hpp: coalescing, bank-conflict ways, divergence, Amdahl) fed by
-// measured counters: "fix this and expect about N x". Each estimate is the problem's own factor (sectors over ideal
-// sectors, wavefronts over ideal wavefronts, 32 over active threads) applied, by Amdahl's law, only to the part of the
-// time the problem can explain, which the caller measures and states (deeper_verdict.hpp says which part for which
-// problem). No second copy of the math: every factor and the speed-up come from quantify.hpp. Plain C++17.
+// napkin's quantify formulas (napkin/math/quantify.hpp: coalescing, bank-conflict ways, traffic overhead,
+// divergence, Amdahl) fed by measured counters: "fix this and expect about N x". Each estimate is the problem's own
+// factor (sectors over ideal sectors, wavefronts over ideal wavefronts, bytes over the minimum, 32 over active
+// threads) applied, by Amdahl's law, only to the part of the time the problem can explain, which the caller measures
+// and states (deeper_findings.hpp says which part for which problem). No second copy of the math: every factor and the speed-up come from quantify.hpp. Plain C++17.
 #pragma once
 
 #include "napkin/config.hpp"
@@ -40,6 +40,12 @@ inline measured_estimate coalescing_estimate(double sectors, double ideal_sector
 // time the L1/shared-memory data pipe is busy.
 inline measured_estimate bank_conflict_estimate(double wavefronts, double ideal_wavefronts, double l1_busy_fraction) {
   return detail::amdahl_estimate(l1_busy_fraction, bank_conflict_ways(wavefronts, ideal_wavefronts));
+}
+
+// DRAM traffic above the algorithm's minimum (traffic_overhead: measured bytes / minimum bytes), over the part of the
+// time DRAM is busy.
+inline measured_estimate traffic_estimate(double measured_bytes, double minimum_bytes, double dram_busy_fraction) {
+  return detail::amdahl_estimate(dram_busy_fraction, traffic_overhead(measured_bytes, minimum_bytes));
 }
 
 // Divergence and predication: 32 lanes against the active ones (divergence_speedup), over the part of the time that
