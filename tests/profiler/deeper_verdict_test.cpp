@@ -166,6 +166,26 @@ TEST_CASE("deeper verdict: uncoalesced_load, 32 sectors per request against 4, l
   CHECK(stalls->summary.find("Long Scoreboard") == 0);
 }
 
+TEST_CASE("deeper verdict: the ideal sectors from the bytes the threads requested, when measured") {
+  // why() collects smsp__sass_data_bytes_mem_global_op_{ld,st}.sum; ncu's recording has no such column, so the bytes
+  // here are the zoo kernels' own: zoo_strided_load, 32 lanes x 4 B per load and per store request; zoo_stream_copy,
+  // 32 lanes x 16 B (float4).
+  sol_report strided = kernel("uncoalesced_load");
+  strided.values[metric::global_load_bytes_requested] = 262144.0 * 128;
+  strided.values[metric::global_store_bytes_requested] = 8448.0 * 128;
+  const deeper_verdict measured = look_deeper(strided);
+  const finding* f = find(measured, deeper_rule::uncoalesced_global);
+  REQUIRE(f);
+  CHECK(number(*f, "excess_sector_ratio") == doctest::Approx(8422400.0 / 1082368.0));
+  CHECK(f->text.find("the ideal from the bytes the threads requested") != std::string::npos);
+  for (const auto& n : f->numbers) CHECK(n.name != "assumed_ideal_sectors_per_request");
+  // The float4 copy needs no option then: 16 sectors per request is its ideal.
+  sol_report copy = kernel("stream_copy");
+  copy.values[metric::global_load_bytes_requested] = 524288.0 * 512;
+  copy.values[metric::global_store_bytes_requested] = 524288.0 * 512;
+  CHECK(find(look_deeper(copy), deeper_rule::uncoalesced_global) == nullptr);
+}
+
 TEST_CASE("deeper verdict: transpose_naive's uncoalesced stores, scattered_store's, pointer_chase's latency") {
   // Internal congestion (SM 6.64 %, Memory 88.81 %, DRAM 13.23 %): the stores 32 sectors per request.
   const auto t = look_deeper(kernel("transpose_naive"));
@@ -174,6 +194,8 @@ TEST_CASE("deeper verdict: transpose_naive's uncoalesced stores, scattered_store
   CHECK(t.findings.front().rule == deeper_rule::uncoalesced_global);
   CHECK(number(t.findings.front(), "global_store_sectors_per_request") == doctest::Approx(32.0));
   CHECK(number(t.findings.front(), "global_load_sectors_per_request") == doctest::Approx(4.0));
+  // ncu's "L2 Theoretical Sectors Global Ideal": 16777216 of 75497472 sectors.
+  CHECK(number(t.findings.front(), "excess_sector_ratio") == doctest::Approx(75497472.0 / 16777216.0));
   CHECK(agrees_with_ncu(t.findings.front(), {77.61, 47.8}));  // UncoalescedGlobalAccess, MemoryCacheAccessPattern
 
   // Latency-bound (Memory 33.92 %): the scattered stores' fix is worth less than their 4.5x sector ratio.
@@ -196,6 +218,7 @@ TEST_CASE("deeper verdict: transpose_naive's uncoalesced stores, scattered_store
   CHECK(number(p.findings.front(), "achieved_occupancy_pct") < 2.0);
   const finding* pc = find(p, deeper_rule::uncoalesced_global);
   REQUIRE(pc);
+  CHECK(number(*pc, "excess_sector_ratio") == doctest::Approx(65540.0 / 8196.0));  // ncu's ideal: 8196 of 65540
   CHECK(pc->estimate->speedup < 1.01);
   CHECK(agrees_with_ncu(*pc, {13.65, 0.08}));
 
@@ -248,7 +271,8 @@ TEST_CASE("deeper verdict: divergence estimated from the active lanes") {
   CHECK(f.estimate->factor == doctest::Approx(32.0 / 3.68));
   CHECK(agrees_with_ncu(f, {88.5}));
   // The tree reduction's `if (tid < s)`: 14.9 lanes; ncu 53.53 %.
-  const finding* tree = find(look_deeper(kernel("smem_tree_reduce")), deeper_rule::thread_divergence);
+  const deeper_verdict reduce = look_deeper(kernel("smem_tree_reduce"));
+  const finding* tree = find(reduce, deeper_rule::thread_divergence);
   REQUIRE(tree);
   CHECK(agrees_with_ncu(*tree, {53.53}));
 }
