@@ -103,9 +103,12 @@ inline constexpr double deeper_leading_speedup = 1.5;       // a cause estimated
 
 namespace detail {
 
+// Below this an estimate is called worth little (the pointer chase's sectors, over Memory 0.07 %).
+inline constexpr double deeper_little_speedup = 1.05;
+
 inline std::string speedup_text(const measured_estimate& e) {
-  return "expect about " + fixed(e.speedup, e.speedup < 10 ? 2 : 1) + "x (" + percent(e.time_saved_pct()) +
-         " of the time saved)";
+  return std::string(e.speedup < deeper_little_speedup ? "worth little: " : "") + "expect about " +
+         fixed(e.speedup, e.speedup < 10 ? 2 : 1) + "x (" + percent(e.time_saved_pct()) + " of the time saved)";
 }
 
 inline void add_number(finding& f, std::string name, std::optional<double> v) {
