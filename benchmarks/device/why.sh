@@ -28,6 +28,12 @@ t1=$(now)
 t2=$(now)
 bash benchmarks/device/why_ncu.sh "$out/ncu" "$build"
 t3=$(now)
+# ncu with only the sections napkin's why() set stands for (SOL, warp state, occupancy, launch, compute and
+# memory workload analysis; no source counters, no Source page): the like-for-like cost.
+ncu --clock-control none --profile-from-start off --section SpeedOfLight --section WarpStateStats \
+  --section Occupancy --section LaunchStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \
+  --section MemoryWorkloadAnalysis_Tables "$bin" plain > "$out/ncu_equivalent.log" 2>&1
+t4=$(now)
 {
   echo "zoo plain (unprofiled, every case once after its warm-up): $(seconds "$t0" "$t1") s"
   echo "napkin: zoo why (metric_sets::why(), application replay, every case): $(seconds "$t1" "$t2") s"
@@ -36,6 +42,8 @@ t3=$(now)
   echo "ncu: its sections over zoo plain (the profiling run alone): $(cat "$out/ncu/ncu_wall_s.txt" 2>/dev/null) s"
   echo "ncu: why_ncu.sh in all (with the CSV and Source page exports): $(seconds "$t2" "$t3") s"
   grep -m1 -o '[0-9]* passes' "$out/ncu/ncu.log" | head -1 | sed 's/^/ncu per kernel: /'
+  echo "ncu: only the equivalent sections (SOL, warp state, occupancy, launch, compute, memory) over zoo plain: $(seconds "$t3" "$t4") s"
+  grep -m1 -o '[0-9]* passes' "$out/ncu_equivalent.log" | head -1 | sed 's/^/ncu equivalent sections per kernel: /'
 } > "$out/cost.txt"
 cat "$out/cost.txt"
 python3 benchmarks/zoo/why_table.py "$out/napkin_why.txt" "$out/ncu/why_raw.csv" --details "$out/ncu/why_details.csv" \

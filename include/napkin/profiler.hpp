@@ -10,7 +10,8 @@
 //     .../comparison.hpp                  compare(): the report against napkin::estimate
 //   napkin/profiler/options.hpp         profiler_options, replay
 //   napkin/profiler/sections/           one level deeper than SOL, as ncu's sections: metric_sets::why()
-//                                       (warp_state, pipes, memory_chart) and the sections read from a report
+//                                       (warp_state, pipes, memory_chart, occupancy) and the sections read
+//                                       from a report (sol_report::launch: the kernel's launch)
 // The profiler:
 //   napkin/profiler/session.hpp         napkin::profiler: measure(), per_kernel(), open_scope(), watch_phase()
 //   napkin/profiler/scope.hpp           profiler::scope: one range, one pass, RAII
@@ -38,6 +39,7 @@
 #include "napkin/profiler/options.hpp"
 #include "napkin/profiler/report.hpp"
 #include "napkin/profiler/sections/memory_chart.hpp"
+#include "napkin/profiler/sections/occupancy.hpp"
 #include "napkin/profiler/sections/pipes.hpp"
 #include "napkin/profiler/sections/section_metrics.hpp"
 #include "napkin/profiler/sections/warp_state.hpp"

@@ -4,6 +4,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 #include <stdexcept>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "napkin/profiler.hpp"
+#include "napkin/profiler/sections/occupancy.hpp"
 
 namespace {
 
@@ -28,6 +30,19 @@ __global__ void sum_kernel(const float* in, std::size_t n, float* out) {  // rea
 __global__ void add_one_kernel(float* data, std::size_t n) {
   for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
     data[i] += 1.0f;
+}
+
+// A kernel with static and dynamic shared memory and a 2-D grid and block, for the launch a report carries.
+__global__ void staged_kernel(const float* in, float* out, std::size_t n) {
+  __shared__ float tile[256];
+  extern __shared__ float extra[];
+  const unsigned t = threadIdx.y * blockDim.x + threadIdx.x;
+  const std::size_t block = std::size_t(blockIdx.y) * gridDim.x + blockIdx.x;
+  const std::size_t i = block * 256 + t;
+  tile[t] = i < n ? in[i] : 0.0f;
+  extra[t] = tile[t] * 2.0f;
+  __syncthreads();
+  if (i < n) out[i] = extra[255 - t] + tile[t];
 }
 
 constexpr std::size_t n = std::size_t(1) << 26;  // 64 Mi floats = 256 MiB per buffer, >> 50 MB of L2
@@ -485,6 +500,74 @@ TEST_CASE("watch_phase(): abandoned mid-range, and one watch at a time") {
   CHECK(prof.usable());
   const auto r = prof.measure("after", [&] { buf.copy(); });
   CHECK(*r.dram_bytes() == doctest::Approx(2 * buffer_bytes).epsilon(0.10));
+}
+
+TEST_CASE("per_kernel() and measure(): each report carries its kernel's launch, as cudaFuncGetAttributes has it") {
+  buffers buf;
+  cudaFuncAttributes attr{};
+  REQUIRE(cudaFuncGetAttributes(&attr, staged_kernel) == cudaSuccess);
+  int device = 0;
+  REQUIRE(cudaGetDevice(&device) == cudaSuccess);
+  cudaDeviceProp prop{};
+  REQUIRE(cudaGetDeviceProperties(&prop, device) == cudaSuccess);
+  const dim3 grid(512, 2), block(128, 2);
+  constexpr std::size_t dynamic = 256 * sizeof(float);
+  auto staged = [&] { staged_kernel<<<grid, block, dynamic>>>(buf.a, buf.b, n); };
+  const auto check_launch = [&](const napkin::sol_report& r, bool with_config = true) {
+    CAPTURE(r.name);
+    REQUIRE(r.launch.has_value());
+    const napkin::kernel_launch& l = *r.launch;
+    CHECK(l.grid == napkin::launch_dims{512, 2, 1});
+    CHECK(l.block == napkin::launch_dims{128, 2, 1});
+    CHECK(l.blocks() == 1024);
+    // The count the launch ran with: CUPTI's record (and ncu's Registers Per Thread) read 16 where
+    // cudaFuncGetAttributes read 14 for this kernel on an H200 (the launch allocates at least 16).
+    CHECK(l.registers_per_thread >= attr.numRegs);
+    CHECK(l.registers_per_thread <= std::max(attr.numRegs, 16));
+    CHECK(l.static_smem_bytes == static_cast<int>(attr.sharedSizeBytes));
+    CHECK(l.dynamic_smem_bytes == static_cast<int>(dynamic));
+    // CUPTI's kernel replay records no shared-memory configuration; the other records carry it, except (seen on
+    // an H200) after earlier measurements in the same process. Where present it holds the blocks' memory.
+    if (!with_config) CHECK(!l.smem_config_bytes);
+    if (l.smem_config_bytes) CHECK(*l.smem_config_bytes >= 8 * (l.static_smem_bytes + l.dynamic_smem_bytes));
+    CHECK(l.cc == napkin::compute_capability{prop.major, prop.minor});
+    CHECK(l.sm_count == prop.multiProcessorCount);
+  };
+  {
+    napkin::profiler prof;
+    const auto replayed = prof.per_kernel([&] {
+      buf.copy();
+      staged();
+    });
+    REQUIRE(replayed.kernels.size() == 2);
+    check_launch(replayed.kernels[1], false);
+    REQUIRE(replayed.kernels[0].launch.has_value());
+    CHECK(replayed.kernels[0].launch->grid == napkin::launch_dims{1024, 1, 1});  // buffers::copy's launch
+    const auto application = prof.per_kernel([&] { staged(); }, napkin::replay::application);
+    REQUIRE(application.kernels.size() == 1);
+    check_launch(application.kernels[0]);
+    check_launch(prof.measure("one kernel", staged));
+    // A range of several kernels has no one launch.
+    CHECK(!prof.measure("two kernels", [&] {
+                 buf.copy();
+                 staged();
+               }).launch);
+  }
+  // The Occupancy section on a set with the achieved occupancy: napkin's theoretical blocks per SM are the
+  // driver's (cudaOccupancyMaxActiveBlocksPerMultiprocessor), achieved at most about theoretical.
+  napkin::profiler prof(napkin::metric_sets::custom(
+      "occupancy", {napkin::occupancy_metrics::achieved_pct, napkin::occupancy_metrics::achieved_warps}));
+  const auto out = prof.per_kernel([&] { staged(); });
+  REQUIRE(out.kernels.size() == 1);
+  const std::optional<napkin::occupancy_section> s = napkin::occupancy(out.kernels[0]);
+  REQUIRE(s.has_value());
+  MESSAGE(napkin::to_text(*s));
+  int driver_blocks = 0;
+  REQUIRE(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&driver_blocks, staged_kernel, 256, dynamic) == cudaSuccess);
+  CHECK(s->theoretical.blocks_per_sm == driver_blocks);
+  CHECK(s->achieved_pct > 0.0);
+  CHECK(s->achieved_pct <= s->theoretical_pct + 1.0);
+  CHECK(s->waves_per_sm == doctest::Approx(1024.0 / (driver_blocks * prop.multiProcessorCount)));
 }
 
 // Run by CTest under compute-sanitizer (profiler_gpu_under_sanitizer): another CUPTI client owns the process.

@@ -7,7 +7,9 @@
 // start/end in CUPTI's timestamp clock, the clock of PM samples and of cuptiGetTimestamp. CUPTI's activity
 // buffers are process-wide (one pair of callbacks per process), hence one process-wide collector, guarded by
 // its mutex: global state that CUPTI forces. Each user holds what it needs: the monitor kernels and phases
-// (hold()), a measurement busy intervals (hold_intervals()); a kind stays enabled while anyone holds it.
+// (hold()), a measurement busy intervals (hold_intervals()) and, per kernel, how it was launched
+// (hold_launches(): grid, block, registers, shared memory; launch_of()); a kind stays enabled while anyone
+// holds it.
 #pragma once
 
 #include "napkin/config.hpp"
@@ -27,6 +29,7 @@
 #include <vector>
 
 #include "napkin/cupti/errors.hpp"
+#include "napkin/cupti/kernel_launch.hpp"
 #include "napkin/cupti/kernel_names.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
@@ -39,7 +42,34 @@ struct kernel_activity {
   std::uint32_t device = 0, stream = 0, correlation = 0;
   std::uint64_t phase_id = 0;  // 0: launched outside any napkin::range
   std::uint64_t blocks = 0;    // thread blocks in the grid
+  kernel_launch launch;        // how it was launched (launch_of(); the device's facts left empty)
 };
+
+// How a kernel record says its kernel was launched. The record's device facts (compute capability, SM
+// count) are not in it: the caller that knows the device adds them. Negative sizes in a record read as 0
+// dimensions (a launch the occupancy section then refuses), never as huge unsigned numbers.
+inline kernel_launch launch_of(const CUpti_ActivityKernel10& k) noexcept {
+  const auto dim = [](std::int32_t v) { return v > 0 ? static_cast<std::uint32_t>(v) : 0u; };
+  kernel_launch l;
+  l.grid = {dim(k.gridX), dim(k.gridY), dim(k.gridZ)};
+  l.block = {dim(k.blockX), dim(k.blockY), dim(k.blockZ)};
+  l.registers_per_thread = k.registersPerThread;
+  l.static_smem_bytes = k.staticSharedMemory;
+  l.dynamic_smem_bytes = k.dynamicSharedMemory;
+  if (k.sharedMemoryExecuted > 0 && k.sharedMemoryExecuted <= 0x7fffffffu)
+    l.smem_config_bytes = static_cast<int>(k.sharedMemoryExecuted);
+  if (k.isSharedMemoryCarveoutRequested != 0) l.carveout_requested_pct = k.sharedMemoryCarveoutRequested;
+  switch (k.cacheConfig.config.requested) {  // a CUfunc_cache value
+    case CU_FUNC_CACHE_PREFER_SHARED: l.cache_requested = cache_preference::prefer_shared; break;
+    case CU_FUNC_CACHE_PREFER_L1: l.cache_requested = cache_preference::prefer_l1; break;
+    case CU_FUNC_CACHE_PREFER_EQUAL: l.cache_requested = cache_preference::prefer_equal; break;
+    default: l.cache_requested = cache_preference::none; break;
+  }
+  l.dynamic_smem_opted_in = k.shmemLimitConfig == CUPTI_FUNC_SHMEM_LIMIT_OPTIN;
+  l.local_memory_per_thread_bytes = k.localMemoryPerThread;
+  if (k.clusterX > 0 && k.clusterY > 0 && k.clusterZ > 0) l.cluster = launch_dims{k.clusterX, k.clusterY, k.clusterZ};
+  return l;
+}
 
 // A stretch of GPU work (a kernel, a memcpy or a memset) on a device, in CUPTI's timestamp clock (ns).
 struct busy_interval {
@@ -134,6 +164,45 @@ class activity_collector {
     (void)cuptiActivityDisable(CUPTI_ACTIVITY_KIND_MEMSET);
     disable_kernels();
     intervals_.clear();
+  }
+
+  // A measurement's hold on launches: every kernel of every device with its launch (launch_of()), kept until
+  // taken (release_launches() drops the rest). False, with nothing held, when CUPTI refuses: the reports then
+  // carry no launch.
+  bool hold_launches() noexcept {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (launch_users_ > 0) {
+      ++launch_users_;
+      return true;
+    }
+    if (!registered_) {
+      if (cuptiActivityRegisterCallbacks(&on_buffer_requested, &on_buffer_completed) != CUPTI_SUCCESS) return false;
+      registered_ = true;
+    }
+    if (kernel_users_ == 0 && cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) != CUPTI_SUCCESS) return false;
+    ++kernel_users_;
+    launch_users_ = 1;
+    return true;
+  }
+  void release_launches() noexcept {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (launch_users_ == 0 || --launch_users_ > 0) return;
+    disable_kernels();
+    launches_.clear();
+  }
+  // Takes the kernels of `device` recorded so far for hold_launches(), in the order CUPTI delivered them.
+  std::vector<kernel_activity> take_launches(std::uint32_t device) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    std::vector<kernel_activity> out;
+    std::deque<kernel_activity> keep;
+    for (auto& k : launches_) {
+      if (k.device == device)
+        out.push_back(std::move(k));
+      else
+        keep.push_back(std::move(k));
+    }
+    launches_.swap(keep);
+    return out;
   }
 
   // Takes the busy intervals of `device` recorded so far (call flush() first for the latest).
@@ -247,8 +316,9 @@ class activity_collector {
       } else if (record->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) {
         const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
         if (!is_range_profiler_kernel(k->name)) keep_interval(k->start, k->end, k->deviceId, true);
-        if (monitor_users_ == 0) continue;  // only a measurement listens: it needs no names
-        if (kernels_.size() >= max_queued_kernels) {
+        const bool for_launches = launch_users_ > 0 && !is_range_profiler_kernel(k->name);
+        if (monitor_users_ == 0 && !for_launches) continue;  // only busy intervals are wanted: no names
+        if (kernels_.size() + launches_.size() >= max_queued_kernels) {
           ++dropped_;
           continue;
         }
@@ -259,10 +329,10 @@ class activity_collector {
         a.device = k->deviceId;
         a.stream = k->streamId;
         a.correlation = k->correlationId;
-        if (k->gridX > 0 && k->gridY > 0 && k->gridZ > 0)
-          a.blocks = static_cast<std::uint64_t>(k->gridX) * static_cast<std::uint64_t>(k->gridY) *
-                     static_cast<std::uint64_t>(k->gridZ);
-        kernels_.push_back(std::move(a));
+        a.launch = launch_of(*k);
+        if (k->gridX > 0 && k->gridY > 0 && k->gridZ > 0) a.blocks = a.launch.blocks();
+        if (for_launches) launches_.push_back(a);
+        if (monitor_users_ > 0) kernels_.push_back(std::move(a));
       } else if (record->kind == CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION) {
         const auto* e = reinterpret_cast<const CUpti_ActivityExternalCorrelation*>(record);
         ++external_records_;
@@ -293,10 +363,11 @@ class activity_collector {
   std::unordered_map<std::string, std::string> names_;  // mangled -> readable
   std::size_t external_records_ = 0;
   bool registered_ = false;
-  std::size_t monitor_users_ = 0, interval_users_ = 0, kernel_users_ = 0;
+  std::size_t monitor_users_ = 0, interval_users_ = 0, kernel_users_ = 0, launch_users_ = 0;
   std::deque<busy_interval> intervals_;
   std::size_t dropped_ = 0;
   std::deque<kernel_activity> kernels_;
+  std::deque<kernel_activity> launches_;  // for hold_launches()
   std::unordered_map<std::uint32_t, std::uint64_t> phase_of_;  // correlation id -> phase id
 };
 

@@ -34,6 +34,7 @@
 #include "napkin/cupti/session.hpp"
 #include "napkin/profiler/busy_time.hpp"
 #include "napkin/profiler/core.hpp"
+#include "napkin/profiler/launches.hpp"
 #include "napkin/profiler/sol_report.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
@@ -50,11 +51,13 @@ class pass_recording {
  public:
   // Records the GPU work of `device` (its index), for the recording's life.
   explicit pass_recording(int device)
-      : device_(static_cast<std::uint32_t>(device)), held_(activity_collector::instance().hold_intervals()) {}
+      : device_(static_cast<std::uint32_t>(device)), held_(activity_collector::instance().hold_intervals()),
+        launches_held_(held_ && activity_collector::instance().hold_launches()) {}
   pass_recording(const pass_recording&) = delete;
   pass_recording& operator=(const pass_recording&) = delete;
   ~pass_recording() {
     if (held_) activity_collector::instance().release_intervals();
+    if (launches_held_) activity_collector::instance().release_launches();
   }
 
   void begin() {
@@ -94,9 +97,17 @@ class pass_recording {
     out.busy_ns = out.passes ? busy_sum / static_cast<double>(out.passes) : 0.0;
     activity_collector::instance().release_intervals();
     held_ = false;
+    if (launches_held_) {
+      find_single_launch(activity_collector::instance().take_launches(device_));
+      activity_collector::instance().release_launches();
+      launches_held_ = false;
+    }
     return out;
   }
   std::vector<pass_sample> take_samples() noexcept { return std::move(samples_); }
+  // After finish(): the launch of the range's one kernel, when every pass launched exactly one kernel, the
+  // same way (grid, block, registers, shared memory); none otherwise.
+  const std::optional<kernel_launch>& single_launch() const noexcept { return single_launch_; }
 
  private:
   std::uint32_t device_;
@@ -106,6 +117,27 @@ class pass_recording {
   double duration_ns_ = 0;
   std::vector<std::pair<std::uint64_t, std::uint64_t>> windows_;  // CUPTI timestamps: pass began, synchronized
   std::vector<pass_sample> samples_;
+  bool launches_held_ = false;
+  std::optional<kernel_launch> single_launch_;
+
+  void find_single_launch(const std::vector<kernel_activity>& records) {
+    std::optional<kernel_launch> first;
+    for (const auto& [from, to] : windows_) {
+      const std::vector<kernel_activity> pass = launches_between(records, from, to);
+      if (pass.size() != 1) return;
+      const kernel_launch& l = pass.front().launch;
+      if (first && !same_launch(*first, l)) return;
+      if (!first) first = l;
+    }
+    if (!first) return;
+    add_device_facts(*first, static_cast<int>(device_));
+    single_launch_ = first;
+  }
+  static bool same_launch(const kernel_launch& a, const kernel_launch& b) noexcept {
+    return a.grid == b.grid && a.block == b.block && a.registers_per_thread == b.registers_per_thread &&
+           a.static_smem_bytes == b.static_smem_bytes && a.dynamic_smem_bytes == b.dynamic_smem_bytes &&
+           a.smem_config_bytes == b.smem_config_bytes;
+  }
 };
 
 class measurement {

@@ -97,6 +97,7 @@ class profiler {
     detail::replay_until_complete(m, name.c_str(), fn, reset, warm_up, &recording);
     const range_activity activity = recording.finish();
     sol_report r = m.report(name, measured_by::user_range);
+    r.launch = recording.single_launch();
     adjust_to_busy_time(r, activity, core_.config().set());
     r.pass_samples = recording.take_samples();
     r.passes_disagree = find_pass_disagreement(r.pass_samples);
@@ -167,10 +168,14 @@ class profiler {
     // the image holds exactly fn's kernels. reset() then runs before every profiled pass.
     const auto t0 = std::chrono::steady_clock::now();
     detail::launch_log names;
+    // The counting run's kernel records give each kernel's launch (the passes' runs launch the same).
+    detail::launch_recording launches(core_.device().index, /*kernel_replay=*/false);
     {
       detail::kernel_name_recorder recorder(core_.device().context);
+      launches.begin();
       fn();
       core_.sync("inside " + m.what() + "'s counting run");
+      launches.end();
       names = recorder.log();
     }
     m.cost.setup_s += detail::seconds_since(t0);  // the counting run prepares the passes
@@ -180,6 +185,7 @@ class profiler {
                 std::clamp<std::size_t>(names.kernel_launches().value_or(max_kernels), 1, max_kernels));
     detail::replay_until_complete(m, nullptr, fn, reset, true);
     kernel_reports out = m.kernel_range_reports(names, measured_by::application_replay, m.passes_run());
+    detail::attach_launches(out.kernels, launches.take());
     m.keep_session();
     return out;
   }
@@ -192,16 +198,20 @@ class profiler {
     m.configure(detail::auto_range_kernel_replay, core_.options().max_kernels);
     const auto t0 = std::chrono::steady_clock::now();
     std::optional<detail::kernel_name_recorder> recorder(std::in_place, core_.device().context);
+    detail::launch_recording launches(core_.device().index, /*kernel_replay=*/true);
     m.cost.setup_s += detail::seconds_since(t0);
     {
       detail::replay_pass p(m, nullptr, nullptr, /*clean_l2=*/false);
+      launches.begin();
       fn();
       p.end();
+      launches.end();
     }
     const detail::launch_log names = recorder->log();
     recorder.reset();
     refuse_graphs(names);
     kernel_reports out = m.kernel_range_reports(names, measured_by::kernel_replay, core_.config().passes());
+    detail::attach_launches(out.kernels, launches.take());
     m.keep_session();
     return out;
   }

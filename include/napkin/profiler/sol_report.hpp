@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "napkin/cupti/kernel_launch.hpp"
 #include "napkin/cupti/metrics.hpp"
 #include "napkin/document/document.hpp"
 #include "napkin/text/numbers.hpp"
@@ -164,6 +165,11 @@ struct sol_report {
   // profiler fills it, and documents write it as their "context" (report/profiler_documents.hpp). Last, so
   // aggregate initializers written before it existed keep their meaning.
   report_context context;
+  // How the kernel was launched (grid, block, registers, shared memory; CUPTI's kernel activity record with
+  // the device's compute capability and SM count): per_kernel()'s reports, and measure()'s when its range ran
+  // exactly one kernel the same way in every pass; none otherwise, or when CUPTI gave no records. Last, as
+  // `context` above.
+  std::optional<kernel_launch> launch;
 
   std::optional<double> get(const std::string& metric) const {
     const auto it = values.find(metric);
