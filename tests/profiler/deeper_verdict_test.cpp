@@ -216,6 +216,23 @@ TEST_CASE("deeper verdict: transpose_naive's uncoalesced stores, scattered_store
   CHECK(p.findings.front().summary.find("Long Scoreboard") == 0);
   CHECK(number(p.findings.front(), "long_scoreboard_pct") == doctest::Approx(99.15).epsilon(0.001));
   CHECK(number(p.findings.front(), "achieved_occupancy_pct") < 2.0);
+  // With the launch (ncu's recorded row: 1 block of 32 threads, 22 registers, on 132 SMs of CC 9.0), the Occupancy
+  // section's theoretical 50 % beside the achieved, and the gap: one block for the whole GPU.
+  sol_report chase = kernel("pointer_chase");
+  kernel_launch launch;
+  launch.block = {32, 1, 1};
+  launch.grid = {1, 1, 1};
+  launch.registers_per_thread = 22;
+  launch.smem_config_bytes = 32768;
+  launch.cc = compute_capability{9, 0};
+  launch.sm_count = 132;
+  chase.launch = launch;
+  const auto with_launch = look_deeper(chase);
+  const finding& lead = with_launch.findings.front();
+  CHECK(lead.rule == deeper_rule::stall_reasons);
+  CHECK(number(lead, "theoretical_occupancy_pct") == doctest::Approx(50.0));  // ncu: "Theoretical Occupancy 50"
+  CHECK(number(lead, "achieved_occupancy_pct") == doctest::Approx(1.56).epsilon(0.01));
+  CHECK(lead.text.find("Occupancy: achieved 1.6% against theoretical 50.0%: too few blocks") != std::string::npos);
   const finding* pc = find(p, deeper_rule::uncoalesced_global);
   REQUIRE(pc);
   CHECK(number(*pc, "excess_sector_ratio") == doctest::Approx(65540.0 / 8196.0));  // ncu's ideal: 8196 of 65540

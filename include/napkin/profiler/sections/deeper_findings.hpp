@@ -26,6 +26,7 @@
 
 #include "napkin/profiler/sections/measured_quantify.hpp"
 #include "napkin/profiler/sections/memory_chart.hpp"
+#include "napkin/profiler/sections/occupancy.hpp"
 #include "napkin/profiler/sections/pipes.hpp"
 #include "napkin/profiler/sections/section_metrics.hpp"
 #include "napkin/profiler/sections/section_values.hpp"
@@ -126,7 +127,7 @@ inline double memory_wait_share(const warp_state_section& w) {
 }
 
 inline std::optional<finding> stall_finding(const warp_state_section& w, std::optional<double> occupancy_pct,
-                                            std::size_t top) {
+                                            const std::optional<occupancy_section>& occupancy, std::size_t top) {
   const auto lead = w.leader();
   if (!lead) return std::nullopt;
   finding f;
@@ -147,7 +148,16 @@ inline std::optional<finding> stall_finding(const warp_state_section& w, std::op
     ++named;
   }
   if (!next.empty()) f.text += " Next: " + next + ".";
-  if (occupancy_pct) {
+  if (occupancy) {  // the Occupancy section (the report holds the launch): theoretical beside achieved, the gap
+    f.text += occupancy->gap == occupancy_gap::none
+                  ? " Achieved occupancy " + percent(occupancy->achieved_pct) + " of a theoretical " +
+                        percent(occupancy->theoretical_pct) + "."
+                  : " Occupancy: " + occupancy->explanation;
+    if (!f.text.empty() && f.text.back() != '.') f.text += ".";
+    add_number(f, "achieved_occupancy_pct", occupancy->achieved_pct);
+    add_number(f, "theoretical_occupancy_pct", occupancy->theoretical_pct);
+    add_number(f, "waves_per_sm", occupancy->waves_per_sm);
+  } else if (occupancy_pct) {
     f.text += " Achieved occupancy " + percent(*occupancy_pct) + ".";
     add_number(f, "achieved_occupancy_pct", occupancy_pct);
   }

@@ -3,7 +3,8 @@
 // limiter the SOL table named, as findings in the manner of Nsight Compute's rules, each with the numbers it rests
 // on and, where a fix has a measurable size, "fix this and expect about N x" (measured_quantify.hpp).
 //
-//   latency-bound        the top stall reasons and the achieved occupancy
+//   latency-bound        the top stall reasons and the achieved occupancy (beside the theoretical, and the gap
+//                        explained, where the report holds the launch: occupancy.hpp)
 //   compute-bound        the busiest pipe (by busy cycles, ncu's HighPipeUtilization, or by instructions for the
 //                        pipes without a cycle count: XU, LSU, ...)
 //   memory-bound (DRAM)  the DRAM read/write split and the L2 hit rate
@@ -28,6 +29,7 @@
 #include "napkin/error.hpp"
 #include "napkin/profiler/sections/deeper_findings.hpp"
 #include "napkin/profiler/sections/memory_chart.hpp"
+#include "napkin/profiler/sections/occupancy.hpp"
 #include "napkin/profiler/sections/pipes.hpp"
 #include "napkin/profiler/sections/section_metrics.hpp"
 #include "napkin/profiler/sections/section_values.hpp"
@@ -71,13 +73,14 @@ inline deeper_verdict look_deeper(const sol_report& r, const deeper_options& o =
 
   // The verdict's own findings, and the causes any verdict can have.
   std::vector<finding> own, causes;
-  const auto occupancy = detail::section_value(r, metric::achieved_occupancy_pct);
+  const auto occupancy_pct = detail::section_value(r, metric::achieved_occupancy_pct);
+  const auto occupancy_of = occupancy(r);  // the Occupancy section, where the report holds the launch
   const auto push = [](std::vector<finding>& into, std::optional<finding> f) {
     if (f) into.push_back(std::move(*f));
   };
   switch (sol.kind) {
     case bottleneck::latency_bound:
-      if (w) push(own, detail::stall_finding(*w, occupancy, o.top_stalls));
+      if (w) push(own, detail::stall_finding(*w, occupancy_pct, occupancy_of, o.top_stalls));
       break;
     case bottleneck::compute_bound:
       if (p) push(own, detail::pipe_finding(*p));
@@ -108,7 +111,7 @@ inline deeper_verdict look_deeper(const sol_report& r, const deeper_options& o =
     if (!f.estimate || f.estimate->speedup < deeper_leading_speedup) v.findings.push_back(std::move(f));
   // The stall reasons support every other verdict, after the causes.
   if (sol.kind != bottleneck::latency_bound && w)
-    push(v.findings, detail::stall_finding(*w, occupancy, o.top_stalls));
+    push(v.findings, detail::stall_finding(*w, occupancy_pct, occupancy_of, o.top_stalls));
 
   v.headline = std::string(describe(v.top));
   if (!v.findings.empty()) {
