@@ -384,6 +384,13 @@ TEST_CASE("deeper verdict: without the sections or the SOL numbers it says so; b
   CHECK(d.top == bottleneck::passes_disagree);
   CHECK(d.findings.empty());
 
+  // Conflicts and wavefronts come from different passes: more conflicts than wavefronts still leave one wavefront
+  // per request as the ideal (32 ways for zoo_bank_conflict32), never a division by a tiny number.
+  sol_report passes_apart = kernel("bank_conflict");
+  passes_apart.values["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"] = 80e6;
+  const auto apart = look_deeper(passes_apart);
+  CHECK(number(apart.findings.front(), "bank_conflict_ways") == doctest::Approx(32.0).epsilon(0.01));
+
   // NaN, negative counters and a bad option: napkin's failure path.
   sol_report bad = kernel("bank_conflict");
   bad.values["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"] = -1;

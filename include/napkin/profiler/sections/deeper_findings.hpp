@@ -262,7 +262,9 @@ inline std::optional<finding> bank_finding(const sol_report& r, const memory_cha
   const double conflicts = m.shared_loads.bank_conflicts.value_or(0) + m.shared_stores.bank_conflicts.value_or(0);
   const auto over = [](const shared_access& a) { return a.conflict_pct() && *a.conflict_pct() >= deeper_conflict_pct; };
   if (wavefronts <= 0 || !(over(m.shared_loads) || over(m.shared_stores))) return std::nullopt;
-  const double ideal = std::max(wavefronts - conflicts, 1.0);
+  // The conflict-free wavefronts; at least one per request (conflicts and wavefronts come from different passes).
+  const double requests = m.shared_loads.instructions.value_or(0) + m.shared_stores.instructions.value_or(0);
+  const double ideal = std::min(std::max({wavefronts - conflicts, requests, 1.0}), wavefronts);
   const double ways = bank_conflict_ways(wavefronts, ideal);
   finding f;
   f.rule = deeper_rule::bank_conflicts;
