@@ -7,7 +7,8 @@
 //   uncoalesced global accesses  sectors over the access width's ideal, over Memory % (the busiest memory unit)
 //   bank conflicts               wavefronts over the conflict-free ones, over L1/TEX %
 //   thread divergence            32 lanes over the predicated-on ones, over the warp cycles not waiting on memory
-//   stall reasons, busiest pipe, DRAM and cache traffic: the numbers, no estimate (no formula gives the gain)
+//   DRAM traffic                 bytes over the algorithm's minimum (when given), over DRAM %
+//   stall reasons, busiest pipe, cache traffic: the numbers, no estimate (no formula gives the gain)
 //
 // The thresholds are napkin's, stated below; the facts each rule rests on are the Nsight Compute Kernel Profiling
 // Guide's (https://docs.nvidia.com/nsight-compute/ProfilingGuide/index.html). Plain C++17.
@@ -78,12 +79,11 @@ struct finding_number {
 
 struct finding {
   deeper_rule rule = deeper_rule::stall_reasons;
-  std::string summary;                    // a few words with the key number: "32.0-way bank conflicts"
+  std::string summary;                    // a few words with the key number: "32.0-way" (bank conflicts)
   std::string text;                       // the sentences, with the numbers and the estimate's assumption
   std::vector<finding_number> numbers;    // what it rests on
   std::optional<measured_estimate> estimate;  // "fix this and expect about N x"; none where no formula applies
 };
-
 
 struct deeper_options {
   // Bytes each thread's global access moves, for the coalescing ideal when the report lacks the bytes requested

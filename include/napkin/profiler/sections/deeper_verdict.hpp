@@ -43,8 +43,8 @@ NAPKIN_BEGIN_NAMESPACE
 struct deeper_verdict {
   bottleneck top = bottleneck::not_measured;  // the SOL table's verdict (sol_report::sol_table())
   std::string headline;                       // the verdict and its leading finding in one line
-  // The causes estimated at deeper_leading_speedup or more (largest first), the verdict's own finding, the other
-  // causes, and the stall reasons (first for a latency-bound kernel).
+  // The causes estimated at deeper_leading_speedup or more (largest first), the verdict's own finding (the stall
+  // reasons for a latency-bound kernel), the other causes, and the stall reasons.
   std::vector<finding> findings;
   std::vector<std::string> not_looked_at;     // what the report lacked, in words (nothing is guessed in its place)
 };
@@ -119,7 +119,7 @@ inline deeper_verdict look_deeper(const sol_report& r, const deeper_options& o =
     v.headline += ": " + std::string(describe(first.rule)) + ", " + first.summary;
     if (first.estimate) v.headline += " (fix: about " + fixed(first.estimate->speedup, 1) + "x)";
   } else {
-    v.headline += ": no finding (the report lacks the sections; see what was not looked at)";
+    v.headline += ": no finding (see what was not looked at)";
   }
   return v;
 }
