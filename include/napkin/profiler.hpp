@@ -40,6 +40,7 @@
 #include "napkin/profiler/l2_flush.hpp"
 #include "napkin/profiler/options.hpp"
 #include "napkin/profiler/report.hpp"
+#include "napkin/profiler/sections/deeper_verdict.hpp"
 #include "napkin/profiler/sections/memory_chart.hpp"
 #include "napkin/profiler/sections/occupancy.hpp"
 #include "napkin/profiler/sections/pipes.hpp"
