@@ -31,6 +31,7 @@
 #include "napkin/cupti/pc_sampling.hpp"
 #include "napkin/cupti/sass_source.hpp"
 #include "napkin/detail/device_index.hpp"
+#include "napkin/detail/seconds_since.hpp"
 #include "napkin/error.hpp"
 #include "napkin/profiler/source_lines.hpp"
 
@@ -64,10 +65,6 @@ inline void check_source_sampling_options(const source_sampling_options& o) {
         std::to_string(o.period_log2));
   if (o.buffer_pcs == 0)
     raise_input_error<std::invalid_argument>("napkin: source_sampling_options::buffer_pcs must be at least 1");
-}
-
-inline double seconds_since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
 // Drained PCs -> pc_records with their source locations: each PC's cubin found by CRC, else by the first
