@@ -1,14 +1,22 @@
 # Configure, build and run the consumer project (cmake -P). Variables: MODE, WITH_CUDA, PREFIX,
-# NAPKIN_SOURCE_DIR, SOURCE, BINARY, GENERATOR.
+# NAPKIN_SOURCE_DIR, SOURCE, BINARY, GENERATOR; optional: CONSUMER_CMAKE (the cmake to configure and build
+# with; default: this one), RUNTIME (the consumer's CMAKE_CUDA_RUNTIME_LIBRARY: Shared or Static; uses_check
+# must then need libcudart.so, or not).
 file(REMOVE_RECURSE ${BINARY})
 set(args -S ${SOURCE} -B ${BINARY} -G ${GENERATOR} -DMODE=${MODE} -DWITH_CUDA=${WITH_CUDA}
          -DNAPKIN_SOURCE_DIR=${NAPKIN_SOURCE_DIR} -DCMAKE_PREFIX_PATH=${PREFIX})
 if(NOT WITH_CUDA)
   list(APPEND args -DCMAKE_DISABLE_FIND_PACKAGE_CUDAToolkit=ON)
 endif()
+if(RUNTIME)
+  list(APPEND args -DCMAKE_CUDA_RUNTIME_LIBRARY=${RUNTIME})
+endif()
+if(NOT CONSUMER_CMAKE)
+  set(CONSUMER_CMAKE ${CMAKE_COMMAND})
+endif()
 foreach(step "configure;${args}" "build;--build;${BINARY}")
   list(POP_FRONT step what)
-  execute_process(COMMAND ${CMAKE_COMMAND} ${step} RESULT_VARIABLE rc)
+  execute_process(COMMAND ${CONSUMER_CMAKE} ${step} RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "consumer ${what} failed (${MODE}, CUDA ${WITH_CUDA})")
   endif()
@@ -23,4 +31,18 @@ foreach(p ${programs})
     message(FATAL_ERROR "consumer program ${p} failed (${MODE}, CUDA ${WITH_CUDA})")
   endif()
 endforeach()
+# napkin::napkin links the runtime the consumer asked for (CUDA_RUNTIME_LIBRARY), not always the shared one.
+if(WITH_CUDA AND RUNTIME)
+  execute_process(COMMAND readelf -d ${BINARY}/uses_check RESULT_VARIABLE rc OUTPUT_VARIABLE dynamic)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "readelf -d uses_check failed")
+  endif()
+  string(TOUPPER "${RUNTIME}" runtime)
+  if(runtime STREQUAL "STATIC" AND dynamic MATCHES "libcudart\\.so")
+    message(FATAL_ERROR "uses_check needs libcudart.so although the consumer asked for the static runtime:\n${dynamic}")
+  elseif(runtime STREQUAL "SHARED" AND NOT dynamic MATCHES "libcudart\\.so")
+    message(FATAL_ERROR "uses_check does not need libcudart.so although the consumer asked for the shared runtime")
+  endif()
+  message(STATUS "uses_check links the ${RUNTIME} CUDA runtime")
+endif()
 message(STATUS "consumer ${MODE} with CUDA ${WITH_CUDA}: configured, built and ran")
