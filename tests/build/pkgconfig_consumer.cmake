@@ -54,8 +54,14 @@ if(WITH_CUDA)
   if(NOT "-lcupti" IN_LIST flags)
     message(FATAL_ERROR "napkin-profiler's libs lack -lcupti: ${flags}")
   endif()
-  file(WRITE "${WORK}/uses_profiler.cpp"
-       "#include <napkin/profiler.hpp>\nint main(int argc, char**) {\n  if (argc > 5) { napkin::profiler p; }\n  return 0;\n}\n")
-  run("compile and link uses_profiler" ${CXX} -std=c++17 "${WORK}/uses_profiler.cpp" ${flags} -o "${WORK}/uses_profiler")
+  file(WRITE "${WORK}/uses_profiler.cpp" [=[
+#include <napkin/profiler.hpp>
+int main(int argc, char**) {
+  if (argc > 5) { napkin::profiler p; }
+  return 0;
+}
+]=])
+  run("compile and link uses_profiler" ${CXX} -std=c++17 "${WORK}/uses_profiler.cpp" ${flags}
+      -o "${WORK}/uses_profiler")
 endif()
 message(STATUS "pkg-config consumer (CUDA ${WITH_CUDA}): built and ran")
