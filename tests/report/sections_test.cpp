@@ -205,7 +205,8 @@ TEST_CASE("CSV: one row per section number; the fixed table unchanged") {
   CHECK(csv.rfind("name,section,field,label,value,unit,better\r\n", 0) == 0);
   CHECK(contains(csv, "\"'=gemm, \"\"v2\"\"\",memory,l1_hit_rate_pct,L1/TEX hit rate,87.5,%,higher\r\n"));
   CHECK(contains(csv, ",memory,l2_hit_rate_pct,L2 hit rate,,%,higher\r\n"));  // not measured: empty
-  CHECK(contains(csv, ",memory,global_load_sectors_per_request,Global load sectors per request,4,sectors/request,lower\r\n"));
+  CHECK(contains(csv, ",memory,global_load_sectors_per_request,Global load sectors per request,4,sectors/request,"
+                      "lower\r\n"));
   CHECK(contains(csv, ",memory,global_load_requests,Global load requests,100,,none\r\n"));
   CHECK(contains(csv, ",warp_state,long_scoreboard_share_pct,Long scoreboard,60,%,none\r\n"));
   CHECK(count(csv, "\r\n") == 1 + 4 + 3);  // the header, 4 memory numbers, 3 shares; copy has none
@@ -272,5 +273,6 @@ TEST_CASE("HTML: each kernel's sections, a stacked bar of shares, everything esc
   page.baseline = run(90, 400, 60).kernels;
   const std::string compared = to_html(page);
   CHECK(contains(compared, "data-outcome=\"regression\""));
-  CHECK(contains(compared, "data-entity=\"gemm\" data-field=\"sections.memory.l1_hit_rate_pct\" data-status=\"worse\""));
+  CHECK(contains(compared,
+                 "data-entity=\"gemm\" data-field=\"sections.memory.l1_hit_rate_pct\" data-status=\"worse\""));
 }

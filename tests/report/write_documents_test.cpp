@@ -71,8 +71,8 @@ TEST_CASE("write every document kind") {
   write("kernel_reports_sections.json", to_json(with_sections, {}, section_samples::makers()));
   const sol_report sectioned = with_sections.kernels[0];
   write("sol_report_sections.json", to_json(sectioned, {}, section_samples::makers()));
-  write("comparison_sections.json", to_json(sectioned, compare(sectioned, softmax(4096, 4096), gpus::h100_sxm, pipe::fp32),
-                                            {}, section_samples::makers()));
+  const workload_comparison sectioned_compared = compare(sectioned, softmax(4096, 4096), gpus::h100_sxm, pipe::fp32);
+  write("comparison_sections.json", to_json(sectioned, sectioned_compared, {}, section_samples::makers()));
   write("phase_reports.json", to_json(phase_reports{{samples::sol("prefill", 1e6), samples::sol("decode", 3e5)}}));
   write("phase_reports_empty.json", to_json(phase_reports{}));
 

@@ -118,7 +118,8 @@ struct page_comparison {
 };
 
 inline page_comparison compare_runs(const std::vector<sol_report>& baseline, const std::vector<sol_report>& run,
-                                    const diff_options& options, const section_makers& makers = default_section_makers()) {
+                                    const diff_options& options,
+                                    const section_makers& makers = default_section_makers()) {
   report_document old_doc = to_document(kernel_reports{baseline, 0, {}}, {}, makers);
   report_document new_doc = to_document(kernel_reports{run, 0, {}}, {}, makers);
   old_doc.source = "baseline";

@@ -65,7 +65,8 @@ inline std::string html_section(const report_section& s, const std::string& id) 
       const section_number& n = *order[i];
       out += "<tr data-field=\"" + xml_escape(n.field) + "\" data-value=\"" +
              (n.value ? svg_number(*n.value) : std::string()) + "\"><td class=\"label\">";
-      if (s.shares) out += "<span class=\"swatch\" style=\"background:" + std::string(html_share_colour(i)) + "\"></span>";
+      if (s.shares)
+        out += "<span class=\"swatch\" style=\"background:" + std::string(html_share_colour(i)) + "\"></span>";
       out += xml_escape(n.label) + "</td><td class=\"num" + (n.value ? "" : " missing") + "\">" +
              xml_escape(section_value_text(n)) + "</td><td class=\"unit\">" + xml_escape(n.unit) + "</td>";
       if (s.shares)

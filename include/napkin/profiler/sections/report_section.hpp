@@ -89,9 +89,11 @@ inline std::string validate_section(const report_section& s) {
       if (s.numbers[j].field == n.field) return at + ": the field is given twice (numbers " + std::to_string(j + 1) +
                                                 " and " + std::to_string(i + 1) + ")";
     if (n.label.empty()) return at + ": no label";
-    if (n.value && !std::isfinite(*n.value)) return at + ": the value must be finite or missing, got " + general(*n.value);
+    if (n.value && !std::isfinite(*n.value))
+      return at + ": the value must be finite or missing, got " + general(*n.value);
     if (n.value && detail::is_measured_member(n.field))
-      if (std::string bad = detail::measured_number_problem(*n.value, detail::is_percentage_member(n.field)); !bad.empty())
+      if (std::string bad = detail::measured_number_problem(*n.value, detail::is_percentage_member(n.field));
+          !bad.empty())
         return at + ": " + bad;
     if ((s.shares || detail::is_share_field(n.field)) && n.direction != better::none)
       return at + ": a share of a whole has no better direction (declared " + std::string(to_string(n.direction)) + ")";

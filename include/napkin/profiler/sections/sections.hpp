@@ -7,9 +7,9 @@
 //   for (const napkin::report_section& s : napkin::sections_of(report)) std::cout << napkin::to_text(s);
 //
 // How diff() judges a section's number (report/compare.hpp's better_direction for "sections.<name>.<field>")
-// is declared once, in section_field_directions() (section_directions.hpp); every number a maker makes must declare the same
-// direction there (sections_of checks it), so a document read back, whose numbers carry no direction, is
-// compared as the one in memory.
+// is declared once, in section_field_directions() (section_directions.hpp); every number a maker makes must
+// declare the same direction there (sections_of checks it), so a document read back, whose numbers carry no
+// direction, is compared as the one in memory.
 //
 // Plain C++17, no CUDA; compiles with -fno-exceptions.
 #pragma once
