@@ -41,7 +41,7 @@ NAPKIN_BEGIN_NAMESPACE
 namespace detail {
 
 // One section's JSON object (the section is checked first: check_section).
-inline json_value section_value(const report_section& s) {
+inline json_value section_json_value(const report_section& s) {
   check_section(s);
   json_value v = json_value::object();
   json_value labels = json_value::object(), units = json_value::object(), directions = json_value::object();
@@ -67,7 +67,7 @@ inline json_value section_value(const report_section& s) {
 // The "sections" member: one object per section, by name, in their order.
 inline json_value sections_value(const std::vector<report_section>& sections) {
   json_value v = json_value::object();
-  for (const report_section& s : sections) v.set(s.name, section_value(s));
+  for (const report_section& s : sections) v.set(s.name, section_json_value(s));
   return v;
 }
 
