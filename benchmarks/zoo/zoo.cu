@@ -14,6 +14,10 @@
 //   zoo napkin [--only NAME] [--set sol|sol_fast|elapsed]   measure(), per_kernel() (kernel replay) and
 //                                              per_kernel(fn, replay::application, reset) of every case:
 //                                              NAPKIN_SOL lines ending " mode=<mode> case=<name>"
+//   zoo why [--only NAME]                      per_kernel(fn, replay::application, reset) with metric_sets::why()
+//                                              (warp state, pipes, memory chart, achieved occupancy): one
+//                                              NAPKIN_WHY line per kernel, every counter as metric=value plus the
+//                                              sections' leader / busiest pipe (benchmarks/zoo/why_table.py)
 //
 // How ncu's rows are tied to cases: in `plain`, before each case, zoo_case_marker runs with a grid of
 // (case index + 1) blocks; ncu's CSV has the grid size of every kernel and numbers kernels in launch order, so
@@ -49,6 +53,9 @@
 #include "napkin/check/cublas.hpp"
 #include "napkin/nvtx.hpp"
 #include "napkin/profiler.hpp"
+#include "napkin/profiler/sections/memory_chart.hpp"
+#include "napkin/profiler/sections/pipes.hpp"
+#include "napkin/profiler/sections/warp_state.hpp"
 
 // The kernels are `static` rather than in the anonymous namespace, as in examples/kernels/kernels.cuh: their
 // names stay plain (zoo_copy, not (anonymous namespace)::zoo_copy) for the profiler's reports and ncu's -k.
@@ -852,10 +859,60 @@ void print_kernels(const napkin::kernel_reports& per, const char* mode, const st
             << " dropped=" << per.dropped << std::endl;
 }
 
+// A kernel's name as one token of a key=value line.
+std::string token(std::string s) {
+  for (char& c : s)
+    if (c == ' ' || c == '=' || c == '\t') c = '_';
+  return s;
+}
+
+// `zoo why`: the sections beyond SOL per kernel, in application replay (fn re-run per pass, L2 cleaned).
+int why_mode(const std::vector<case_t>& cases, const std::vector<std::size_t>& chosen) {
+  napkin::profiler prof(napkin::metric_sets::why());
+  std::printf("NAPKIN_SETUP chip=%s set=why passes=%zu\n", prof.chip().c_str(), prof.passes());
+  // The case list, so that why_table.py can name ncu's cases by their marker (grid size = index + 1).
+  for (std::size_t i = 0; i < cases.size(); ++i)
+    std::printf("ZOO_CASE index=%zu name=%s\n", i, cases[i].name.c_str());
+  const auto start = std::chrono::steady_clock::now();
+  for (std::size_t i : chosen) {
+    const case_t& c = cases[i];
+    try {
+      const auto t0 = std::chrono::steady_clock::now();
+      const napkin::kernel_reports per = c.reset ? prof.per_kernel(c.launch, napkin::replay::application, c.reset)
+                                                 : prof.per_kernel(c.launch, napkin::replay::application);
+      const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      if (c.reset) c.reset();
+      std::size_t index = 0;
+      for (const auto& k : per.kernels) {
+        std::string line = "NAPKIN_WHY case=" + c.name + " index=" + std::to_string(index++) +
+                           " kernel=" + token(k.name) + " passes=" + std::to_string(k.passes);
+        if (const auto w = napkin::warp_state(k); w && w->leader())
+          line += " leader=" + std::string(napkin::to_string(w->leader()->reason)) +
+                  " clear_leader=" + (w->clear_leader() ? "1" : "0");
+        if (const auto p = napkin::pipes(k); p && p->busiest()) line += " busiest=" + std::string(p->busiest()->name);
+        for (const auto& [metric, value] : k.values) {
+          char number[32];
+          std::snprintf(number, sizeof number, "%.10g", value);
+          line += " " + metric + "=" + number;
+        }
+        std::cout << line << "\n";
+      }
+      std::printf("ZOO_COST case=%s mode=why wall_s=%.4f kernels=%zu dropped=%zu\n", c.name.c_str(), wall_s,
+                  per.kernels.size(), per.dropped);
+      std::fflush(stdout);
+    } catch (const std::exception& e) {
+      std::cout << "ZOO_ERROR case=" << c.name << " mode=why what=" << one_line(e.what()) << std::endl;
+    }
+  }
+  std::printf("ZOO_COST case=all mode=why wall_s=%.3f\n",
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  return 0;
+}
+
 int usage(const char* argv0) {
   std::fprintf(stderr,
                "usage: %s list | time [--only NAME] | plain [--only NAME] [--repeat R] [--no-profiler-api] | "
-               "napkin [--only NAME] [--set sol|sol_fast|elapsed]\n",
+               "napkin [--only NAME] [--set sol|sol_fast|elapsed] | why [--only NAME]\n",
                argv0);
   return 2;
 }
@@ -879,7 +936,7 @@ int main(int argc, char** argv) try {
     else
       return usage(argv[0]);
   }
-  if (mode != "list" && mode != "time" && mode != "plain" && mode != "napkin") return usage(argv[0]);
+  if (mode != "list" && mode != "time" && mode != "plain" && mode != "napkin" && mode != "why") return usage(argv[0]);
   if (set_name != "sol" && set_name != "sol_fast" && set_name != "elapsed") return usage(argv[0]);
   state s;
   const std::vector<case_t> cases = make_cases(s);
@@ -954,6 +1011,8 @@ int main(int argc, char** argv) try {
     if (profiler_api) (void)cudaProfilerStop();
     return 0;
   }
+
+  if (mode == "why") return why_mode(cases, chosen);
 
   // napkin: one profiler for everything; measure() for every case, then per_kernel() for every case, then
   // the application replay: CUPTI's range profiler stays enabled within one mode (switching costs a re-enable).

@@ -9,6 +9,8 @@
 //     .../verdicts.hpp                    the SOL table and ncu's rule
 //     .../comparison.hpp                  compare(): the report against napkin::estimate
 //   napkin/profiler/options.hpp         profiler_options, replay
+//   napkin/profiler/sections/           one level deeper than SOL, as ncu's sections: metric_sets::why()
+//                                       (warp_state, pipes, memory_chart) and the sections read from a report
 // The profiler:
 //   napkin/profiler/session.hpp         napkin::profiler: measure(), per_kernel(), open_scope(), watch_phase()
 //   napkin/profiler/scope.hpp           profiler::scope: one range, one pass, RAII
@@ -35,5 +37,9 @@
 #include "napkin/profiler/l2_flush.hpp"
 #include "napkin/profiler/options.hpp"
 #include "napkin/profiler/report.hpp"
+#include "napkin/profiler/sections/memory_chart.hpp"
+#include "napkin/profiler/sections/pipes.hpp"
+#include "napkin/profiler/sections/section_metrics.hpp"
+#include "napkin/profiler/sections/warp_state.hpp"
 #include "napkin/profiler/session.hpp"
 #include "napkin/profiler/sol_fast.hpp"

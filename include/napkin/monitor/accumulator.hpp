@@ -149,14 +149,21 @@ class monitor_accumulator {
 
   void settle_first(std::size_t n) {
     if (n == 0) return;
-    std::vector<detail::tracked_kernel> tracked(pending_.size());
-    std::vector<std::size_t> by_start(pending_.size());
-    for (std::size_t i = 0; i < pending_.size(); ++i) {
-      tracked[i].start_ns = pending_[i].start_ns;
-      tracked[i].end_ns = pending_[i].end_ns;
-      tracked[i].totals = pending_totals(i);
-      tracked[i].rate_class = rates_.class_of(pending_[i].name, pending_[i].phase);
-      tracked[i].fills_sms = options_.sm_count > 0 && pending_[i].blocks >= options_.sm_count;
+    // Only kernels that start before the batch ends can touch it; the others wait untouched (looking every
+    // pending kernel's class up at each settle cost the monitor ~1 % of a core at 12,000 kernels a second).
+    const std::uint64_t batch_end = windows_[n - 1].end_ns;
+    std::vector<std::size_t> touching;
+    for (std::size_t i = 0; i < pending_.size(); ++i)
+      if (pending_[i].start_ns < batch_end) touching.push_back(i);
+    std::vector<detail::tracked_kernel> tracked(touching.size());
+    std::vector<std::size_t> by_start(touching.size());
+    for (std::size_t j = 0; j < touching.size(); ++j) {
+      const std::size_t i = touching[j];
+      tracked[j].start_ns = pending_[i].start_ns;
+      tracked[j].end_ns = pending_[i].end_ns;
+      tracked[j].totals = pending_totals(i);
+      tracked[j].rate_class = rates_.class_of(pending_[i].name, pending_[i].phase);
+      tracked[j].fills_sms = options_.sm_count > 0 && pending_[i].blocks >= options_.sm_count;
     }
     std::iota(by_start.begin(), by_start.end(), std::size_t{0});
     std::stable_sort(by_start.begin(), by_start.end(),
@@ -165,7 +172,7 @@ class monitor_accumulator {
                                                     windows_.begin() + static_cast<std::ptrdiff_t>(n));
     detail::attribute_windows(batch, tracked, by_start, device_, options_.idle, &rates_);
     pending_totals_.resize(pending_.size());
-    for (std::size_t i = 0; i < tracked.size(); ++i) pending_totals_[i] = tracked[i].totals;
+    for (std::size_t j = 0; j < tracked.size(); ++j) pending_totals_[touching[j]] = tracked[j].totals;
     settled_until_ = std::max(settled_until_, batch.back().end_ns);
     settled_any_ = true;
     windows_.erase(windows_.begin(), windows_.begin() + static_cast<std::ptrdiff_t>(n));

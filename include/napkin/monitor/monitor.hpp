@@ -241,8 +241,7 @@ class monitor final : private process_state::pausable_sampler {
         [&](const char* what) { refuse(std::string("the periodic report failed: ") + what); });
   }
 
-  // Moves decoded samples and finished kernels into the bounded stores (any thread; one at a time). Says whether
-  // the GPU worked: a kernel record, or a sample of a busy GPU (records can wait in CUPTI's unfilled buffers).
+  // Moves samples and finished kernels into the stores (any thread, one at a time); true if the GPU worked.
   bool drain(std::size_t max_steps) {
     if (!running_.load()) return false;
     const std::lock_guard<std::mutex> decode_lock(decode_mutex_);
@@ -293,9 +292,10 @@ class monitor final : private process_state::pausable_sampler {
           // Windows older than the settle lag cannot get more kernels in practice (a kernel's record arrives
           // after it ends, within a drain or two): attribute them and fold their kernels, so memory stays bounded.
           if (timeline_.last_end() > settle_lag_ns) accumulator_.settle(timeline_.last_end() - settle_lag_ns);
-          // Between stretches, time closes a settle lag behind: the last stretch's late records find their windows.
-          const std::uint64_t now = detail::cupti_timestamp_now();
-          if (scheduled_off_ && !paused_ && now > settle_lag_ns) timeline_.paused_until(now - settle_lag_ns, accumulator_);
+          // Between stretches, close time a settle lag behind (late records find their windows), once a second.
+          const std::uint64_t now = detail::cupti_timestamp_now(), lag = settle_lag_ns;
+          if (scheduled_off_ && !paused_ && now > 2 * lag && now - lag > timeline_.last_end() + lag / 2)
+            timeline_.paused_until(now - lag, accumulator_);
         },
         [&](const char* what) {  // data CUPTI gave that the attribution refuses: never fatal
           ++rejected_;
