@@ -75,16 +75,17 @@ TEST_CASE("a section is checked: names, fields, values, shares, findings") {
                  "the value must be finite or missing, got nan"));
   CHECK(contains(problem([](report_section& s) { s.numbers[0].value = -1.0; }), "must not be negative, got -1"));
   CHECK(contains(problem([](report_section& s) { s.numbers[0].value = 2000.0; }), "a percentage above 1000"));
-  CHECK(contains(problem([](report_section& s) { s.shares = true; }), "a share of a whole has no better direction"));
+  CHECK(contains(problem([](report_section& s) { s.shares = true; }),
+                 "a section of shares has no share (a field ending in _share_pct)"));
   CHECK(contains(problem([](report_section& s) {
                    s.numbers.push_back({"barrier_share_pct", "Barrier", 5.0, "%", better::higher});
                  }),
                  "a share of a whole has no better direction (declared higher)"));
   CHECK(contains(problem([](report_section& s) {
                    s.shares = true;
-                   s.numbers = {{"stall_cycles", "Stalls", -3.0, "", better::none}};
+                   s.numbers = {{"barrier_share_pct", "Barrier", -3.0, "%", better::none}};
                  }),
-                 "a share must not be negative, got -3"));
+                 "must not be negative, got -3"));
   CHECK(contains(problem([](report_section& s) { s.findings = {"fine", ""}; }), "finding 2 is empty"));
   // A missing value is allowed; check_section raises napkin's input error with the same words.
   CHECK(validate_section([] { report_section s = good(); s.numbers[0].value.reset(); return s; }()).empty());
@@ -165,11 +166,17 @@ TEST_CASE("a section as text: a table, shares sorted with a bar, findings") {
   CHECK(contains(memory, "n/a\n"));                   // not measured
   CHECK(contains(memory, "      - global loads read 4.000 sectors per request\n"));
 
-  // Shares: largest first (60, 30, 10 of 100), each bar 20 characters with its part of the whole in '#'.
+  // Shares: the number that is no share first, without a bar; then the parts largest first (60, 30, 10 of
+  // 100), each bar 20 characters with its part of the whole in '#'.
   const std::string stalls = to_text(s[1]);
-  const std::size_t lsb = stalls.find("Long scoreboard"), barrier = stalls.find("Barrier"),
-                    mio = stalls.find("MIO throttle");
+  const std::size_t cycles = stalls.find("Warp cycles per issued instruction"), lsb = stalls.find("Long scoreboard"),
+                    barrier = stalls.find("Barrier"), mio = stalls.find("MIO throttle");
   REQUIRE(lsb != std::string::npos);
+  CHECK(cycles < lsb);
+  const std::string cycles_line = stalls.substr(cycles, stalls.find('\n', cycles) - cycles);
+  CHECK(cycles_line.substr(cycles_line.size() - 5) == "12.50");  // no bar, no part of the whole after it
+  CHECK(contains(cycles_line, " cycles "));
+  CHECK(!contains(cycles_line, "#"));
   CHECK(lsb < barrier);
   CHECK(barrier < mio);
   CHECK(contains(stalls, "############........  60%"));  // 0.6 x 20 = 12

@@ -2,7 +2,7 @@
 // from a report's collected `values` (under made-up metric names, not napkin's or ncu's) and return nothing
 // when a metric is missing. A "memory" section (hit rate, sectors per request, an optional L2 hit rate, one
 // number without a direction) and a "warp_state" section of shares (three stall reasons' cycles, written as
-// their share of the three). Every expected number in the tests comes from the inputs set here.
+// their share of the three, and the warp cycles per issued instruction, which is no share). Every expected number in the tests comes from the inputs set here.
 #pragma once
 
 #include <optional>
@@ -21,6 +21,8 @@ inline constexpr const char* l2_hit_rate = "test__l2_hit_rate.pct";  // optional
 inline constexpr const char* stall_long_scoreboard = "test__stall_long_scoreboard.sum";
 inline constexpr const char* stall_barrier = "test__stall_barrier.sum";
 inline constexpr const char* stall_mio = "test__stall_mio_throttle.sum";
+inline constexpr const char* warp_cycles = "test__warp_cycles_per_issued.ratio";  // optional
+inline constexpr double warp_cycles_per_issued = 12.5;  // what with_metrics() sets
 
 inline std::optional<napkin::report_section> memory(const napkin::sol_report& r) {
   const auto hit = r.get(l1_hit_rate), sectors = r.get(load_sectors), requests = r.get(load_requests);
@@ -47,8 +49,11 @@ inline std::optional<napkin::report_section> warp_state(const napkin::sol_report
   s.name = "warp_state";
   s.title = "Warp state";
   s.shares = true;
-  // Made in a fixed order, not sorted: the renderers sort shares.
-  s.numbers = {{"barrier_share_pct", "Barrier", *bar / whole * 100, "%", napkin::better::none},
+  // Made in a fixed order, not sorted: the renderers sort shares. The first number is no share: it is drawn
+  // before them and has a direction.
+  s.numbers = {{"warp_cycles_per_issued_instruction", "Warp cycles per issued instruction", r.get(warp_cycles),
+                "cycles", napkin::better::lower},
+               {"barrier_share_pct", "Barrier", *bar / whole * 100, "%", napkin::better::none},
                {"long_scoreboard_share_pct", "Long scoreboard", *lsb / whole * 100, "%", napkin::better::none},
                {"mio_throttle_share_pct", "MIO throttle", *mio / whole * 100, "%", napkin::better::none}};
   s.findings = {"top stall: long scoreboard"};
@@ -69,6 +74,7 @@ inline napkin::sol_report with_metrics(napkin::sol_report r, double hit_pct, dou
   r.values[stall_long_scoreboard] = lsb;
   r.values[stall_barrier] = bar;
   r.values[stall_mio] = mio;
+  r.values[warp_cycles] = warp_cycles_per_issued;
   return r;
 }
 

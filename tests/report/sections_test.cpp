@@ -101,6 +101,8 @@ TEST_CASE("JSON: each section an object of its numbers and \"about\"; none witho
   CHECK(stalls["about"]["shares"] == true);
   CHECK(stalls["long_scoreboard_share_pct"].get<double>() == doctest::Approx(60.0));  // 60 of 60 + 30 + 10
   CHECK(stalls["barrier_share_pct"].get<double>() == doctest::Approx(30.0));
+  CHECK(stalls["warp_cycles_per_issued_instruction"].get<double>() == section_samples::warp_cycles_per_issued);
+  CHECK(stalls["about"]["better"]["warp_cycles_per_issued_instruction"] == "lower");
   // The sections in the order the makers made them (nlohmann sorts keys: the text says the order); a kernel
   // without the metrics has no "sections".
   const std::string text = to_json(k, {}, section_samples::makers());
@@ -209,7 +211,7 @@ TEST_CASE("CSV: one row per section number; the fixed table unchanged") {
                       "lower\r\n"));
   CHECK(contains(csv, ",memory,global_load_requests,Global load requests,100,,none\r\n"));
   CHECK(contains(csv, ",warp_state,long_scoreboard_share_pct,Long scoreboard,60,%,none\r\n"));
-  CHECK(count(csv, "\r\n") == 1 + 4 + 3);  // the header, 4 memory numbers, 3 shares; copy has none
+  CHECK(count(csv, "\r\n") == 1 + 4 + 4);  // the header, 4 memory numbers, warp cycles and 3 shares; copy none
   CHECK(to_sections_csv(k.kernels) == "name,section,field,label,value,unit,better\r\n");
   CHECK(to_sections_csv(k.kernels[0], section_samples::makers()) == csv);
   CHECK(!contains(to_csv(k), "l1_hit_rate"));  // the fixed columns stay as they were
@@ -243,6 +245,11 @@ TEST_CASE("HTML: each kernel's sections, a stacked bar of shares, everything esc
   CHECK(lsb < barrier);
   CHECK(barrier < mio);
   CHECK(contains(html, "<li>top stall: long scoreboard</li>"));
+  // The number that is no share: in the table, first, without a swatch or a share; not in the bar.
+  CHECK(contains(html, "<tr data-field=\"warp_cycles_per_issued_instruction\" data-value=\"12.5\"><td class=\"label\">"
+                       "Warp cycles per issued instruction</td><td class=\"num\">12.50</td><td class=\"unit\">cycles"
+                       "</td><td class=\"num share-pct\">-</td></tr>"));
+  CHECK(!contains(html, "class=\"share\" data-field=\"warp_cycles_per_issued_instruction\""));
   CHECK(count(html, "http") == 0);
 
   // Hostile words are escaped; the section markup is balanced.

@@ -2,7 +2,8 @@
 // napkin/report/section_html.hpp — a measurement's report sections (profiler/sections/) on the HTML run page
 // (report/html_page.hpp draws them under each kernel's Speed-Of-Light bars): each section a table of its
 // numbers (label, value, unit), a section of shares (stall reasons) first as one horizontal stacked bar of
-// its parts, largest first, then the same parts as a sorted table with their colour; then the findings. Plain
+// its parts (its _share_pct numbers), largest first, then its table: its other numbers, then the parts sorted
+// with their colour and share; then the findings. Plain
 // HTML and inline CSS: no script, nothing loaded from elsewhere. Every name and word is escaped.
 //
 // Plain C++17, no CUDA; compiles with -fno-exceptions.
@@ -37,6 +38,13 @@ inline std::string html_section_style() {
          "ul.findings{margin:4px 0 8px}";
 }
 
+// Where the parts of a section of shares start in its drawing order (section_order puts them last).
+inline std::size_t first_part(const std::vector<const section_number*>& order, const report_section& s) {
+  std::size_t i = 0;
+  while (i < order.size() && !is_section_part(s, *order[i])) ++i;
+  return i;
+}
+
 // One section as HTML: checked first (check_section).
 inline std::string html_section(const report_section& s, const std::string& id) {
   check_section(s);
@@ -49,10 +57,11 @@ inline std::string html_section(const report_section& s, const std::string& id) 
     out += "<div class=\"share-bar\" role=\"img\" aria-label=\"" + xml_escape(s.title) + "\">";
     for (std::size_t i = 0; i < order.size(); ++i) {
       const section_number& n = *order[i];
-      if (!n.value || *n.value <= 0) continue;
+      if (!is_section_part(s, n) || !n.value || *n.value <= 0) continue;
       const double pct = *n.value / whole * 100;
       out += "<div class=\"share\" data-field=\"" + xml_escape(n.field) + "\" data-share-pct=\"" + svg_number(pct) +
-             "\" style=\"width:" + fixed(pct, 2) + "%;background:" + html_share_colour(i) + "\" title=\"" +
+             "\" style=\"width:" + fixed(pct, 2) + "%;background:" + html_share_colour(i - first_part(order, s)) +
+             "\" title=\"" +
              xml_escape(n.label) + ": " + percent(pct) + "\"></div>";
     }
     out += "</div>\n";
@@ -65,13 +74,15 @@ inline std::string html_section(const report_section& s, const std::string& id) 
       const section_number& n = *order[i];
       out += "<tr data-field=\"" + xml_escape(n.field) + "\" data-value=\"" +
              (n.value ? svg_number(*n.value) : std::string()) + "\"><td class=\"label\">";
-      if (s.shares)
-        out += "<span class=\"swatch\" style=\"background:" + std::string(html_share_colour(i)) + "\"></span>";
+      const bool part = is_section_part(s, n);
+      if (part)
+        out += "<span class=\"swatch\" style=\"background:" + std::string(html_share_colour(i - first_part(order, s))) +
+               "\"></span>";
       out += xml_escape(n.label) + "</td><td class=\"num" + (n.value ? "" : " missing") + "\">" +
              xml_escape(section_value_text(n)) + "</td><td class=\"unit\">" + xml_escape(n.unit) + "</td>";
       if (s.shares)
         out += "<td class=\"num share-pct\">" +
-               (n.value && whole > 0 ? percent(*n.value / whole * 100) : std::string("-")) + "</td>";
+               (part && n.value && whole > 0 ? percent(*n.value / whole * 100) : std::string("-")) + "</td>";
       out += "</tr>\n";
     }
     out += "</tbody></table>\n";

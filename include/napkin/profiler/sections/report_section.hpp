@@ -40,8 +40,9 @@ struct report_section {
   std::string name;   // stable snake_case: "warp_state", "occupancy", "pipes", "memory"
   std::string title;  // for people: "Warp state (stall reasons per issued instruction)"
   std::vector<section_number> numbers;  // in the order the section shows them
-  // The numbers are shares of one whole (stall reasons): drawn sorted, as a stacked bar; a share has no
-  // better direction.
+  // The section's parts are shares of one whole (stall reasons): its numbers whose field ends in _share_pct,
+  // drawn sorted, largest first, and as one stacked bar; a share has no better direction. Its other numbers
+  // (warp cycles per issued instruction) are drawn before them, as in any section.
   bool shares = false;
   // Sentences with their numbers: "top stall: long scoreboard, 61 % of stalls (waiting on L1TEX data)".
   std::vector<std::string> findings;
@@ -72,8 +73,8 @@ inline constexpr std::string_view section_about_member = "about";
 
 // Why `s` cannot be drawn, or "" when it can: a name or field that is not snake_case, a field given twice, a
 // missing title or label, a number that is not finite, a measured number (by its suffix: _pct, _ns, _bytes,
-// ...) that document readers would refuse (negative, a percentage above 1000), a share with a direction or
-// below 0, an empty finding.
+// ...) that document readers would refuse (negative, a percentage above 1000), a share (_share_pct) with a
+// direction, a section of shares without one, an empty finding.
 inline std::string validate_section(const report_section& s) {
   const std::string where = "section \"" + quote_input(s.name) + "\"";
   if (!detail::is_snake_case_name(s.name))
@@ -95,9 +96,13 @@ inline std::string validate_section(const report_section& s) {
       if (std::string bad = detail::measured_number_problem(*n.value, detail::is_percentage_member(n.field));
           !bad.empty())
         return at + ": " + bad;
-    if ((s.shares || detail::is_share_field(n.field)) && n.direction != better::none)
+    if (detail::is_share_field(n.field) && n.direction != better::none)
       return at + ": a share of a whole has no better direction (declared " + std::string(to_string(n.direction)) + ")";
-    if (s.shares && n.value && *n.value < 0) return at + ": a share must not be negative, got " + general(*n.value);
+  }
+  if (s.shares) {
+    bool any_share = false;
+    for (const section_number& n : s.numbers) any_share = any_share || detail::is_share_field(n.field);
+    if (!any_share) return where + ": a section of shares has no share (a field ending in _share_pct)";
   }
   for (std::size_t i = 0; i < s.findings.size(); ++i)
     if (s.findings[i].empty()) return where + ": finding " + std::to_string(i + 1) + " is empty";

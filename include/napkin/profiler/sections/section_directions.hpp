@@ -37,17 +37,21 @@ struct section_field_direction_entry {
 // numbers here.
 inline const std::vector<section_field_direction_entry>& section_field_directions() {
   static const std::vector<section_field_direction_entry> table{
-      // Memory chart: hits are good; sectors and wavefronts per request above the ideal are wasted traffic.
+      // Memory chart (memory_chart.hpp's names): hits are good; sectors and wavefronts per request above the
+      // ideal, and bank conflicts, are wasted traffic.
       {"memory", "l1_hit_rate_pct", better::higher},
       {"memory", "l2_hit_rate_pct", better::higher},
       {"memory", "global_load_sectors_per_request", better::lower},
       {"memory", "global_store_sectors_per_request", better::lower},
-      {"memory", "shared_wavefronts_per_request", better::lower},
+      {"memory", "shared_load_wavefronts_per_request", better::lower},
+      {"memory", "shared_store_wavefronts_per_request", better::lower},
+      {"memory", "shared_load_conflict_pct", better::lower},
+      {"memory", "shared_store_conflict_pct", better::lower},
       {"memory", "dram_read_bytes", better::lower},
       {"memory", "dram_write_bytes", better::lower},
       // Occupancy: achieved warps are what hide latency.
       {"occupancy", "achieved_occupancy_pct", better::higher},
-      {"occupancy", "achieved_active_warps", better::higher},
+      {"occupancy", "achieved_warps_per_sm", better::higher},
       {"occupancy", "theoretical_occupancy_pct", better::higher},
       // Warp state: cycles between two instructions of a warp.
       {"warp_state", "warp_cycles_per_issued_instruction", better::lower},

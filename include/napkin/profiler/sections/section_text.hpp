@@ -50,28 +50,40 @@ inline std::string section_share_bar(double share, double whole) {
   return std::string(filled, '#') + std::string(section_bar_width - filled, '.');
 }
 
-// The order a section is drawn in: as made, or for shares largest first (not measured last, ties as made).
+// Whether `n` is one of the parts of a section of shares (its _share_pct numbers).
+inline bool is_section_part(const report_section& s, const section_number& n) {
+  return s.shares && is_share_field(n.field);
+}
+
+// The order a section is drawn in: as made; in a section of shares its other numbers first, as made, then its
+// parts, largest first (not measured last, ties as made).
 inline std::vector<const section_number*> section_order(const report_section& s) {
   std::vector<const section_number*> order;
-  for (const section_number& n : s.numbers) order.push_back(&n);
-  if (s.shares)
-    std::stable_sort(order.begin(), order.end(), [](const section_number* a, const section_number* b) {
-      if (!a->value || !b->value) return a->value.has_value() && !b->value.has_value();
-      return *a->value > *b->value;
-    });
+  for (const section_number& n : s.numbers)
+    if (!is_section_part(s, n)) order.push_back(&n);
+  const auto first_part = static_cast<std::ptrdiff_t>(order.size());
+  for (const section_number& n : s.numbers)
+    if (is_section_part(s, n)) order.push_back(&n);
+  std::stable_sort(order.begin() + first_part, order.end(), [](const section_number* a, const section_number* b) {
+    if (!a->value || !b->value) return a->value.has_value() && !b->value.has_value();
+    return *a->value > *b->value;
+  });
   return order;
 }
 
+// The whole the parts of a section of shares make up: their sum.
 inline double section_whole(const report_section& s) {
   double whole = 0;
-  for (const section_number& n : s.numbers) whole += n.value.value_or(0);
+  for (const section_number& n : s.numbers)
+    if (is_section_part(s, n)) whole += n.value.value_or(0);
   return whole;
 }
 
 }  // namespace detail
 
-// "    Section: <title>", the numbers (label, unit, value; shares sorted with a bar and their part of the
-// whole), then each finding wrapped at 100 columns. The section is checked first (check_section).
+// "    Section: <title>", the numbers (label, unit, value; a section's shares last, sorted, each with a bar and
+// its part of the whole), then each finding wrapped at 100 columns. The section is checked first
+// (check_section).
 inline std::string to_text(const report_section& s) {
   check_section(s);
   std::string out = "    Section: " + printable(s.title) + "\n";
@@ -86,7 +98,7 @@ inline std::string to_text(const report_section& s) {
   const double whole = detail::section_whole(s);
   for (const section_number* n : detail::section_order(s)) {
     std::vector<std::string> row{printable(n->label), printable(n->unit), section_value_text(*n)};
-    if (s.shares) {
+    if (detail::is_section_part(s, *n)) {
       row.push_back(n->value ? detail::section_share_bar(*n->value, whole) : std::string());
       row.push_back(n->value && whole > 0 ? percent(*n->value / whole * 100, 0) : std::string());
     }
