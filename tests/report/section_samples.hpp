@@ -2,7 +2,8 @@
 // from a report's collected `values` (under made-up metric names, not napkin's or ncu's) and return nothing
 // when a metric is missing. A "memory" section (hit rate, sectors per request, an optional L2 hit rate, one
 // number without a direction) and a "warp_state" section of shares (three stall reasons' cycles, written as
-// their share of the three, and the warp cycles per issued instruction, which is no share). Every expected number in the tests comes from the inputs set here.
+// their share of the three, and the warp cycles per issued instruction, which is no share). Every expected
+// number in the tests comes from the inputs set here.
 #pragma once
 
 #include <optional>

@@ -53,6 +53,7 @@ inline std::string html_section(const report_section& s, const std::string& id) 
                     xml_escape(s.title) + "</h4>\n";
   const std::vector<const section_number*> order = section_order(s);
   const double whole = section_whole(s);
+  const std::size_t parts_from = first_part(order, s);  // a part's colour: its place among the parts
   if (s.shares && whole > 0) {
     out += "<div class=\"share-bar\" role=\"img\" aria-label=\"" + xml_escape(s.title) + "\">";
     for (std::size_t i = 0; i < order.size(); ++i) {
@@ -60,9 +61,8 @@ inline std::string html_section(const report_section& s, const std::string& id) 
       if (!is_section_part(s, n) || !n.value || *n.value <= 0) continue;
       const double pct = *n.value / whole * 100;
       out += "<div class=\"share\" data-field=\"" + xml_escape(n.field) + "\" data-share-pct=\"" + svg_number(pct) +
-             "\" style=\"width:" + fixed(pct, 2) + "%;background:" + html_share_colour(i - first_part(order, s)) +
-             "\" title=\"" +
-             xml_escape(n.label) + ": " + percent(pct) + "\"></div>";
+             "\" style=\"width:" + fixed(pct, 2) + "%;background:" + html_share_colour(i - parts_from) +
+             "\" title=\"" + xml_escape(n.label) + ": " + percent(pct) + "\"></div>";
     }
     out += "</div>\n";
   }
@@ -76,8 +76,7 @@ inline std::string html_section(const report_section& s, const std::string& id) 
              (n.value ? svg_number(*n.value) : std::string()) + "\"><td class=\"label\">";
       const bool part = is_section_part(s, n);
       if (part)
-        out += "<span class=\"swatch\" style=\"background:" + std::string(html_share_colour(i - first_part(order, s))) +
-               "\"></span>";
+        out += "<span class=\"swatch\" style=\"background:" + std::string(html_share_colour(i - parts_from)) + "\"></span>";
       out += xml_escape(n.label) + "</td><td class=\"num" + (n.value ? "" : " missing") + "\">" +
              xml_escape(section_value_text(n)) + "</td><td class=\"unit\">" + xml_escape(n.unit) + "</td>";
       if (s.shares)
