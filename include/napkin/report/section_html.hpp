@@ -76,7 +76,8 @@ inline std::string html_section(const report_section& s, const std::string& id) 
              (n.value ? svg_number(*n.value) : std::string()) + "\"><td class=\"label\">";
       const bool part = is_section_part(s, n);
       if (part)
-        out += "<span class=\"swatch\" style=\"background:" + std::string(html_share_colour(i - parts_from)) + "\"></span>";
+        out += "<span class=\"swatch\" style=\"background:" + std::string(html_share_colour(i - parts_from)) +
+               "\"></span>";
       out += xml_escape(n.label) + "</td><td class=\"num" + (n.value ? "" : " missing") + "\">" +
              xml_escape(section_value_text(n)) + "</td><td class=\"unit\">" + xml_escape(n.unit) + "</td>";
       if (s.shares)
