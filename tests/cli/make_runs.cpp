@@ -8,6 +8,9 @@
 //   run_a100.json  run.json said to be of a100-sxm-80gb: a baseline about another GPU
 //   monitor.json, monitor_baseline.json   monitor-report documents of tests/report/monitor_samples.hpp: load's
 //                  SM 20 % (40 % in the baseline, which also has "transpose"); names with <, & and quotes
+//   sections.json, sections_worse.json   run.json's softmax with the report sections of
+//                  tests/report/section_samples.hpp: L1 hit rate 90 % (80 % in sections_worse.json), 4 sectors
+//                  per request, stalls 60 / 30 / 10 (70 / 20 / 10): the sections are made again on reading
 #include <fstream>
 #include <iostream>
 #include <string>
@@ -16,6 +19,7 @@
 #include "napkin/monitor/monitor_documents.hpp"
 #include "napkin/report/profiler_documents.hpp"
 #include "report/monitor_samples.hpp"
+#include "report/section_samples.hpp"
 
 namespace {
 
@@ -62,6 +66,12 @@ int main(int argc, char** argv) {
                   write(dir + "/run_a100.json", napkin::to_json(run, on_a100)) &&
                   write(dir + "/monitor.json", napkin::to_json(monitor_samples::report(20))) &&
                   write(dir + "/monitor_baseline.json", napkin::to_json(monitor_samples::report(40, true)));
-  if (!ok) std::cerr << "make_runs: cannot write to " << dir << "\n";
-  return ok ? 0 : 1;
+  napkin::kernel_reports sectioned, worse;
+  sectioned.kernels = {section_samples::with_metrics(kernel("softmax", 2000, 1.25e6, true), 90, 400, 100, 60, 30, 10)};
+  worse.kernels = {section_samples::with_metrics(kernel("softmax", 2000, 1.25e6, true), 80, 400, 100, 70, 20, 10)};
+  const bool sections_ok =
+      write(dir + "/sections.json", napkin::to_json(sectioned, on_h100, section_samples::makers())) &&
+      write(dir + "/sections_worse.json", napkin::to_json(worse, on_h100, section_samples::makers()));
+  if (!ok || !sections_ok) std::cerr << "make_runs: cannot write to " << dir << "\n";
+  return ok && sections_ok ? 0 : 1;
 }

@@ -3,11 +3,12 @@
 // never holds a tag a name opened ("<napkin-fuzz" is prefixed to each name), nor a raw bidirectional override
 // or control character other than line breaks; every CSV record has the header's field count (RFC 4180
 // quoting) and no cell a spreadsheet would read as a formula unquoted; text holds no control character but
-// line breaks.
+// line breaks. Each report has two sections (report_section) whose words are the kernel's name.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -55,6 +56,27 @@ napkin::sol_report kernel(std::string name, double scale) {
   r.derivations["sm_pct"] = "max of " + r.name;  // a derivation names what it used: a name may be in it
   return r;
 }
+
+// Report sections whose words come from the input (the kernel's name): a title, labels, a unit, findings;
+// one a section of shares (drawn as a stacked bar).
+std::optional<napkin::report_section> named_section(const napkin::sol_report& r) {
+  napkin::report_section s;
+  s.name = "memory";
+  s.title = r.name;
+  s.numbers = {{"l1_hit_rate_pct", r.name, 50.0, r.name, napkin::better::higher}};
+  s.findings = {r.name};
+  return s;
+}
+std::optional<napkin::report_section> share_section(const napkin::sol_report& r) {
+  napkin::report_section s;
+  s.name = "warp_state";
+  s.title = "stalls of " + r.name;
+  s.shares = true;
+  s.numbers = {{"a_share_pct", r.name, 60.0, "%", napkin::better::none},
+               {"b_share_pct", "b " + r.name, 40.0, r.name, napkin::better::none}};
+  s.findings = {"top: " + r.name};
+  return s;
+}
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -75,6 +97,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   page.title = names.front();
   page.kernels = run.kernels;
   page.baseline = std::vector<napkin::sol_report>{kernel(names.back(), 2.0)};
+  page.sections = {&named_section, &share_section};
   const std::string html = napkin::to_html(page);
   fuzz::require(html.find("<napkin-fuzz") == std::string::npos, "a name opened a tag in the HTML page");
   fuzz::require(fuzz::no_control_characters(html, true), "a raw control or bidi character in the HTML page");
@@ -84,9 +107,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   fuzz::require(!counts.empty(), "an empty CSV");
   for (int n : counts) fuzz::require(n == counts.front(), "a CSV record with another field count than the header's");
   fuzz::require(csv.find("\r\n=") == std::string::npos, "a formula cell left unquoted");
+  const std::string sections_csv = napkin::to_sections_csv(run.kernels, page.sections);
+  const std::vector<int> section_counts = csv_field_counts(sections_csv);
+  for (int n : section_counts) fuzz::require(n == 7, "a sections CSV record without its 7 fields");
+  fuzz::require(sections_csv.find("\r\n=") == std::string::npos, "a formula cell left unquoted in the sections");
 
   for (const napkin::sol_report& r : run.kernels)
-    fuzz::require(fuzz::no_control_characters(napkin::to_text(r)), "a control character in a report's text");
+    fuzz::require(fuzz::no_control_characters(napkin::to_text(r, page.sections)),
+                  "a control character in a report's text");
   const napkin::report_document doc = napkin::to_document(run);
   fuzz::require(fuzz::no_control_characters(napkin::to_text(napkin::diff(doc, doc))),
           "a control character in a diff's text");

@@ -47,6 +47,20 @@ def deleter(key, where=lambda d: d):
     return mutate
 
 
+def first_section(doc):
+    """The first report section of the document's first entity, or None (report/section_documents.hpp)."""
+    e = entity(doc)
+    sections = e.get("sections") if isinstance(e, dict) else None
+    return next(iter(sections.values())) if sections else None
+
+
+def section_mutation(change):
+    def mutate(doc):
+        s = first_section(doc)
+        return s is not None and change(s, entity(doc)["sections"]) is not False
+    return mutate
+
+
 def other_kind(doc):
     doc["kind"] = "estimate" if doc["kind"] != "estimate" else "occupancy"
     return True
@@ -74,6 +88,13 @@ MUTATIONS = [
     ("an unknown pipe", setter("pipe", "fp4-tc", entity)),
     ("no peak_flop_per_s", deleter("peak_flop_per_s", entity)),
     ("a negative count", setter("passes", -1, entity)),
+    ("a section number as text", section_mutation(lambda s, _: s.update(made_up_pct="high"))),
+    ("a section without about", section_mutation(lambda s, _: s.pop("about") and None)),
+    ("a section's about with an unknown member", section_mutation(lambda s, _: s["about"].update(colour=1))),
+    ("a section's shares as text", section_mutation(lambda s, _: s["about"].update(shares="yes"))),
+    ("an unknown better direction", section_mutation(
+        lambda s, _: s["about"]["better"].update(made_up_pct="sideways"))),
+    ("a section name that is not snake_case", section_mutation(lambda s, all_: all_.update({"Memory Chart": s}))),
 ]
 
 

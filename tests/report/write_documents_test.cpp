@@ -20,6 +20,7 @@
 #include <sys/resource.h>
 #include "monitor/helpers.hpp"
 #include "samples.hpp"
+#include "section_samples.hpp"
 
 using namespace napkin;
 
@@ -62,6 +63,16 @@ TEST_CASE("write every document kind") {
   k.cost = {0.1, 0.2, 0.3, 0, 0.05, 0.25, 0.01};
   write("kernel_reports.json", to_json(k));
   write("kernel_reports_empty.json", to_json(kernel_reports{}));
+  // Report sections (the test's makers): a section of numbers with one not measured, a section of shares,
+  // a kernel without them.
+  kernel_reports with_sections;
+  with_sections.kernels = {section_samples::with_metrics(samples::sol("gemm", 2000), 87.5, 400, 100, 60, 30, 10),
+                           samples::one_pass("copy")};
+  write("kernel_reports_sections.json", to_json(with_sections, {}, section_samples::makers()));
+  const sol_report sectioned = with_sections.kernels[0];
+  write("sol_report_sections.json", to_json(sectioned, {}, section_samples::makers()));
+  const workload_comparison sectioned_compared = compare(sectioned, softmax(4096, 4096), gpus::h100_sxm, pipe::fp32);
+  write("comparison_sections.json", to_json(sectioned, sectioned_compared, {}, section_samples::makers()));
   write("phase_reports.json", to_json(phase_reports{{samples::sol("prefill", 1e6), samples::sol("decode", 3e5)}}));
   write("phase_reports_empty.json", to_json(phase_reports{}));
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // What a measurement says, and how it is printed: the report (sol_report.hpp), its two verdicts
 // (verdicts.hpp), the comparison with napkin math (comparison.hpp), and the renderers below: to_text (like
-// ncu's "GPU Speed Of Light Throughput" section, then the verdicts) and to_key_values (one line for scripts).
+// ncu's "GPU Speed Of Light Throughput" section, then the verdicts and the report's sections,
+// profiler/sections/) and to_key_values (one line for scripts).
 //
 // Plain C++17; no CUPTI or CUDA needed, so everything here is tested in CI.
 #pragma once
@@ -19,6 +20,8 @@
 #include "napkin/text/printable.hpp"
 #include "napkin/text/table.hpp"
 #include "napkin/profiler/comparison.hpp"
+#include "napkin/profiler/sections/section_text.hpp"
+#include "napkin/profiler/sections/sections.hpp"
 #include "napkin/profiler/sol_report.hpp"
 #include "napkin/profiler/verdicts.hpp"
 
@@ -46,7 +49,8 @@ inline std::string wrapped(const std::string& text, std::size_t indent, std::siz
 }
 }  // namespace detail
 
-inline std::string to_text(const sol_report& r) {
+// The report; then its sections (profiler/sections/), when `makers` make any: nothing more when none do.
+inline std::string to_text(const sol_report& r, const section_makers& makers = default_section_makers()) {
   std::string out = "  " + printable(r.name) + "  [" + printable(r.chip) + ", " +
                     printable(r.metric_set) + " set, " + std::to_string(r.passes) +
                     (r.passes == 1 ? " pass, " : " passes, ") + std::string(describe(r.how)) + "]\n";
@@ -83,13 +87,13 @@ inline std::string to_text(const sol_report& r) {
   if (!r.passes_disagree.empty()) {
     out += "    Passes disagree: " + printable(r.passes_disagree) + "\n";
     out += "    Verdict: none - the replay passes disagree, so neither the SOL table nor ncu's rule applies.\n";
-    return out;
+  } else {
+    const sol_verdict v = r.sol_table();
+    out += "    Verdict (SOL table):  " + std::string(describe(v.kind)) + " - " + v.reason + "\n";
+    if (auto n = r.ncu_rule())
+      out += "    Verdict (ncu's rule): " + std::string(describe(n->kind)) + " - " + n->reason + "\n";
   }
-  const sol_verdict v = r.sol_table();
-  out += "    Verdict (SOL table):  " + std::string(describe(v.kind)) + " - " + v.reason + "\n";
-  if (auto n = r.ncu_rule())
-    out += "    Verdict (ncu's rule): " + std::string(describe(n->kind)) + " - " + n->reason + "\n";
-  return out;
+  return out + to_text(sections_of(r, makers));
 }
 
 inline std::ostream& operator<<(std::ostream& os, const sol_report& r) { return os << to_text(r); }

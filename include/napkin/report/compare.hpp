@@ -30,31 +30,24 @@
 #include <unordered_map>
 #include <vector>
 
+#include "napkin/document/better.hpp"
 #include "napkin/document/document.hpp"
+#include "napkin/profiler/sections/section_directions.hpp"
 #include "napkin/text/numbers.hpp"
 #include "napkin/text/printable.hpp"
 #include "napkin/text/table.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 
-enum class better { lower, higher, none };
-
-// "lower", "higher", "none".
-constexpr std::string_view to_string(better b) noexcept {
-  switch (b) {
-    case better::lower: return "lower";
-    case better::higher: return "higher";
-    case better::none: return "none";
-  }
-  return "unknown";
-}
-
 // Which way each compared number improves, by its flattened name (docs/reports.md has the table). Time,
 // cycles, bytes moved, passes, napkin's cost and the traffic overhead are better lower, and so are a job's
 // GPU time across ranks (min / median / max, compute, communication) and its imbalance (max / median);
 // throughput %, achieved bandwidth and FLOP/s, occupancy and active warps higher; everything else (counts,
 // rank numbers, a monitor row's totals, communication shares) has no direction.
+// A report section's number ("sections.<name>.<field>") has the direction its section declares
+// (profiler/sections/section_directions.hpp).
 inline better better_direction(std::string_view field) {
+  if (field.substr(0, 9) == "sections.") return section_field_direction(field);
   static constexpr std::string_view lower[] = {
       "duration_ns",     "elapsed_cycles",  "dram_bytes",     "passes",         "cost.enable_s",
       "cost.setup_s",    "cost.passes_s",   "cost.flush_s",   "cost.cupti_s",   "cost.work_s",

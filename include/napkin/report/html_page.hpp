@@ -6,7 +6,8 @@
 // (napkin/report/compare.hpp) of their kernel-reports documents, with page.compare as its options: the
 // outcome, each kernel's time change and status, every number beyond the threshold, the verdicts that
 // changed, the kernels added and gone. Styles and the sorting script are inline: the page opens without a
-// network. docs/reports-pictures.md shows one.
+// network. Each kernel's report sections (profiler/sections/: page.sections makes them) follow its bars
+// (report/section_html.hpp). docs/reports-pictures.md shows one.
 //
 // Plain C++17, no CUDA; compiles with -fno-exceptions.
 //
@@ -26,11 +27,13 @@
 #include <vector>
 
 #include "napkin/text/numbers.hpp"
+#include "napkin/profiler/sections/sections.hpp"
 #include "napkin/profiler/sol_report.hpp"
 #include "napkin/profiler/verdicts.hpp"
 #include "napkin/report/compare.hpp"
 #include "napkin/report/profiler_documents.hpp"
 #include "napkin/report/roofline_svg.hpp"
+#include "napkin/report/section_html.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 
@@ -41,6 +44,9 @@ struct report_page {
   std::optional<std::vector<sol_report>> baseline;  // an earlier run of the same kernels
   std::optional<roofline_chart> roofline;
   diff_options compare;  // how the run is compared with the baseline: napkin::diff()'s options
+  // The report sections drawn under each kernel's bars and compared with the baseline's
+  // (profiler/sections/sections.hpp; report/section_html.hpp draws them).
+  section_makers sections = default_section_makers();
 };
 
 // One kernel against the baseline, as the page shows it: napkin::diff()'s answer for the kernel
@@ -112,9 +118,10 @@ struct page_comparison {
 };
 
 inline page_comparison compare_runs(const std::vector<sol_report>& baseline, const std::vector<sol_report>& run,
-                                    const diff_options& options) {
-  report_document old_doc = to_document(kernel_reports{baseline, 0, {}});
-  report_document new_doc = to_document(kernel_reports{run, 0, {}});
+                                    const diff_options& options,
+                                    const section_makers& makers = default_section_makers()) {
+  report_document old_doc = to_document(kernel_reports{baseline, 0, {}}, {}, makers);
+  report_document new_doc = to_document(kernel_reports{run, 0, {}}, {}, makers);
   old_doc.source = "baseline";
   new_doc.source = "this run";
   page_comparison c;
@@ -274,7 +281,7 @@ inline std::string to_html(const report_page& page) {
                                                   : std::string();
   const std::string title = page.title.empty() ? "napkin report" : page.title;
   std::optional<detail::page_comparison> comparison;
-  if (page.baseline) comparison = detail::compare_runs(*page.baseline, page.kernels, page.compare);
+  if (page.baseline) comparison = detail::compare_runs(*page.baseline, page.kernels, page.compare, page.sections);
   const std::vector<kernel_change>* changes =
       comparison && !comparison->diff.bad_input() ? &comparison->kernels : nullptr;
 
@@ -285,7 +292,8 @@ inline std::string to_html(const report_page& page) {
   }
   std::string s = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                   "<meta name=\"viewport\" content=\"width=device-width\"><title>" + xml_escape(title) +
-                  "</title>\n<style>" + detail::html_page_style() + "</style></head>\n<body>\n";
+                  "</title>\n<style>" + detail::html_page_style() + detail::html_section_style() +
+                  "</style></head>\n<body>\n";
   s += "<h1>" + xml_escape(title) + "</h1>\n<p class=\"sub\">" + (gpu.empty() ? "" : xml_escape(gpu) + " &middot; ") +
        std::to_string(page.kernels.size()) + " kernel" + (page.kernels.size() == 1 ? "" : "s") + ", " +
        duration(total_ns * 1e-9) + " measured in all" +
@@ -338,6 +346,7 @@ inline std::string to_html(const report_page& page) {
            std::string(describe(ncu->kind)) + ".</b> " + xml_escape(ncu->reason) + "</p>\n";
     for (const auto& [what, how] : k.derivations)
       s += "<div class=\"meta derivation\">" + xml_escape(what) + ": " + xml_escape(how) + "</div>\n";
+    s += detail::html_sections(sections_of(k, page.sections), "kernel-" + std::to_string(i));
     s += "</section>\n";
   }
 

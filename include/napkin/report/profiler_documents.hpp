@@ -5,7 +5,8 @@
 //   phase_reports                      "napkin.phase-reports"   watch_phase(): a report per phase
 //   sol_report + workload_comparison   "napkin.comparison"      a measurement against napkin math
 // Each has to_json (the document's text), to_document (its flattened form for diff()), document_value
-// (the JSON value) and to_csv (one row per measurement). docs/reports.md lists every field.
+// (the JSON value) and to_csv (one row per measurement); the report sections (profiler/sections/) are in the
+// JSON ("sections") and in to_sections_csv (report/section_documents.hpp). docs/reports.md lists every field.
 //
 // Only the profiler's plain C++ headers are included (no CUPTI, no CUDA): a program that reads or writes
 // reports needs neither. A missing metric is null in JSON and an empty cell in CSV.
@@ -26,7 +27,9 @@
 #include "napkin/document/csv.hpp"
 #include "napkin/document/document.hpp"
 #include "napkin/document/json_writer.hpp"
+#include "napkin/report/section_documents.hpp"
 #include "napkin/profiler/comparison.hpp"
+#include "napkin/profiler/sections/sections.hpp"
 #include "napkin/profiler/sol_report.hpp"
 #include "napkin/profiler/verdicts.hpp"
 
@@ -85,8 +88,9 @@ inline json_value cost_value(const measurement_cost& c) {
   return v;
 }
 
-// One report: the entity of a sol-report, kernel-reports or phase-reports document.
-inline json_value sol_report_value(const sol_report& r) {
+// One report: the entity of a sol-report, kernel-reports or phase-reports document. "sections" (the
+// sections `makers` make of it, report/section_documents.hpp) only when there is one.
+inline json_value sol_report_value(const sol_report& r, const section_makers& makers = default_section_makers()) {
   json_value v = json_value::object();
   v.set("name", json_value::string(r.name));
   v.set("chip", json_value::string(r.chip));
@@ -120,6 +124,8 @@ inline json_value sol_report_value(const sol_report& r) {
   json_value derivations = json_value::object();
   for (const auto& [number, how] : r.derivations) derivations.set(number, json_value::string(how));
   v.set("derivations", std::move(derivations));
+  const std::vector<report_section> sections = sections_of(r, makers);
+  if (!sections.empty()) v.set("sections", sections_value(sections));
   return v;
 }
 
@@ -219,32 +225,36 @@ inline std::vector<std::pair<const char*, std::optional<double>>> comparison_num
 // ---------------------------------------------------------------------------------------------------
 // The documents.
 
-inline json_value document_value(const sol_report& r, const document_options& options = {}) {
+// `makers`: the report sections each measurement's entity carries (profiler/sections/sections.hpp).
+inline json_value document_value(const sol_report& r, const document_options& options = {},
+                                 const section_makers& makers = default_section_makers()) {
   json_value doc = detail::document_header(report_kind::sol_report, detail::chip_only(r.chip),
                                            detail::with_measured_context(options, r.context));
-  doc.set("report", detail::sol_report_value(r));
+  doc.set("report", detail::sol_report_value(r, makers));
   return doc;
 }
 
 // "kernels" (in launch order), "dropped" (kernels that did not fit) and the call's "cost".
-inline json_value document_value(const kernel_reports& k, const document_options& options = {}) {
+inline json_value document_value(const kernel_reports& k, const document_options& options = {},
+                                 const section_makers& makers = default_section_makers()) {
   json_value doc =
       detail::document_header(report_kind::kernel_reports, detail::chip_only(detail::common_chip(k.kernels)),
                               detail::with_measured_context(options, detail::common_context(k.kernels)));
   json_value kernels = json_value::array();
-  for (const auto& r : k.kernels) kernels.push(detail::sol_report_value(r));
+  for (const auto& r : k.kernels) kernels.push(detail::sol_report_value(r, makers));
   doc.set("kernels", std::move(kernels));
   doc.set("dropped", json_value::count(k.dropped));
   doc.set("cost", detail::cost_value(k.cost));
   return doc;
 }
 
-inline json_value document_value(const phase_reports& p, const document_options& options = {}) {
+inline json_value document_value(const phase_reports& p, const document_options& options = {},
+                                 const section_makers& makers = default_section_makers()) {
   json_value doc =
       detail::document_header(report_kind::phase_reports, detail::chip_only(detail::common_chip(p.phases)),
                               detail::with_measured_context(options, detail::common_context(p.phases)));
   json_value phases = json_value::array();
-  for (const auto& r : p.phases) phases.push(detail::sol_report_value(r));
+  for (const auto& r : p.phases) phases.push(detail::sol_report_value(r, makers));
   doc.set("phases", std::move(phases));
   return doc;
 }
@@ -252,10 +262,11 @@ inline json_value document_value(const phase_reports& p, const document_options&
 // The report with the napkin comparison made from it (napkin::compare(r, workload, gpu, pipe)): the
 // report's fields, plus "napkin" (the model's numbers and the words) and the verdict "expected".
 inline json_value document_value(const sol_report& r, const workload_comparison& c,
-                                 const document_options& options = {}) {
+                                 const document_options& options = {},
+                                 const section_makers& makers = default_section_makers()) {
   json_value doc = detail::document_header(report_kind::comparison, detail::chip_only(r.chip),
                                            detail::with_measured_context(options, r.context));
-  json_value entity = detail::sol_report_value(r);
+  json_value entity = detail::sol_report_value(r, makers);
   json_value napkin = json_value::object();
   for (const auto& [name, value] : detail::comparison_numbers(c)) napkin.set(name, detail::json_number_or_null(value));
   napkin.set("expected", json_value::string(std::string(to_string(c.model.bound))));
@@ -274,33 +285,45 @@ inline json_value document_value(const sol_report& r, const workload_comparison&
   return doc;
 }
 
-inline std::string to_json(const sol_report& r, const document_options& o = {}) { return write_json(document_value(r, o)); }
-inline std::string to_json(const kernel_reports& k, const document_options& o = {}) {
-  return write_json(document_value(k, o));
+// `makers`: the report sections written with each measurement (profiler/sections/sections.hpp).
+inline std::string to_json(const sol_report& r, const document_options& o = {},
+                           const section_makers& makers = default_section_makers()) {
+  return write_json(document_value(r, o, makers));
 }
-inline std::string to_json(const phase_reports& p, const document_options& o = {}) {
-  return write_json(document_value(p, o));
+inline std::string to_json(const kernel_reports& k, const document_options& o = {},
+                           const section_makers& makers = default_section_makers()) {
+  return write_json(document_value(k, o, makers));
 }
-inline std::string to_json(const sol_report& r, const workload_comparison& c, const document_options& o = {}) {
-  return write_json(document_value(r, c, o));
+inline std::string to_json(const phase_reports& p, const document_options& o = {},
+                           const section_makers& makers = default_section_makers()) {
+  return write_json(document_value(p, o, makers));
+}
+inline std::string to_json(const sol_report& r, const workload_comparison& c, const document_options& o = {},
+                           const section_makers& makers = default_section_makers()) {
+  return write_json(document_value(r, c, o, makers));
 }
 
-inline report_document to_document(const sol_report& r, const document_options& o = {}) {
-  return flatten(document_value(r, o), "<memory>");
+inline report_document to_document(const sol_report& r, const document_options& o = {},
+                                   const section_makers& makers = default_section_makers()) {
+  return flatten(document_value(r, o, makers), "<memory>");
 }
-inline report_document to_document(const kernel_reports& k, const document_options& o = {}) {
-  return flatten(document_value(k, o), "<memory>");
+inline report_document to_document(const kernel_reports& k, const document_options& o = {},
+                                   const section_makers& makers = default_section_makers()) {
+  return flatten(document_value(k, o, makers), "<memory>");
 }
-inline report_document to_document(const phase_reports& p, const document_options& o = {}) {
-  return flatten(document_value(p, o), "<memory>");
+inline report_document to_document(const phase_reports& p, const document_options& o = {},
+                                   const section_makers& makers = default_section_makers()) {
+  return flatten(document_value(p, o, makers), "<memory>");
 }
-inline report_document to_document(const sol_report& r, const workload_comparison& c, const document_options& o = {}) {
-  return flatten(document_value(r, c, o), "<memory>");
+inline report_document to_document(const sol_report& r, const workload_comparison& c, const document_options& o = {},
+                                   const section_makers& makers = default_section_makers()) {
+  return flatten(document_value(r, c, o, makers), "<memory>");
 }
 
 // CSV columns: name, chip, measured_by, metric_set, passes, duration_ns, sm_pct, memory_pct, dram_pct,
 // l1tex_pct, l2_pct, elapsed_cycles, sm_active_cycles, sm_hz, dram_hz, dram_bytes, dram_bytes_per_s, flop,
-// flop_per_s, sol_verdict, ncu_verdict, passes_agree, cost_s. The raw metrics ("values") are JSON only.
+// flop_per_s, sol_verdict, ncu_verdict, passes_agree, cost_s. The raw metrics ("values") are JSON only; the
+// report sections are a long table of their own (to_sections_csv, report/section_documents.hpp).
 inline std::string to_csv(const sol_report& r) { return write_csv(detail::sol_table_of({r})); }
 inline std::string to_csv(const kernel_reports& k) { return write_csv(detail::sol_table_of(k.kernels)); }
 inline std::string to_csv(const phase_reports& p) { return write_csv(detail::sol_table_of(p.phases)); }

@@ -14,6 +14,8 @@ write_samples (a C++ program, samples.hpp) writes the files; this opens each in 
   - the monitor page (monitor_page.hpp, tests/report/monitor_samples.hpp): its device summary and three tables;
     each table sorts by GPU time; names that need escaping read back as given; a reading never taken reads
     "not measured" with no bar; SOL bars as long as their percentage; partial rows marked; the baseline's diff;
+  - report sections on the run page (section_html.hpp): a section of shares is one stacked bar, largest part
+    first, each part as wide as its share; a section's numbers read back in its table;
   - a screenshot is not blank (decoded by the browser: colour variety, share of non-white pixels).
 
 Exits 77 (CTest: Skipped) with the reason when Selenium, chromium or chromedriver is missing.
@@ -390,6 +392,31 @@ def screenshot_stats(driver, png):
       img.src = 'data:image/png;base64,' + arguments[0];""", base64.b64encode(png).decode())
 
 
+def check_sections_page(driver, name):
+    """report_sections.html (write_samples.cpp, tests/report/section_samples.hpp): the stalls 60, 30 and 10 of
+    100 as one stacked bar, largest first from the left, each part as wide as its share; the memory table."""
+    By = webdriver.common.by.By
+    section = driver.find_element(By.CSS_SELECTOR, ".report-section[data-section='warp_state']")
+    bar = rect(driver, section.find_element(By.CSS_SELECTOR, ".share-bar"))
+    inner = bar["w"] - 2  # 1 px border each side
+    parts = section.find_elements(By.CSS_SELECTOR, ".share-bar .share")
+    fields = [p.get_attribute("data-field") for p in parts]
+    check(fields == ["long_scoreboard_share_pct", "barrier_share_pct", "mio_throttle_share_pct"],
+          f"{name}: stall parts largest first: {fields}")
+    left = bar["l"] + 1
+    for part, share in zip(parts, (60, 30, 10)):
+        r = rect(driver, part)
+        check(near(r["w"], inner * share / 100, 1), f"{name}: a {share}% part is {r['w']:.1f} px of {inner:.1f}")
+        check(near(r["l"], left, 1), f"{name}: parts follow each other: {r['l']:.1f}, expected {left:.1f}")
+        left += r["w"]
+    shares = [c.text for c in section.find_elements(By.CSS_SELECTOR, "td.share-pct")]
+    check(shares == ["-", "60.0%", "30.0%", "10.0%"], f"{name}: the shares' table (warp cycles first) {shares}")
+    memory = driver.find_element(By.CSS_SELECTOR, ".report-section[data-section='memory']")
+    row = memory.find_element(By.CSS_SELECTOR, "tr[data-field='l1_hit_rate_pct']")
+    check([c.text for c in row.find_elements(By.TAG_NAME, "td")] == ["L1/TEX hit rate", "87.50", "%"],
+          f"{name}: the memory table's hit rate row")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--samples", required=True)
@@ -409,7 +436,8 @@ def main():
             print(f"SKIPPED: {tool} is missing; install chromium and chromium-driver")
             return SKIP
     samples = os.path.abspath(args.samples)
-    files = ["roofline_h100.svg", "roofline_two_pipes.svg", "report.html", "report_single.html", "monitor.html"]
+    files = ["roofline_h100.svg", "roofline_two_pipes.svg", "report.html", "report_single.html", "monitor.html",
+             "report_sections.html"]
     missing = [f for f in files if not os.path.isfile(os.path.join(samples, f))]
     if missing:
         print(f"FAIL: write_samples did not write {missing} into {samples}")
@@ -451,6 +479,10 @@ def main():
         no_console_errors(driver, "report_single.html")
         check(table_names(driver) == ["add_bias<float>"], "report_single.html: one kernel")
         check(not driver.find_elements(By.CSS_SELECTOR, "svg, #changes"), "report_single.html: no chart, no baseline")
+
+        driver.get(url("report_sections.html"))
+        no_console_errors(driver, "report_sections.html")
+        check_sections_page(driver, "report_sections.html")
 
         driver.get(url("monitor.html"))
         no_console_errors(driver, "monitor.html")

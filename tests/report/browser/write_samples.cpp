@@ -11,6 +11,7 @@
 #include "napkin/math/roofline.hpp"
 #include "napkin/math/workloads.hpp"
 #include "napkin/report/html_page.hpp"
+#include "report/section_samples.hpp"
 #include "napkin/report/monitor_page.hpp"
 #include "napkin/report/roofline_svg.hpp"
 #include "report/monitor_samples.hpp"
@@ -73,6 +74,12 @@ int main(int argc, char** argv) {
                                       pics_samples::report("transpose_kernel", {120000, 20, 70, 66, 40, 50}, 2.7e8)};
   page.roofline = h100_chart();
 
+  // Report sections (tests/report/section_samples.hpp): a memory table and a stacked bar of stalls 60 / 30 / 10.
+  napkin::report_page sectioned;
+  sectioned.title = "report sections";
+  sectioned.kernels = {section_samples::with_metrics(pics_samples::softmax_fused(), 87.5, 400, 100, 60, 30, 10)};
+  sectioned.sections = section_samples::makers();
+
   napkin::report_page single;
   single.title = "one kernel, no baseline";
   single.kernels = {pics_samples::add_bias()};
@@ -81,9 +88,10 @@ int main(int argc, char** argv) {
                   write(dir + "/roofline_two_pipes.svg", napkin::to_svg(two_pipes_chart())) &&
                   write(dir + "/report.html", napkin::to_html(page)) &&
                   write(dir + "/report_single.html", napkin::to_html(single)) &&
+                  write(dir + "/report_sections.html", napkin::to_html(sectioned)) &&
                   write(dir + "/monitor.html", napkin::to_html(napkin::monitor_page{
                                                    "decode step, sample monitor report", monitor_samples::report(20),
                                                    monitor_samples::report(40, true), {}}));
-  if (ok) std::printf("write_samples: 5 files in %s\n", dir.c_str());
+  if (ok) std::printf("write_samples: 6 files in %s\n", dir.c_str());
   return ok ? 0 : 1;
 }
