@@ -97,9 +97,9 @@ TEST_CASE("a section is checked: names, fields, values, shares, findings") {
 }
 
 TEST_CASE("sections_of: each maker's section in order, none for missing metrics, and each rule enforced") {
-  CHECK(default_section_makers().empty());
+  CHECK(default_section_makers().size() == 5);  // verdict, warp state, pipes, memory, occupancy
   const sol_report plain = samples::sol("k", 1000);
-  CHECK(sections_of(plain).empty());
+  CHECK(sections_of(plain).empty());  // a SOL report holds none of their metrics
   CHECK(sections_of(plain, section_samples::makers()).empty());  // the makers' metrics are missing
 
   const sol_report r = section_samples::with_metrics(plain, 87.5, 800, 200, 60, 30, 10);

@@ -29,6 +29,7 @@
 #include "napkin/profiler/sol_report.hpp"
 #include "napkin/profiler/sections/report_section.hpp"
 #include "napkin/profiler/sections/section_directions.hpp"
+#include "napkin/profiler/sections/section_reports.hpp"
 #include "napkin/text/printable.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
@@ -37,9 +38,11 @@ NAPKIN_BEGIN_NAMESPACE
 using section_maker = std::optional<report_section> (*)(const sol_report&);
 using section_makers = std::vector<section_maker>;
 
-// The sections napkin draws for every report, in the order they are drawn (none yet: issue 28's sections
-// plug in here).
-inline section_makers default_section_makers() { return {}; }
+// The sections napkin draws for every report that holds their metrics, in the order they are drawn
+// (section_reports.hpp): the deeper verdict, warp state, pipes, the memory chart and occupancy.
+inline section_makers default_section_makers() {
+  return {&deeper_verdict_report, &warp_state_report, &pipes_report, &memory_report, &occupancy_report};
+}
 
 // Each maker's section, in the makers' order (a maker returning nullopt adds none). Each section is checked
 // (check_section), two sections may not share a name, and each number's direction must be the one
