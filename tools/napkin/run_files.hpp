@@ -39,7 +39,7 @@ inline napkin::measured_run read_measured_run(const std::string& file, std::vect
     napkin::ncu_csv_run ncu = napkin::read_ncu_csv(text, file);
     if (notes != nullptr)
       for (std::string& n : ncu.notes) notes->push_back(file + ": " + std::move(n));
-    return {file, napkin::report_kind::kernel_reports, ncu.gpu, std::move(ncu.run)};
+    return {file, std::string(napkin::report_kind::kernel_reports), ncu.gpu, std::move(ncu.run)};
   }
   const napkin::json_read_result r = napkin::parse_json(text, file);
   if (!r.ok()) throw usage_error(r.problem);

@@ -228,6 +228,8 @@ struct sol_report {
   // or Memory %, kind passes_disagree (no verdict, with the reason) when the replay passes disagree.
   sol_verdict sol_table() const {
     if (!passes_disagree.empty()) return {bottleneck::passes_disagree, passes_disagree};
+    if ((!sm_pct() || !memory_pct()) && how == measured_by::ncu)
+      return {bottleneck::not_measured, "ncu's CSV has no SM % / Memory %: record with ncu --section SpeedOfLight."};
     if (!sm_pct() || !memory_pct())
       return {bottleneck::not_measured, "the \"" + metric_set + "\" set has no SM % / Memory %: use the sol_fast or sol set."};
     return classify_by_sol_table(*sm_pct(), *memory_pct(), dram_pct());
