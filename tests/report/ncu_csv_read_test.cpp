@@ -196,6 +196,11 @@ TEST_CASE("hostile ncu CSV input is napkin's input error naming the file and the
                  "--print-units base"));
   CHECK(contains(input_error_of([&] { read_ncu_csv(small_csv("\"dram__bytes.sum.per_second\"", "\"Gbyte/second\"", "\"1\""), "s.csv"); }),
                  "'Gbyte/second', a unit ncu scaled"));
+  // A metric name ncu does not write (it becomes a key of the values); a metric twice.
+  CHECK(contains(input_error_of([&] { read_ncu_csv(small_csv("\"l\xff\xff~\"", "\"byte\"", "\"1\""), "m.csv"); }),
+                 "' is not an ncu metric name (letters, digits, '_' and '.')"));
+  CHECK(contains(input_error_of([&] { read_ncu_csv(small_csv("\"a.sum\",\"a.sum\"", "\"byte\",\"byte\"", "\"1\",\"2\""), "m.csv"); }),
+                 "metric 'a.sum' is in columns 12 and 13"));
   // No units row; no kernel rows; no kernel name.
   std::string no_units = small_csv("\"a.sum\"", "\"byte\"", "\"1\"");
   no_units.erase(no_units.find('\n') + 1, no_units.find('\n', no_units.find('\n') + 1) - no_units.find('\n'));

@@ -43,7 +43,8 @@ runner setup_diff(CLI::App& sub) {
       ->type_name("PCT")
       ->capture_default_str();
   sub.add_flag("--allow-different-gpu", a->allow_different_gpu, "compare documents about different GPUs");
-  sub.footer("Documents: what --format json writes (any command) and napkin/report/ writes.\n"
+  sub.footer("Documents: what --format json writes (any command) and napkin/report/ writes,\n"
+             "or ncu's raw CSV (ncu --csv --page raw --print-units base: kernel-reports).\n"
              "Entities (kernels, estimates, ...) match by name; each number knows its better\n"
              "direction (time lower, throughput higher). Exit status 0 no regression, 1 a\n"
              "regression, 2 bad input: a missing or broken file, an unknown schema version,\n"

@@ -73,7 +73,7 @@ runner setup_report(CLI::App& sub) {
   auto a = std::make_shared<report_args>();
   sub.add_option("RUN", a->run,
                  "a measured run's JSON (kernel-reports, phase-reports,\nsol-report or comparison) or a phase "
-                 "monitor's\n(monitor-report)")
+                 "monitor's\n(monitor-report), or ncu's raw CSV (--csv --page raw\n--print-units base)")
       ->type_name("FILE");
   sub.add_option("--baseline", a->baseline, "an earlier run: each kernel's change")->type_name("FILE");
   a->gpu_option = sub.add_option("--gpu", a->gpu, "GPU for the roofline (default: the run's GPU key)")->type_name("GPU");

@@ -25,7 +25,7 @@ struct roofline_args {
 
 runner setup_roofline(CLI::App& sub) {
   auto a = std::make_shared<roofline_args>();
-  sub.add_option("RUN", a->run, "a measured run's JSON (kernel-reports, phase-reports,\nsol-report or comparison)")
+  sub.add_option("RUN", a->run, "a measured run's JSON (kernel-reports, phase-reports,\nsol-report or comparison), or ncu's raw CSV")
       ->type_name("FILE");
   sub.add_option("BASELINE", a->baseline, "an earlier run: arrows from its kernels to the run's")->type_name("FILE");
   sub.add_option("--workload", a->workloads,

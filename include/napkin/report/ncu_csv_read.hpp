@@ -231,6 +231,21 @@ inline ncu_csv_run read_ncu_csv(std::string_view text, const std::string& file) 
     if (rows[r].size() != header.size())
       detail::bad_ncu_csv(file, "row " + std::to_string(r + 1) + " has " + std::to_string(rows[r].size()) +
                                     " cells, the header " + std::to_string(header.size()) + " (a truncated or edited file?)");
+  // Metric names as ncu spells them (letters, digits, '_' and '.'), each once: they become the values' keys.
+  std::map<std::string_view, std::size_t> seen;
+  for (std::size_t c = n_fixed; c < header.size(); ++c) {
+    const std::string& m = header[c];
+    bool name_ok = !m.empty() && m.size() <= 256;
+    for (char ch : m)
+      name_ok = name_ok && ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+                            ch == '_' || ch == '.');
+    if (!name_ok)
+      detail::bad_ncu_csv(file, "header column " + std::to_string(c + 1) + " '" + quote_input(m) +
+                                    "' is not an ncu metric name (letters, digits, '_' and '.')");
+    if (!seen.emplace(m, c).second)
+      detail::bad_ncu_csv(file, "metric '" + m + "' is in columns " + std::to_string(seen[m] + 1) + " and " +
+                                    std::to_string(c + 1));
+  }
   if (rows.size() < 2 || !rows[1][0].empty())
     detail::bad_ncu_csv(file, "no units row under the header (ncu writes one: an edited file?)");
   const std::vector<std::string>& units = rows[1];
