@@ -196,6 +196,9 @@ TEST_CASE("hostile ncu CSV input is napkin's input error naming the file and the
                  "--print-units base"));
   CHECK(contains(input_error_of([&] { read_ncu_csv(small_csv("\"dram__bytes.sum.per_second\"", "\"Gbyte/second\"", "\"1\""), "s.csv"); }),
                  "'Gbyte/second', a unit ncu scaled"));
+  // ncu's details page starts as the raw page does: named for what it is.
+  CHECK(contains(input_error_of([&] { read_ncu_csv(small_csv("\"Section Name\",\"Metric Name\"", "", "\"Occupancy\",\"x\""), "d.csv"); }),
+                 "d.csv: ncu's details page (--page details): napkin reads the raw page"));
   // A metric name ncu does not write (it becomes a key of the values); a metric twice.
   CHECK(contains(input_error_of([&] { read_ncu_csv(small_csv("\"l\xff\xff~\"", "\"byte\"", "\"1\""), "m.csv"); }),
                  "' is not an ncu metric name (letters, digits, '_' and '.')"));

@@ -88,6 +88,7 @@ runner setup_report(CLI::App& sub) {
   return [a]() -> answer {
     if (a->run.empty()) throw usage_error("report expects a RUN.json");
     if (!is_ncu_csv_file(a->run)) {  // ncu's raw CSV is a kernel-reports run (run_files.hpp)
+      refuse_other_csv(a->run);
       const read_document_file doc = read_any(a->run);
       if (doc.kind == napkin::report_kind::monitor_report) return monitor_answer(*a, doc);
       if (doc.kind != napkin::report_kind::kernel_reports && doc.kind != napkin::report_kind::phase_reports &&

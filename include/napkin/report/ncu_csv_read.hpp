@@ -227,6 +227,9 @@ inline ncu_csv_run read_ncu_csv(std::string_view text, const std::string& file) 
       detail::bad_ncu_csv(file, "not ncu's raw CSV: header column " + std::to_string(c + 1) + " is '" +
                                     quote_input(c < header.size() ? header[c] : std::string()) + "', expected '" +
                                     fixed[c] + "' (record with ncu --csv --page raw --print-units base)");
+  if (header.size() > n_fixed && header[n_fixed] == "Section Name")
+    detail::bad_ncu_csv(file, "ncu's details page (--page details): napkin reads the raw page, ncu --csv --page raw "
+                              "--print-units base");
   for (std::size_t r = 1; r < rows.size(); ++r)
     if (rows[r].size() != header.size())
       detail::bad_ncu_csv(file, "row " + std::to_string(r + 1) + " has " + std::to_string(rows[r].size()) +
