@@ -11,7 +11,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "napkin/profiler/sections/memory_chart.hpp"
 #include "napkin/profiler/sections/occupancy.hpp"
+#include "napkin/profiler/sections/pipes.hpp"
 #include "napkin/profiler/sections/warp_state.hpp"
 #include "napkin/report.hpp"
 #include "napkin/report/json_read.hpp"
@@ -125,6 +127,19 @@ TEST_CASE("sections computed from an ncu CSV are what ncu's details page showed"
   CHECK(fma_occ->achieved_pct == doctest::Approx(68.89));
   CHECK(reduce_occ->waves_per_sm == doctest::Approx(62.06).epsilon(0.001));
   CHECK(fma_occ->waves_per_sm == doctest::Approx(1.0).epsilon(0.01));
+  // Memory Workload Analysis, "L2 Hit Rate": 115.66 % (fp32_fma) and 51.38 % (stream_copy).
+  const auto fma_memory = memory_chart(kernel(r, "zoo_fp32_fma"));
+  const auto copy_memory = memory_chart(kernel(r, "zoo_stream_copy"));
+  REQUIRE(fma_memory);
+  REQUIRE(copy_memory);
+  CHECK(fma_memory->l2_hit_rate_pct == doctest::Approx(115.66));
+  CHECK(copy_memory->l2_hit_rate_pct == doctest::Approx(51.38));
+  // ncu's HighPipeUtilization rule: "FMA is the highest-utilized pipeline (89.4%) based on elapsed cycles".
+  const auto fma_pipes = pipes(kernel(r, "zoo_fp32_fma"));
+  REQUIRE(fma_pipes);
+  REQUIRE(fma_pipes->busiest());
+  CHECK(fma_pipes->busiest()->label == "FMA");
+  CHECK(std::fabs(fma_pipes->busiest()->cycles_elapsed_pct.value_or(0) - 89.4) < 0.1);
 }
 
 TEST_CASE("an ncu CSV written as napkin's document reads back as the same reports") {
