@@ -42,6 +42,9 @@ missing=()
 command -v clang++ >/dev/null || missing+=(clang)
 command -v cmake >/dev/null || missing+=(cmake)
 command -v python3 >/dev/null || missing+=(python3)
+# build_cmake_3_22 installs CMake 3.22 from PyPI into a virtual environment (Debian's python3 needs python3-venv).
+/usr/bin/python3 -c "import ensurepip, venv" 2>/dev/null || missing+=(python3-venv)
+pkg-config --version >/dev/null 2>&1 || missing+=(pkgconf)
 # The CLI's argument parser, JSON reading for `napkin diff`/`napkin report` and the tests, the JSON Schema
 # validator, and a real browser for the SVG/HTML tests (Debian's chromium driven through Selenium).
 [ -f /usr/include/CLI/CLI.hpp ] || missing+=(libcli11-dev)
@@ -74,8 +77,9 @@ build=${NAPKIN_BUILD_DIR:-build/test}
 jobs=${NAPKIN_JOBS:-$(nproc)}
 lanes=${NAPKIN_LANES:-normal asan tsan fuzz}
 fuzz_seconds=${NAPKIN_FUZZ_SECONDS:-60}
+# CI is strict: warnings are errors in napkin's own builds (NAPKIN_WARNINGS_AS_ERRORS, OFF for users).
 # shellcheck disable=SC2206  # NAPKIN_CMAKE_ARGS is a list of arguments
-extra_args=(${NAPKIN_CMAKE_ARGS:-})
+extra_args=(-DNAPKIN_WARNINGS_AS_ERRORS=ON ${NAPKIN_CMAKE_ARGS:-})
 # Sanitizer builds: optimized enough to run fast, assertions kept, every frame named in reports.
 sanitizer_build_args=(-DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g" -DNAPKIN_BUILD_TESTS=ON
                       -DNAPKIN_BUILD_BENCHMARKS=OFF)

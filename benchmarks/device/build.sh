@@ -9,5 +9,5 @@ export LD_LIBRARY_PATH=$prefix/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRA
 gen=(); command -v ninja >/dev/null && gen=(-G Ninja)
 cmake -S . -B build/device "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" \
   -DNAPKIN_BUILD_TESTS=ON -DNAPKIN_BUILD_EXAMPLES=ON -DNAPKIN_BUILD_BENCHMARKS=ON \
-  -DCMAKE_CUDA_ARCHITECTURES=90 ${NAPKIN_CMAKE_ARGS:-}
+  -DCMAKE_CUDA_ARCHITECTURES=90 -DNAPKIN_WARNINGS_AS_ERRORS=ON ${NAPKIN_CMAKE_ARGS:-}
 cmake --build build/device -j "$(nproc)"

@@ -7,7 +7,7 @@
 # Writes OUTDIR/{napkin_why.txt,why.md,cost.txt} and, through benchmarks/device/why_ncu.sh, OUTDIR/ncu/
 # {device.txt,why_raw.csv,why_details.csv,source_<kernel>.csv,ncu.log}.
 #
-# Cost: the wall clock of `zoo why` (napkin: every case in application replay, 15 passes on GH100) against the
+# Cost: the wall clock of `zoo why` (napkin: every case in application replay, 17 passes on GH100) against the
 # wall clock of ncu running its equivalent sections (33 passes on GH100, plus its Source page and
 # SourceCounters sampling) over `zoo plain`; both include the zoo's start-up and cuBLAS warm-up, which `zoo
 # plain` alone (timed first, unprofiled) shows. napkin's per-case times are its ZOO_COST lines.

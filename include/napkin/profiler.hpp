@@ -9,6 +9,8 @@
 //     .../verdicts.hpp                    the SOL table and ncu's rule
 //     .../comparison.hpp                  compare(): the report against napkin::estimate
 //   napkin/profiler/options.hpp         profiler_options, replay
+//   napkin/profiler/source_sampler.hpp  sample_source_lines(): hot source lines and their stall reasons
+//                                       (CUPTI PC sampling, napkin/profiler/source_lines.hpp)
 //   napkin/profiler/sections/           one level deeper than SOL, as ncu's sections: metric_sets::why()
 //                                       (warp_state, pipes, memory_chart, occupancy) and the sections read
 //                                       from a report (sol_report::launch: the kernel's launch)
@@ -38,10 +40,12 @@
 #include "napkin/profiler/l2_flush.hpp"
 #include "napkin/profiler/options.hpp"
 #include "napkin/profiler/report.hpp"
+#include "napkin/profiler/sections/deeper_verdict.hpp"
 #include "napkin/profiler/sections/memory_chart.hpp"
 #include "napkin/profiler/sections/occupancy.hpp"
 #include "napkin/profiler/sections/pipes.hpp"
 #include "napkin/profiler/sections/section_metrics.hpp"
 #include "napkin/profiler/sections/warp_state.hpp"
 #include "napkin/profiler/session.hpp"
+#include "napkin/profiler/source_sampler.hpp"
 #include "napkin/profiler/sol_fast.hpp"

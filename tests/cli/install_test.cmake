@@ -27,7 +27,7 @@ if(CHECK STREQUAL "mpi")
   endif()
   set(src "${PREFIX}/consumer")
   file(WRITE "${src}/CMakeLists.txt" [=[
-cmake_minimum_required(VERSION 3.25)
+cmake_minimum_required(VERSION 3.22)
 project(napkin_mpi_consumer LANGUAGES CXX)
 find_package(napkin REQUIRED COMPONENTS mpi)
 add_executable(uses_mpi uses_mpi.cpp)

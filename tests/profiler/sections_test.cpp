@@ -72,14 +72,16 @@ TEST_CASE("sections: every name plans on GH100, each set's passes known before a
   CHECK(plan_passes("GH100", metric_sets::memory_chart()).passes == 5);
   const auto why = plan_passes("GH100", metric_sets::why());
   CHECK(why.set == "why");
-  CHECK(why.passes == 15);
+  // 15 for the three sections, occupancy and the fast SOL set (whose 3 passes fit in theirs), +1 for the active
+  // threads per instruction, +1 for the bytes requested (SASS-patched): deeper_verdict.hpp's measured inputs.
+  CHECK(why.passes == 17);
   CHECK(why.passes <= 33);  // ncu 2025.3.1 on an H200: 33 passes for its equivalent sections (why_ncu.sh)
 }
 
 TEST_CASE("sections: other chips run the portable sets, each planned by CUPTI") {
   // Passes per chip as CUPTI's host planner gives them (docs/why.md lists them).
-  const std::map<std::string, std::size_t> why_passes = {{"GA100", 10}, {"GA102", 10}, {"AD102", 10},
-                                                         {"TU102", 9},  {"GB100", 10}, {"GB202", 12}};
+  const std::map<std::string, std::size_t> why_passes = {{"GA100", 13}, {"GA102", 14}, {"AD102", 14},
+                                                         {"TU102", 12}, {"GB100", 16}, {"GB202", 17}};
   for (const auto& [chip, passes] : why_passes) {
     CAPTURE(chip);
     CHECK(plan_passes(chip, metric_sets::why()).set == "why");
@@ -104,7 +106,14 @@ TEST_CASE("sections: other chips run the portable sets, each planned by CUPTI") 
       CHECK(plan.passes > 0);
       CHECK(plan.passes <= plan_passes("GH100", set).passes + 2);
     }
-    CHECK(plan_passes(chip, metric_sets::why()).passes <= plan_passes("GH100", metric_sets::why()).passes);
+    // why() carries ncu's SOL set there, which needs DRAM counters the integrated chips (GA10B, GB10B, GB20B) lack:
+    // refused as metric_sets::sol() is, naming the metric; the sections' own sets plan there.
+    if (check_metrics(chip, metric_sets::sol().metrics).empty()) {
+      CHECK(plan_passes(chip, metric_sets::why()).passes <= plan_passes("GH100", metric_sets::why()).passes);
+    } else {
+      CHECK_THROWS_WITH_AS(plan_passes(chip, metric_sets::why()), doctest::Contains("gpu__dram_throughput"),
+                           profiler_error);
+    }
   }
 }
 

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "napkin/check.hpp"
+#include "napkin/detail/seconds_since.hpp"
 #include "napkin/cupti/device.hpp"
 #include "napkin/cupti/errors.hpp"
 #include "napkin/cupti/host.hpp"
@@ -37,10 +38,6 @@
 
 NAPKIN_BEGIN_NAMESPACE
 namespace detail {
-
-inline double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 // "device 1 (NVIDIA H200, 0000:19:00.0)": the device in a message.
 inline std::string device_words(const report_context& c) {

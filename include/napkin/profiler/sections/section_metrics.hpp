@@ -12,6 +12,7 @@
 
 #include "napkin/config.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <string>
@@ -20,6 +21,7 @@
 #include <vector>
 
 #include "napkin/cupti/metrics.hpp"
+#include "napkin/profiler/sol_fast.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 
@@ -42,6 +44,17 @@ inline constexpr const char* shared_load_instructions = "smsp__inst_executed_op_
 inline constexpr const char* shared_store_instructions = "smsp__inst_executed_op_shared_st.sum";
 inline constexpr const char* shared_load_instructions_sass = "smsp__sass_inst_executed_op_shared_ld.sum";
 inline constexpr const char* shared_store_instructions_sass = "smsp__sass_inst_executed_op_shared_st.sum";
+// --- Divergence and access width (the deeper verdict's measured inputs, deeper_verdict.hpp) ---
+// Threads active per executed warp instruction, and of those the ones not predicated off (ncu's ThreadDivergence
+// rule: "an average of 32.0 threads being active per cycle ... further reduced to 14.9 threads per warp due to
+// predication").
+inline constexpr const char* active_threads_per_instruction = "smsp__thread_inst_executed_per_inst_executed.ratio";
+inline constexpr const char* predicated_on_threads_per_instruction =
+    "smsp__thread_inst_executed_pred_on_per_inst_executed.ratio";
+// Bytes the threads' global loads / stores asked for (SASS-patched): the ideal sectors of the access width,
+// bytes / 32 per request.
+inline constexpr const char* global_load_bytes_requested = "smsp__sass_data_bytes_mem_global_op_ld.sum";
+inline constexpr const char* global_store_bytes_requested = "smsp__sass_data_bytes_mem_global_op_st.sum";
 }  // namespace metric
 
 // ---------------------------------------------------------------------------------------------------
@@ -219,11 +232,23 @@ inline std::vector<std::string> section_memory_chart_metrics(bool portable) {
 inline std::vector<std::string> section_occupancy_metrics() {
   return {metric::achieved_occupancy_pct, metric::achieved_warps_per_sm};
 }
+inline std::vector<std::string> section_quantify_metrics() {
+  return {metric::active_threads_per_instruction, metric::predicated_on_threads_per_instruction,
+          metric::global_load_bytes_requested, metric::global_store_bytes_requested};
+}
+// The sections' metrics and a SOL set's (the fast set on GH100, ncu's full set elsewhere), each name once, so
+// one measurement gives both the SOL verdict and the sections.
 inline std::vector<std::string> section_why_metrics(bool portable) {
-  std::vector<std::string> m{metric::duration_ns};
+  std::vector<std::string> m;
+  const auto add = [&m](std::string name) {
+    if (std::find(m.begin(), m.end(), name) == m.end()) m.push_back(std::move(name));
+  };
+  add(metric::duration_ns);
   for (auto* part : {&section_warp_state_metrics, &section_pipes_metrics, &section_memory_chart_metrics})
-    for (auto& name : part(portable)) m.push_back(std::move(name));
-  for (auto& name : section_occupancy_metrics()) m.push_back(std::move(name));
+    for (auto& name : part(portable)) add(std::move(name));
+  for (auto& name : section_occupancy_metrics()) add(std::move(name));
+  for (auto& name : section_quantify_metrics()) add(std::move(name));
+  for (auto& name : (portable ? metric_sets::sol() : metric_sets::sol_fast()).metrics) add(std::move(name));
   return m;
 }
 }  // namespace detail
@@ -246,11 +271,16 @@ inline metric_set memory_chart() {
   return detail::gh100_or_portable("memory-chart", detail::section_memory_chart_metrics(false),
                                    &memory_chart_portable);
 }
-// Everything "why is the kernel where it is" needs: the three sections, achieved occupancy and the duration,
-// planned together (15 passes on GH100, where ncu needs 33 for its equivalent sections).
+// Everything "why is the kernel where it is" needs, in one measurement: the three sections, achieved occupancy,
+// the measured inputs of the deeper verdict's estimates (active threads per instruction, bytes requested by
+// global loads and stores) and the SOL numbers, planned together. On GH100 the fast SOL set's metrics and its
+// derivation (sol_fast.hpp), 17 passes where ncu needs 33 for its equivalent sections; elsewhere ncu's full SOL
+// names (docs/why.md lists the passes per chip).
 inline metric_set why_portable() { return {"why", detail::section_why_metrics(true)}; }
 inline metric_set why() {
-  return detail::gh100_or_portable("why", detail::section_why_metrics(false), &why_portable);
+  metric_set s = detail::gh100_or_portable("why", detail::section_why_metrics(false), &why_portable);
+  s.derive = &detail::derive_sol_fast;
+  return s;
 }
 }  // namespace metric_sets
 

@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: Apache-2.0
+// Where a kernel spends its time, by source line: the plain types of a PC-sampling result and the
+// aggregation from sampled PCs to source lines, with the stall reasons of each line, as Nsight Compute's
+// Source page shows them ("Warp Stall Sampling (All Samples)" per line, one column per stall reason).
+//
+// What CUPTI's PC Sampling API gives (CUDA 13.0's cupti_pcsampling.h, CUpti_PCSamplingPCData): per sampled
+// PC its function, its offset in the function and a sample count per stall reason. CUPTI's reason names come
+// in pairs: "smsp__pcsamp_warps_issue_stalled_<reason>" counts every sample of the PC whose warp had that
+// reason, and "..._<reason>_not_issued" the subset of those taken on a cycle where the warp issued nothing
+// (ncu's "Not-issued Samples"). A PC's samples are the sum over the first kind only; the second is kept
+// apart, never added (NVIDIA's CUPTI documentation, "PC Sampling", the stall reason table).
+//
+// Plain C++17: no CUPTI or CUDA, so the aggregation is tested in CI on synthetic samples
+// (tests/profiler/source_lines_test.cpp). The measurement that fills these types is
+// napkin/profiler/source_sampler.hpp; docs/source-lines.md.
+#pragma once
+
+#include "napkin/config.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "napkin/text/numbers.hpp"
+#include "napkin/text/printable.hpp"
+#include "napkin/text/table.hpp"
+
+NAPKIN_BEGIN_NAMESPACE
+
+// Samples of one stall reason. `reason` is CUPTI's name less its "smsp__pcsamp_warps_issue_stalled_" prefix
+// ("long_scoreboard", "long_scoreboard_not_issued").
+struct stall_samples {
+  std::string reason;
+  std::uint64_t samples = 0;
+};
+
+// A file and line from the module's line information; line 0 when the module has none for the PC.
+struct source_location {
+  std::string file;  // as the compiler recorded it (the name given to nvcc)
+  std::string dir;   // the directory nvcc ran in, when recorded
+  std::uint32_t line = 0;
+  bool known() const noexcept { return line != 0 && !file.empty(); }
+};
+
+// One sampled PC as CUPTI gave it, with its source location once correlated.
+struct pc_record {
+  std::string function;  // readable name ("zoo_strided_load"), from the symbol
+  std::string symbol;    // the mangled symbol, as CUPTI gives it
+  std::uint64_t pc_offset = 0;  // bytes from the function's first instruction (nvdisasm's /*0040*/)
+  std::uint64_t cubin_crc = 0;
+  std::vector<stall_samples> stalls;
+  source_location where;
+};
+
+// The prefix of CUPTI's stall-reason names, and the suffix of the not-issued subset.
+inline constexpr std::string_view stall_reason_prefix = "smsp__pcsamp_warps_issue_stalled_";
+inline constexpr std::string_view not_issued_suffix = "_not_issued";
+
+// "smsp__pcsamp_warps_issue_stalled_long_scoreboard" -> "long_scoreboard"; other names unchanged.
+inline std::string short_stall_reason(std::string_view cupti_name) {
+  if (cupti_name.substr(0, stall_reason_prefix.size()) == stall_reason_prefix)
+    cupti_name.remove_prefix(stall_reason_prefix.size());
+  return std::string(cupti_name);
+}
+
+inline bool is_not_issued(std::string_view reason) noexcept {
+  return reason.size() >= not_issued_suffix.size() &&
+         reason.substr(reason.size() - not_issued_suffix.size()) == not_issued_suffix;
+}
+
+// A source line's samples, over every PC that maps to it.
+struct source_line {
+  source_location where;
+  std::uint64_t samples = 0;     // all samples (the sum over the reasons that are not "_not_issued")
+  std::uint64_t not_issued = 0;  // the subset taken while the warp issued nothing
+  std::vector<stall_samples> stalls;  // all-sample reasons, most first
+  std::vector<std::uint64_t> pcs;     // the PC offsets sampled on this line, ascending
+};
+
+// One sampled PC of a function, kept whether or not the module has line information.
+struct hot_pc {
+  std::uint64_t pc_offset = 0;
+  std::uint64_t samples = 0;
+  std::uint64_t not_issued = 0;
+  std::vector<stall_samples> stalls;
+  source_location where;
+};
+
+// One function's hot lines and PCs. A function is what CUPTI names: a kernel, or a device function the
+// compiler did not inline.
+struct function_lines {
+  std::string function;
+  std::string symbol;
+  std::uint64_t samples = 0;
+  std::uint64_t not_issued = 0;
+  bool line_info = false;              // some PC of it maps to a file:line
+  std::vector<stall_samples> stalls;   // over the whole function, most first
+  std::vector<source_line> lines;      // the top lines, most samples first
+  std::vector<hot_pc> pcs;             // the top PCs, most samples first
+  std::size_t lines_sampled = 0;       // lines with samples, before the top-N cut
+  std::size_t pcs_sampled = 0;         // PCs with samples, before the top-N cut
+  std::string note;                    // why there are no lines, when there are none
+};
+
+// What sampling cost and what CUPTI counted (CUpti_PCSamplingData's totals, summed over every drain).
+struct source_sampling_cost {
+  std::uint64_t total_samples = 0;     // CUPTI's totalSamples: user and non-user kernels and dropped samples
+  std::uint64_t dropped_samples = 0;   // dropped by the hardware (buffer back-pressure)
+  std::uint64_t non_user_samples = 0;  // in kernels CUPTI gives no PCs for (driver-internal ones)
+  std::uint64_t pc_records = 0;        // PC records drained
+  std::size_t drains = 0;              // cuptiPCSamplingGetData calls that returned records
+  bool hardware_buffer_full = false;
+  std::uint32_t period_log2 = 0;       // sampling period 2^n cycles per SM sub-partition (0: not known)
+  double setup_s = 0;                  // enable, configure, stall-reason table (host)
+  double run_s = 0;                    // the sampled work, start to stop (wall)
+  double drain_s = 0;                  // stop, cuptiPCSamplingGetData until empty, disable (host)
+  double correlate_s = 0;              // PC -> file:line through the cubins, and the aggregation (host)
+  double total_s() const noexcept { return setup_s + run_s + drain_s + correlate_s; }
+};
+
+// The result: one entry per sampled function, most samples first.
+struct source_lines_report {
+  std::vector<function_lines> functions;
+  source_sampling_cost cost;
+  std::vector<std::string> notes;  // what was missing (cubins not seen, dropped samples, ...)
+  const function_lines* find(std::string_view function) const noexcept {
+    for (const auto& f : functions)
+      if (f.function == function || f.symbol == function) return &f;
+    return nullptr;
+  }
+};
+
+// How many lines and PCs each function keeps, and which functions (a readable name containing one of
+// `functions`; empty: all).
+struct source_lines_options {
+  std::size_t top_lines = 10;
+  std::size_t top_pcs = 5;
+  std::vector<std::string> functions;
+};
+
+inline constexpr std::string_view no_line_info_note =
+    "no line information: build with -lineinfo (nvcc) to get source lines; the top SASS PCs are shown";
+
+namespace detail {
+
+inline void add_stalls(std::map<std::string, std::uint64_t>& into, const std::vector<stall_samples>& from) {
+  for (const auto& s : from)
+    if (!is_not_issued(s.reason) && s.samples > 0) into[s.reason] += s.samples;
+}
+
+inline std::vector<stall_samples> sorted_stalls(const std::map<std::string, std::uint64_t>& m) {
+  std::vector<stall_samples> out;
+  out.reserve(m.size());
+  for (const auto& [reason, n] : m) out.push_back({reason, n});
+  std::stable_sort(out.begin(), out.end(), [](const stall_samples& a, const stall_samples& b) {
+    return a.samples > b.samples;  // ties keep the name order of the map
+  });
+  return out;
+}
+
+// A PC's (all, not-issued) samples.
+inline std::pair<std::uint64_t, std::uint64_t> pc_samples(const std::vector<stall_samples>& stalls) {
+  std::uint64_t all = 0, not_issued = 0;
+  for (const auto& s : stalls) (is_not_issued(s.reason) ? not_issued : all) += s.samples;
+  return {all, not_issued};
+}
+
+inline bool wanted_function(const std::string& name, const std::vector<std::string>& filter) {
+  if (filter.empty()) return true;
+  return std::any_of(filter.begin(), filter.end(),
+                     [&](const std::string& f) { return name.find(f) != std::string::npos; });
+}
+
+}  // namespace detail
+
+// Sampled PCs -> per function, the top source lines (a line's samples are the sum over its PCs, its stall
+// reasons too) and the top PCs. Records of one PC drained in several buffers add up. Order: most samples
+// first; ties by file, line, PC offset, so that the result does not depend on the order of the records.
+inline std::vector<function_lines> aggregate_source_lines(const std::vector<pc_record>& records,
+                                                          const source_lines_options& options = {}) {
+  struct pc_acc {
+    std::map<std::string, std::uint64_t> stalls;
+    std::uint64_t all = 0, not_issued = 0;
+    source_location where;
+  };
+  struct fn_acc {
+    std::string function;
+    std::map<std::uint64_t, pc_acc> pcs;
+  };
+  std::map<std::string, fn_acc> by_symbol;
+  for (const auto& r : records) {
+    if (!detail::wanted_function(r.function, options.functions)) continue;
+    fn_acc& f = by_symbol[r.symbol.empty() ? r.function : r.symbol];
+    f.function = r.function;
+    pc_acc& p = f.pcs[r.pc_offset];
+    const auto [all, not_issued] = detail::pc_samples(r.stalls);
+    p.all += all;
+    p.not_issued += not_issued;
+    detail::add_stalls(p.stalls, r.stalls);
+    if (r.where.known()) p.where = r.where;
+  }
+
+  std::vector<function_lines> out;
+  for (auto& [symbol, f] : by_symbol) {
+    function_lines fl;
+    fl.function = f.function;
+    fl.symbol = symbol;
+    std::map<std::string, std::uint64_t> fn_stalls;
+    using line_key = std::tuple<std::string, std::string, std::uint32_t>;
+    struct line_acc {
+      source_location where;
+      std::uint64_t all = 0, not_issued = 0;
+      std::map<std::string, std::uint64_t> stalls;
+      std::vector<std::uint64_t> pcs;
+    };
+    std::map<line_key, line_acc> lines;
+    for (const auto& [offset, p] : f.pcs) {
+      if (p.all == 0 && p.not_issued == 0) continue;
+      fl.samples += p.all;
+      fl.not_issued += p.not_issued;
+      for (const auto& [reason, n] : p.stalls) fn_stalls[reason] += n;
+      fl.pcs.push_back({offset, p.all, p.not_issued, detail::sorted_stalls(p.stalls), p.where});
+      if (!p.where.known()) continue;
+      fl.line_info = true;
+      line_acc& l = lines[line_key{p.where.dir, p.where.file, p.where.line}];
+      l.where = p.where;
+      l.all += p.all;
+      l.not_issued += p.not_issued;
+      for (const auto& [reason, n] : p.stalls) l.stalls[reason] += n;
+      l.pcs.push_back(offset);  // f.pcs is ordered by offset, so these ascend
+    }
+    fl.stalls = detail::sorted_stalls(fn_stalls);
+    for (auto& [key, l] : lines)
+      fl.lines.push_back({l.where, l.all, l.not_issued, detail::sorted_stalls(l.stalls), std::move(l.pcs)});
+    // Stable sorts over inputs already ordered by (dir, file, line) and by offset: ties keep that order.
+    std::stable_sort(fl.lines.begin(), fl.lines.end(),
+                     [](const source_line& a, const source_line& b) { return a.samples > b.samples; });
+    std::stable_sort(fl.pcs.begin(), fl.pcs.end(),
+                     [](const hot_pc& a, const hot_pc& b) { return a.samples > b.samples; });
+    fl.lines_sampled = fl.lines.size();
+    fl.pcs_sampled = fl.pcs.size();
+    if (fl.lines.size() > options.top_lines) fl.lines.resize(options.top_lines);
+    if (fl.pcs.size() > options.top_pcs) fl.pcs.resize(options.top_pcs);
+    if (!fl.line_info) fl.note = std::string(no_line_info_note);
+    if (fl.samples > 0 || fl.not_issued > 0) out.push_back(std::move(fl));
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const function_lines& a, const function_lines& b) { return a.samples > b.samples; });
+  return out;
+}
+
+namespace detail {
+// "long_scoreboard 81.2 %, math 9.0 %, wait 4.1 %": the first `n` reasons of a line, as shares of its samples.
+inline std::string stall_summary(const std::vector<stall_samples>& stalls, std::uint64_t samples, std::size_t n = 3) {
+  std::string out;
+  for (std::size_t i = 0; i < stalls.size() && i < n; ++i) {
+    if (i > 0) out += ", ";
+    out += stalls[i].reason + " " +
+           percent_of(samples > 0 ? static_cast<double>(stalls[i].samples) / static_cast<double>(samples) : 0.0);
+  }
+  return out;
+}
+inline std::string share_of(std::uint64_t part, std::uint64_t whole) {
+  return percent_of(whole > 0 ? static_cast<double>(part) / static_cast<double>(whole) : 0.0);
+}
+inline std::string pc_text(std::uint64_t offset) {
+  static constexpr char digits[] = "0123456789abcdef";
+  std::string hex;
+  do {
+    hex.insert(hex.begin(), digits[offset & 15u]);
+    offset >>= 4;
+  } while (offset != 0);
+  while (hex.size() < 4) hex.insert(hex.begin(), '0');
+  return "+0x" + hex;
+}
+}  // namespace detail
+
+// The report for people: a cost line, then per function its top lines (file:line, samples, share of the
+// function's samples, the leading stall reasons) and, when it has no line information, its top PCs and how to
+// get lines.
+inline std::string to_text(const source_lines_report& r) {
+  const source_sampling_cost& c = r.cost;
+  std::string out = "source lines (CUPTI PC sampling";
+  if (c.period_log2 > 0) out += ", every 2^" + std::to_string(c.period_log2) + " cycles";
+  out += "): " + std::to_string(r.functions.size()) + " function" + (r.functions.size() == 1 ? "" : "s") + ", " +
+         std::to_string(c.total_samples) + " samples, " + std::to_string(c.dropped_samples) + " dropped\n";
+  out += "cost: " + duration(c.total_s()) + " on the host (setup " + duration(c.setup_s) + ", sampled run " +
+         duration(c.run_s) + ", drain " + duration(c.drain_s) + ", source correlation " + duration(c.correlate_s) +
+         ")\n";
+  for (const auto& n : r.notes) out += "note: " + printable(n) + "\n";
+  for (const auto& f : r.functions) {
+    out += "\n" + printable(f.function) + ": " + std::to_string(f.samples) + " samples";
+    if (!f.stalls.empty()) out += "; " + detail::stall_summary(f.stalls, f.samples);
+    out += "\n";
+    if (!f.lines.empty()) {
+      text_table t;
+      t.column("line", text_table::align::left);
+      t.column("samples");
+      t.column("share");
+      t.column("stall reasons", text_table::align::left);
+      for (const auto& l : f.lines)
+        t.row({printable(l.where.file) + ":" + std::to_string(l.where.line), std::to_string(l.samples),
+               detail::share_of(l.samples, f.samples), detail::stall_summary(l.stalls, l.samples)});
+      if (f.lines_sampled > f.lines.size())
+        t.note("(" + std::to_string(f.lines_sampled - f.lines.size()) + " more lines with samples)");
+      out += t.text("  ");
+    } else {
+      out += "  " + (f.note.empty() ? std::string(no_line_info_note) : printable(f.note)) + "\n";
+      text_table t;
+      t.column("pc", text_table::align::left);
+      t.column("samples");
+      t.column("share");
+      t.column("stall reasons", text_table::align::left);
+      for (const auto& p : f.pcs)
+        t.row({detail::pc_text(p.pc_offset), std::to_string(p.samples), detail::share_of(p.samples, f.samples),
+               detail::stall_summary(p.stalls, p.samples)});
+      out += t.text("  ");
+    }
+  }
+  return out;
+}
+
+// For scripts: one line per function, "NAPKIN_SOURCE function=<name> samples=<n> top=<file:line|+0xPC>
+// top_samples=<n> top_stall=<reason> line_info=<0|1>" followed by the run's totals and host times (seconds).
+// Names have spaces replaced by '_'.
+inline std::string to_key_values(const source_lines_report& r) {
+  const auto word = [](std::string w) {
+    for (char& c : w)
+      if (c == ' ' || c == '\n' || c == '\t') c = '_';
+    return w.empty() ? std::string("-") : w;
+  };
+  std::ostringstream os;
+  os.precision(10);
+  const source_sampling_cost& c = r.cost;
+  const auto totals = [&] {
+    os << " total_samples=" << c.total_samples << " dropped_samples=" << c.dropped_samples
+       << " period_log2=" << c.period_log2 << " setup_s=" << c.setup_s << " run_s=" << c.run_s
+       << " drain_s=" << c.drain_s << " correlate_s=" << c.correlate_s << "\n";
+  };
+  if (r.functions.empty()) {
+    os << "NAPKIN_SOURCE function=-";
+    totals();
+  }
+  for (const auto& f : r.functions) {
+    std::string top = "-", stall = "-";
+    std::uint64_t top_samples = 0;
+    if (!f.lines.empty()) {
+      top = f.lines[0].where.file + ":" + std::to_string(f.lines[0].where.line);
+      top_samples = f.lines[0].samples;
+      if (!f.lines[0].stalls.empty()) stall = f.lines[0].stalls[0].reason;
+    } else if (!f.pcs.empty()) {
+      top = detail::pc_text(f.pcs[0].pc_offset);
+      top_samples = f.pcs[0].samples;
+      if (!f.pcs[0].stalls.empty()) stall = f.pcs[0].stalls[0].reason;
+    }
+    os << "NAPKIN_SOURCE function=" << word(f.function) << " samples=" << f.samples << " top=" << word(top)
+       << " top_samples=" << top_samples << " top_stall=" << word(stall) << " line_info=" << (f.line_info ? 1 : 0);
+    totals();
+  }
+  return os.str();
+}
+
+NAPKIN_END_NAMESPACE
