@@ -114,9 +114,13 @@ inline std::vector<std::optional<std::size_t>> add_run_points(roofline_chart& ch
     }
     points.emplace_back(add_measurement(chart, k, k.name + label_suffix));
   }
+  const bool from_ncu = !r.run.kernels.empty() && r.run.kernels.front().how == measured_by::ncu;
   if (!left_out.empty())
-    notes.push_back(r.file + ": not on the chart (no executed FLOP, DRAM bytes or duration: measure with "
-                             "napkin::metric_sets::roofline()): " + left_out);
+    notes.push_back(r.file + ": not on the chart (no executed FLOP, DRAM bytes or duration: " +
+                    (from_ncu ? "record with ncu --metrics gpu__time_duration.sum,dram__bytes.sum,"
+                                "smsp__sass_thread_inst_executed_op_{fadd,fmul,ffma}_pred_on.sum (docs/reports.md)"
+                              : "measure with napkin::metric_sets::roofline()") +
+                    "): " + left_out);
   return points;
 }
 

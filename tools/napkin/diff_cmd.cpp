@@ -10,6 +10,7 @@
 #include "command.hpp"
 #include "napkin/report/json_read.hpp"
 #include "options.hpp"
+#include "run_files.hpp"
 
 namespace {
 
@@ -36,13 +37,14 @@ double parse_threshold(const std::string& text) {
 
 runner setup_diff(CLI::App& sub) {
   auto a = std::make_shared<diff_args>();
-  a->old_option = sub.add_option("OLD", a->old_file, "the baseline document (JSON)")->type_name("FILE");
+  a->old_option = sub.add_option("OLD", a->old_file, "the baseline document (JSON, or ncu's raw CSV)")->type_name("FILE");
   a->new_option = sub.add_option("NEW", a->new_file, "the new document, of the same kind")->type_name("FILE");
   sub.add_option("--threshold", a->threshold, "a change beyond this many % in the worse direction is a\nregression")
       ->type_name("PCT")
       ->capture_default_str();
   sub.add_flag("--allow-different-gpu", a->allow_different_gpu, "compare documents about different GPUs");
-  sub.footer("Documents: what --format json writes (any command) and napkin/report/ writes.\n"
+  sub.footer("Documents: what --format json writes (any command) and napkin/report/ writes,\n"
+             "or ncu's raw CSV (ncu --csv --page raw --print-units base: kernel-reports).\n"
              "Entities (kernels, estimates, ...) match by name; each number knows its better\n"
              "direction (time lower, throughput higher). Exit status 0 no regression, 1 a\n"
              "regression, 2 bad input: a missing or broken file, an unknown schema version,\n"
@@ -54,7 +56,7 @@ runner setup_diff(CLI::App& sub) {
     napkin::diff_options o;
     o.threshold_pct = parse_threshold(a->threshold);
     o.allow_different_gpu = a->allow_different_gpu;
-    diff_answer d{napkin::diff(napkin::read_document_file(a->old_file), napkin::read_document_file(a->new_file), o)};
+    diff_answer d{napkin::diff(read_any_document(a->old_file), read_any_document(a->new_file), o)};
     if (d.d.bad_input()) {
       std::string problems;
       for (const std::string& p : d.d.problems) problems += (problems.empty() ? "" : "\n  ") + p;

@@ -13,6 +13,7 @@
 #include "command.hpp"
 #include "napkin/report/json_read_monitor.hpp"
 #include "options.hpp"
+#include "run_files.hpp"
 
 namespace {
 
@@ -72,7 +73,7 @@ runner setup_report(CLI::App& sub) {
   auto a = std::make_shared<report_args>();
   sub.add_option("RUN", a->run,
                  "a measured run's JSON (kernel-reports, phase-reports,\nsol-report or comparison) or a phase "
-                 "monitor's\n(monitor-report)")
+                 "monitor's\n(monitor-report), or ncu's raw CSV (--csv --page raw\n--print-units base)")
       ->type_name("FILE");
   sub.add_option("--baseline", a->baseline, "an earlier run: each kernel's change")->type_name("FILE");
   a->gpu_option = sub.add_option("--gpu", a->gpu, "GPU for the roofline (default: the run's GPU key)")->type_name("GPU");
@@ -86,19 +87,24 @@ runner setup_report(CLI::App& sub) {
              "and csv the run's kernels, or the monitor report.");
   return [a]() -> answer {
     if (a->run.empty()) throw usage_error("report expects a RUN.json");
-    const read_document_file doc = read_any(a->run);
-    if (doc.kind == napkin::report_kind::monitor_report) return monitor_answer(*a, doc);
-    if (doc.kind != napkin::report_kind::kernel_reports && doc.kind != napkin::report_kind::phase_reports &&
-        doc.kind != napkin::report_kind::sol_report && doc.kind != napkin::report_kind::comparison)
-      throw usage_error(a->run + ": a document of kind '" + doc.kind + "'; napkin report renders kinds " +
-                        renderable_kinds);
-    const napkin::measured_run run = napkin::read_run(a->run);
+    if (!is_ncu_csv_file(a->run)) {  // ncu's raw CSV is a kernel-reports run (run_files.hpp)
+      refuse_other_csv(a->run);
+      const read_document_file doc = read_any(a->run);
+      if (doc.kind == napkin::report_kind::monitor_report) return monitor_answer(*a, doc);
+      if (doc.kind != napkin::report_kind::kernel_reports && doc.kind != napkin::report_kind::phase_reports &&
+          doc.kind != napkin::report_kind::sol_report && doc.kind != napkin::report_kind::comparison)
+        throw usage_error(a->run + ": a document of kind '" + doc.kind + "'; napkin report renders kinds " +
+                          renderable_kinds);
+    }
+    std::vector<std::string> ncu_notes;
+    const napkin::measured_run run = read_measured_run(a->run, &ncu_notes);
     std::optional<napkin::measured_run> base;
     if (!a->baseline.empty()) {
-      base = napkin::read_run(a->baseline);
+      base = read_measured_run(a->baseline, &ncu_notes);
       same_gpu(*a, base->gpu, run.gpu);
     }
     report_answer out;
+    out.notes = std::move(ncu_notes);
     out.run = run.run;
     out.output = a->output;
     out.page.title = a->title.empty() ? "napkin report: " + run.file : a->title;

@@ -11,6 +11,7 @@
 #include "charts.hpp"
 #include "command.hpp"
 #include "options.hpp"
+#include "run_files.hpp"
 
 namespace {
 
@@ -24,7 +25,7 @@ struct roofline_args {
 
 runner setup_roofline(CLI::App& sub) {
   auto a = std::make_shared<roofline_args>();
-  sub.add_option("RUN", a->run, "a measured run's JSON (kernel-reports, phase-reports,\nsol-report or comparison)")
+  sub.add_option("RUN", a->run, "a measured run's JSON (kernel-reports, phase-reports,\nsol-report or comparison), or ncu's raw CSV")
       ->type_name("FILE");
   sub.add_option("BASELINE", a->baseline, "an earlier run: arrows from its kernels to the run's")->type_name("FILE");
   sub.add_option("--workload", a->workloads,
@@ -44,10 +45,11 @@ runner setup_roofline(CLI::App& sub) {
     if (a->run.empty() && a->workloads.empty())
       throw usage_error("roofline needs a RUN.json, or --workload \"gemm 4096 4096 4096\" for an estimate");
     std::optional<napkin::measured_run> run, base;
-    if (!a->run.empty()) run = napkin::read_run(a->run);
-    if (!a->baseline.empty()) base = napkin::read_run(a->baseline);
+    std::vector<std::string> ncu_notes;  // an ncu CSV's cells left out
+    if (!a->run.empty()) run = read_measured_run(a->run, &ncu_notes);
+    if (!a->baseline.empty()) base = read_measured_run(a->baseline, &ncu_notes);
     const chart_gpu_choice g = chart_gpu(a->gpu, a->gpu_option->count() > 0, run ? &*run : nullptr);
-    roofline_answer out{{}, g.gpu, a->output, {}};
+    roofline_answer out{{}, g.gpu, a->output, std::move(ncu_notes)};
     out.chart = napkin::make_roofline_chart(g.gpu.spec, a->title.empty() ? "Roofline: " + g.gpu.label : a->title);
     for (const std::string& line : a->workloads) {
       const workload_answer w = run_workload_line(line, g.typed);

@@ -36,10 +36,11 @@ enum class measured_by {
   application_replay,  // per_kernel(fn, replay::application): one range per kernel, fn re-run by napkin per pass
   scope,          // an RAII scope: one range, one pass, no replay
   phase,          // watch_phase(): an NVTX-annotated phase, one pass per occurrence of its napkin::range
+  ncu,            // read from Nsight Compute's raw CSV (report/ncu_csv_read.hpp): ncu measured it, napkin did not
 };
-inline constexpr std::array<measured_by, 5> all_measured_by{measured_by::user_range, measured_by::kernel_replay,
+inline constexpr std::array<measured_by, 6> all_measured_by{measured_by::user_range, measured_by::kernel_replay,
                                                             measured_by::application_replay, measured_by::scope,
-                                                            measured_by::phase};
+                                                            measured_by::phase, measured_by::ncu};
 
 // "unknown" for a value outside the enumerators.
 constexpr std::string_view to_string(measured_by m) noexcept {
@@ -49,6 +50,7 @@ constexpr std::string_view to_string(measured_by m) noexcept {
     case measured_by::application_replay: return "application-replay";
     case measured_by::scope: return "scope";
     case measured_by::phase: return "phase";
+    case measured_by::ncu: return "ncu";
   }
   return "unknown";
 }
@@ -61,6 +63,7 @@ constexpr std::string_view describe(measured_by m) noexcept {
     case measured_by::application_replay: return "kernel, application replay";
     case measured_by::scope: return "scope, single pass";
     case measured_by::phase: return "NVTX phase, one pass per occurrence";
+    case measured_by::ncu: return "kernel, imported from ncu's raw CSV";
   }
   return "unknown measurement";
 }
@@ -225,6 +228,8 @@ struct sol_report {
   // or Memory %, kind passes_disagree (no verdict, with the reason) when the replay passes disagree.
   sol_verdict sol_table() const {
     if (!passes_disagree.empty()) return {bottleneck::passes_disagree, passes_disagree};
+    if ((!sm_pct() || !memory_pct()) && how == measured_by::ncu)
+      return {bottleneck::not_measured, "ncu's CSV has no SM % / Memory %: record with ncu --section SpeedOfLight."};
     if (!sm_pct() || !memory_pct())
       return {bottleneck::not_measured, "the \"" + metric_set + "\" set has no SM % / Memory %: use the sol_fast or sol set."};
     return classify_by_sol_table(*sm_pct(), *memory_pct(), dram_pct());
