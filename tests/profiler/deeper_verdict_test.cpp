@@ -21,35 +21,17 @@
 #include "napkin/profiler/sections/deeper_verdict.hpp"
 #include "napkin/profiler/sections/section_metrics.hpp"
 #include "napkin/profiler/sol_fast.hpp"
+#include "profiler/recorded_counters.hpp"
 
 using namespace napkin;
 
 namespace {
 
-void read_into(std::map<std::string, sol_report>& out, const std::string& file) {
-  std::ifstream in(std::string(NAPKIN_PROFILER_TEST_DATA "/") + file);
-  REQUIRE(in);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream fields(line);
-    std::string kernel, metric, value;
-    std::getline(fields, kernel, ',');
-    std::getline(fields, metric, ',');
-    std::getline(fields, value);
-    auto& r = out[kernel];
-    r.name = kernel;
-    r.chip = "GH100";
-    r.metric_set = "ncu";
-    r.values[metric] = std::stod(value);
-  }
-}
-
 const sol_report& kernel(const std::string& name) {
   static const std::map<std::string, sol_report> all = [] {
     std::map<std::string, sol_report> out;
-    read_into(out, "zoo_h200_why.csv");
-    read_into(out, "zoo_h200_deeper.csv");
+    recorded_counters::read_into(out, "zoo_h200_why.csv");
+    recorded_counters::read_into(out, "zoo_h200_deeper.csv");
     return out;
   }();
   const auto it = all.find(name);

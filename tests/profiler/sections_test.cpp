@@ -19,6 +19,7 @@
 #include "napkin/profiler/sections/pipes.hpp"
 #include "napkin/profiler/sections/section_metrics.hpp"
 #include "napkin/profiler/sections/warp_state.hpp"
+#include "profiler/recorded_counters.hpp"
 
 using namespace napkin;
 
@@ -26,22 +27,8 @@ namespace {
 
 // zoo case -> report holding every recorded counter of that kernel.
 std::map<std::string, sol_report> recorded() {
-  std::ifstream in(NAPKIN_PROFILER_TEST_DATA "/zoo_h200_why.csv");
-  REQUIRE(in);
   std::map<std::string, sol_report> out;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream fields(line);
-    std::string kernel, metric, value;
-    std::getline(fields, kernel, ',');
-    std::getline(fields, metric, ',');
-    std::getline(fields, value);
-    auto& r = out[kernel];
-    r.name = kernel;
-    r.chip = "GH100";
-    r.values[metric] = std::stod(value);
-  }
+  recorded_counters::read_into(out, "zoo_h200_why.csv");
   return out;
 }
 
