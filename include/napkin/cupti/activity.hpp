@@ -142,12 +142,7 @@ class activity_collector {
       ++interval_users_;
       return true;
     }
-    if (!registered_) {
-      if (cuptiActivityRegisterCallbacks(&on_buffer_requested, &on_buffer_completed) != CUPTI_SUCCESS) return false;
-      registered_ = true;
-    }
-    if (kernel_users_ == 0 && cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) != CUPTI_SUCCESS) return false;
-    ++kernel_users_;
+    if (!try_enable_kernels()) return false;
     if (cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY) != CUPTI_SUCCESS ||
         cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMSET) != CUPTI_SUCCESS) {
       (void)cuptiActivityDisable(CUPTI_ACTIVITY_KIND_MEMCPY);
@@ -175,12 +170,7 @@ class activity_collector {
       ++launch_users_;
       return true;
     }
-    if (!registered_) {
-      if (cuptiActivityRegisterCallbacks(&on_buffer_requested, &on_buffer_completed) != CUPTI_SUCCESS) return false;
-      registered_ = true;
-    }
-    if (kernel_users_ == 0 && cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) != CUPTI_SUCCESS) return false;
-    ++kernel_users_;
+    if (!try_enable_kernels()) return false;
     launch_users_ = 1;
     return true;
   }
@@ -266,6 +256,16 @@ class activity_collector {
     }
     if (kernel_users_ == 0) NAPKIN_DETAIL_PROFILER_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
     ++kernel_users_;
+  }
+  // A measurement's share of the kernel records (under mutex_): false, with nothing taken, when CUPTI refuses.
+  bool try_enable_kernels() noexcept {
+    if (!registered_) {
+      if (cuptiActivityRegisterCallbacks(&on_buffer_requested, &on_buffer_completed) != CUPTI_SUCCESS) return false;
+      registered_ = true;
+    }
+    if (kernel_users_ == 0 && cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) != CUPTI_SUCCESS) return false;
+    ++kernel_users_;
+    return true;
   }
   void disable_kernels() noexcept {
     if (kernel_users_ > 0 && --kernel_users_ == 0) (void)cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
