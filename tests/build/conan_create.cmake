@@ -5,19 +5,8 @@
 #   cmake -DPYTHON=<python3> -DSOURCE=<napkin> -DWORK=<scratch> -DGENERATOR=<generator> -P conan_create.cmake
 cmake_minimum_required(VERSION 3.22)
 set(venv "${WORK}/venv")
-set(conan "${venv}/bin/conan")
-if(NOT EXISTS "${conan}")
-  file(REMOVE_RECURSE "${venv}")
-  execute_process(COMMAND ${PYTHON} -m venv "${venv}" RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "SKIPPED: ${PYTHON} -m venv failed (Debian: python3-venv): ${err}")
-  endif()
-  execute_process(COMMAND "${venv}/bin/python" -m pip install -q --disable-pip-version-check "conan>=2,<3"
-                  RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET TIMEOUT 300)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "SKIPPED: pip could not install conan (no network?): ${err}")
-  endif()
-endif()
+include("${CMAKE_CURRENT_LIST_DIR}/pip_venv.cmake")
+pip_venv_tool(DIR "${venv}" PACKAGE "conan>=2,<3" TOOL conan TIMEOUT 300 OUT conan)
 
 function(run what)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc)

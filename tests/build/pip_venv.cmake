@@ -1,0 +1,20 @@
+# A tool from PyPI in a virtual environment of its own, for the build tests that need one (cmake_3_22.cmake,
+# conan_create.cmake): made once under DIR, reused after. Without venv or network the calling test says SKIPPED.
+#   include(pip_venv.cmake); pip_venv_tool(DIR <venv> PACKAGE <pip spec> TOOL <bin name> TIMEOUT <s> OUT <var>)
+function(pip_venv_tool)
+  cmake_parse_arguments(P "" "DIR;PACKAGE;TOOL;TIMEOUT;OUT" "" ${ARGN})
+  set(tool "${P_DIR}/bin/${P_TOOL}")
+  if(NOT EXISTS "${tool}")
+    file(REMOVE_RECURSE "${P_DIR}")
+    execute_process(COMMAND ${PYTHON} -m venv "${P_DIR}" RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "SKIPPED: ${PYTHON} -m venv failed (Debian: python3-venv): ${err}")
+    endif()
+    execute_process(COMMAND "${P_DIR}/bin/python" -m pip install -q --disable-pip-version-check "${P_PACKAGE}"
+                    RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET TIMEOUT ${P_TIMEOUT})
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "SKIPPED: pip could not install ${P_PACKAGE} (no network?): ${err}")
+    endif()
+  endif()
+  set(${P_OUT} "${tool}" PARENT_SCOPE)
+endfunction()
