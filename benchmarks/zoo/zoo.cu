@@ -867,6 +867,12 @@ std::string token(std::string s) {
 }
 
 // `zoo why`: the sections beyond SOL per kernel, in application replay (fn re-run per pass, L2 cleaned).
+// The case in napkin's application replay (its reset before every pass, where it has one).
+napkin::kernel_reports application_replay(napkin::profiler& prof, const case_t& c) {
+  return c.reset ? prof.per_kernel(c.launch, napkin::replay::application, c.reset)
+                 : prof.per_kernel(c.launch, napkin::replay::application);
+}
+
 int why_mode(const std::vector<case_t>& cases, const std::vector<std::size_t>& chosen) {
   napkin::profiler prof(napkin::metric_sets::why());
   std::printf("NAPKIN_SETUP chip=%s set=why passes=%zu\n", prof.chip().c_str(), prof.passes());
@@ -878,8 +884,7 @@ int why_mode(const std::vector<case_t>& cases, const std::vector<std::size_t>& c
     const case_t& c = cases[i];
     try {
       const auto t0 = std::chrono::steady_clock::now();
-      const napkin::kernel_reports per = c.reset ? prof.per_kernel(c.launch, napkin::replay::application, c.reset)
-                                                 : prof.per_kernel(c.launch, napkin::replay::application);
+      const napkin::kernel_reports per = application_replay(prof, c);
       const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       if (c.reset) c.reset();
       std::size_t index = 0;
@@ -1052,8 +1057,7 @@ int main(int argc, char** argv) try {
     const case_t& c = cases[i];
     try {
       const auto t0 = std::chrono::steady_clock::now();
-      const napkin::kernel_reports per = c.reset ? prof.per_kernel(c.launch, napkin::replay::application, c.reset)
-                                                 : prof.per_kernel(c.launch, napkin::replay::application);
+      const napkin::kernel_reports per = application_replay(prof, c);
       const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       std::printf("ZOO_COST case=%s mode=application wall_s=%.4f kernels=%zu\n", c.name.c_str(), wall_s,
                   per.kernels.size());
