@@ -246,6 +246,11 @@ TEST_CASE("pipes: the busiest pipe as ncu's HighPipeUtilization rule names it") 
   idle.values[pipe_instructions_metric("alu")] = 0.0;
   CHECK(!pipes(idle)->busiest());
   CHECK(!pipes(idle)->busiest_by_instructions());
+  // napkin's own counters read ALU 0.004 % there (H200), where ncu's read 0: within the tie tolerance, idle.
+  idle.values[pipe_cycles_elapsed_metric("alu")] = 0.004;
+  CHECK(!pipes(idle)->busiest());
+  idle.values[pipe_cycles_elapsed_metric("alu")] = 0.06;
+  CHECK(pipes(idle)->busiest()->label == "ALU");
 }
 
 TEST_CASE("pipes: missing and bad inputs") {
@@ -340,4 +345,39 @@ TEST_CASE("occupancy metrics ride in why(): ncu's achieved occupancy recorded") 
   // "Achieved Occupancy 97.33", "Achieved Active Warps Per SM 62.29" (zoo_strided_load)
   CHECK(*kernel("uncoalesced_load").get(metric::achieved_occupancy_pct) == doctest::Approx(97.33));
   CHECK(*kernel("uncoalesced_load").get(metric::achieved_warps_per_sm) == doctest::Approx(62.29));
+}
+
+TEST_CASE("memory chart: the L2 hit rate says whose traffic it is (ncu's counters, H100)") {
+  // ncu 2025.3.1 on an H100 (docs/why.md). The FP64 kernel touches no memory: of its 44,149 L2 sectors, 21,264 are
+  // the far partition's echoes and none came from its SMs, so its hit rate of 132 % is not the kernel's (0 %).
+  sol_report fp64;
+  fp64.values[metric::l2_hit_rate_pct] = 132.22;
+  fp64.values[metric::l2_sectors] = 44149;
+  fp64.values[metric::l2_sectors_from_sms] = 0;
+  fp64.values[metric::l2_sectors_from_fabric] = 21264;
+  const auto a = memory_chart(fp64);
+  REQUIRE(a);
+  CHECK(*a->l2_sm_sector_pct() == doctest::Approx(0.0));
+  CHECK(!a->l2_hit_rate_is_kernels());
+  CHECK(to_text(*a).find("not the kernel's: 0") != std::string::npos);
+  CHECK(to_key_values(*a).find(" l2_sm_sector_pct=0 ") != std::string::npos);
+  // The strided load: 8,422,400 of 17,056,871 - 8,445,350 = 8,611,521 sectors are its loads (97.8 %).
+  sol_report strided;
+  strided.values[metric::l2_hit_rate_pct] = 1.2;
+  strided.values[metric::l2_sectors] = 17056871;
+  strided.values[metric::l2_sectors_from_sms] = 8422400;
+  strided.values[metric::l2_sectors_from_fabric] = 8445350;
+  const auto b = memory_chart(strided);
+  REQUIRE(b);
+  CHECK(*b->l2_sm_sector_pct() == doctest::Approx(97.80).epsilon(0.001));
+  CHECK(b->l2_hit_rate_is_kernels());
+  CHECK(to_text(*b).find("not the kernel's") == std::string::npos);
+  // Without the sector counts (an older document, an ncu file without them) the rate is shown as it is;
+  // counts that contradict each other (more echoes than sectors) give no share.
+  sol_report older;
+  older.values[metric::l2_hit_rate_pct] = 40;
+  CHECK(memory_chart(older)->l2_hit_rate_is_kernels());
+  CHECK(!memory_chart(older)->l2_sm_sector_pct());
+  strided.values[metric::l2_sectors_from_fabric] = 2e7;
+  CHECK(!memory_chart(strided)->l2_sm_sector_pct());
 }

@@ -85,11 +85,12 @@ class monitor_accumulator {
     add_window({d.start_ns, d.end_ns, std::nullopt, d.samples, false});
   }
 
-  void add_kernel(const kernel_record& k) {
+  void add_kernel(kernel_record k) {
     check_kernel_record(k, kernels_added_++);
     if (settled_any_ && k.start_ns < settled_until_) ++device_.late_kernels;
-    rates_.class_of(k.name, k.phase);  // classes take columns in the order their kernels arrive
-    pending_.push_back(k);
+    // Classes take columns in the order their kernels arrive; a kernel's class never changes after.
+    pending_class_.push_back(rates_.class_of(k.name, k.phase));
+    pending_.push_back(std::move(k));
   }
 
   // Attributes every window that ends at or before `horizon_ns` and folds every kernel that ended before
@@ -162,7 +163,7 @@ class monitor_accumulator {
       tracked[j].start_ns = pending_[i].start_ns;
       tracked[j].end_ns = pending_[i].end_ns;
       tracked[j].totals = pending_totals(i);
-      tracked[j].rate_class = rates_.class_of(pending_[i].name, pending_[i].phase);
+      tracked[j].rate_class = pending_class_[i];
       tracked[j].fills_sms = options_.sm_count > 0 && pending_[i].blocks >= options_.sm_count;
     }
     std::iota(by_start.begin(), by_start.end(), std::size_t{0});
@@ -189,17 +190,20 @@ class monitor_accumulator {
       if (pending_[i].end_ns <= t) {
         detail::tracked_kernel k{pending_[i].start_ns, pending_[i].end_ns, pending_totals_[i]};
         detail::finish_kernel(k, options_.gap_tolerance_ns);
-        groups_[{pending_[i].name, pending_[i].phase}] += k.totals;
+        // The folded record is dropped: its name and phase move into the key (no copy per kernel).
+        groups_[{std::move(pending_[i].name), std::move(pending_[i].phase)}] += k.totals;
       } else {
         if (kept != i) {
           pending_[kept] = std::move(pending_[i]);
           pending_totals_[kept] = pending_totals_[i];
+          pending_class_[kept] = pending_class_[i];
         }
         ++kept;
       }
     }
     pending_.resize(kept);
     pending_totals_.resize(kept);
+    pending_class_.resize(kept);
   }
 
   attribution_options options_;
@@ -207,6 +211,7 @@ class monitor_accumulator {
   std::deque<detail::monitor_window> windows_;  // added, not yet attributed; time-ordered
   std::vector<kernel_record> pending_;          // kernels not yet folded into groups_
   std::vector<monitor_totals> pending_totals_;  // what each pending kernel has received (same index)
+  std::vector<std::size_t> pending_class_;      // each pending kernel's rate_solver class (same index)
   detail::kernel_group_map groups_;
   device_totals device_;
   rate_solver rates_;

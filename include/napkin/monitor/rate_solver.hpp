@@ -52,6 +52,25 @@ struct rate_solver_options {
   std::uint64_t min_windows = 3;        // unless alone in every window it ran in
 };
 
+namespace detail {
+// A class's key (kernel name, phase path) looked up by reference: the map's own keys are copies.
+struct class_key_ref {
+  const std::string& name;
+  const std::vector<std::string>& phase;
+};
+struct class_key_less {
+  using is_transparent = void;
+  using key = std::pair<std::string, std::vector<std::string>>;
+  bool operator()(const key& a, const key& b) const { return a < b; }
+  bool operator()(const key& a, const class_key_ref& b) const {
+    return a.first < b.name || (a.first == b.name && a.second < b.phase);
+  }
+  bool operator()(const class_key_ref& a, const key& b) const {
+    return a.name < b.first || (a.name == b.first && a.phase < b.second);
+  }
+};
+}  // namespace detail
+
 // One class's solution: its readings (nullopt when not resolved, never a blend) and how well resolved.
 struct class_rate {
   std::string name;
@@ -100,7 +119,7 @@ class rate_solver {
 
   // The column of (name, phase): its own while under the cap, else the shared "rest" column.
   std::size_t class_of(const std::string& name, const std::vector<std::string>& phase) {
-    const auto it = index_.find({name, phase});
+    const auto it = index_.find(detail::class_key_ref{name, phase});  // no copy of the name: once per kernel
     if (it != index_.end()) return it->second;
     if (index_.size() < options_.max_classes) {
       const std::size_t column = index_.size();
@@ -211,7 +230,7 @@ class rate_solver {
   std::size_t n_;
   std::array<metric_sums, solved_metric_count> metrics_;
   std::vector<class_stats> stats_;
-  std::map<std::pair<std::string, std::vector<std::string>>, std::size_t> index_;
+  std::map<std::pair<std::string, std::vector<std::string>>, std::size_t, detail::class_key_less> index_;
   std::vector<std::pair<std::string, std::vector<std::string>>> blended_;  // named past the cap
   bool more_blended_ = false;
   std::uint64_t windows_ = 0;

@@ -43,6 +43,8 @@ struct shared_access {
 struct memory_chart_section {
   std::optional<double> l1_hit_rate_pct;  // l1tex__t_sector_hit_rate.pct
   std::optional<double> l2_hit_rate_pct;  // lts__t_sector_hit_rate.pct
+  std::optional<double> l2_sectors, l2_sectors_from_sms;  // lts__t_sectors, the part from the SMs (L1/TEX)
+  std::optional<double> l2_sectors_from_fabric;            // the far partition's lookups again (an echo)
   std::optional<double> global_load_sectors, global_load_requests;
   std::optional<double> global_store_sectors, global_store_requests;
   shared_access shared_loads, shared_stores;
@@ -55,6 +57,16 @@ struct memory_chart_section {
   std::optional<double> global_store_sectors_per_request() const {
     return detail::section_ratio(global_store_sectors, global_store_requests);
   }
+  // The SMs' share of the L2 sectors (the fabric's echoes left out), in %: under half, the L2 hit rate is
+  // mostly other units' traffic. None without the fabric's count (collected on GH100; the portable set
+  // leaves it out, and a share without it would count the echoes as other units' traffic).
+  std::optional<double> l2_sm_sector_pct() const {
+    if (!l2_sectors || !l2_sectors_from_fabric || *l2_sectors_from_fabric > *l2_sectors) return std::nullopt;
+    const auto r = detail::section_ratio(l2_sectors_from_sms, std::optional<double>(*l2_sectors - *l2_sectors_from_fabric));
+    if (!r) return std::nullopt;
+    return *r * 100.0;
+  }
+  bool l2_hit_rate_is_kernels() const { return !l2_sm_sector_pct() || *l2_sm_sector_pct() >= 50.0; }
   // Reads as a share of DRAM traffic, in %; none without traffic.
   std::optional<double> dram_read_pct() const {
     if (!dram_read_bytes || !dram_write_bytes) return std::nullopt;
@@ -88,6 +100,9 @@ inline std::optional<memory_chart_section> memory_chart(const sol_report& r) {
   };
   s.l1_hit_rate_pct = read(metric::l1_hit_rate_pct);
   s.l2_hit_rate_pct = read(metric::l2_hit_rate_pct);
+  s.l2_sectors = read(metric::l2_sectors);
+  s.l2_sectors_from_sms = read(metric::l2_sectors_from_sms);
+  s.l2_sectors_from_fabric = read(metric::l2_sectors_from_fabric);
   s.global_load_sectors = read(metric::global_load_sectors);
   s.global_load_requests = read(metric::global_load_requests);
   s.global_store_sectors = read(metric::global_store_sectors);
@@ -114,7 +129,10 @@ inline std::string to_text(const memory_chart_section& s) {
   t.column("value");
   t.column("ideal", text_table::align::left);
   t.row({"L1/TEX hit rate", pct(s.l1_hit_rate_pct), ""});
-  t.row({"L2 hit rate", pct(s.l2_hit_rate_pct), ""});
+  t.row({"L2 hit rate", pct(s.l2_hit_rate_pct),
+         s.l2_hit_rate_is_kernels() ? std::string()
+                                    : "not the kernel's: " + percent(*s.l2_sm_sector_pct()) +
+                                          " of L2 sectors from its loads and stores, the rest other units' traffic"});
   t.row({"global load sectors/request", num(s.global_load_sectors_per_request(), 2), "4 (32 x 4 B, coalesced)"});
   t.row({"global store sectors/request", num(s.global_store_sectors_per_request(), 2), "4 (32 x 4 B, coalesced)"});
   t.row({"shared load wavefronts/request", num(s.shared_loads.wavefronts_per_request(), 2), "1 (no bank conflict)"});
@@ -132,6 +150,7 @@ inline std::string to_text(const memory_chart_section& s) {
 inline std::string to_key_values(const memory_chart_section& s) {
   return "NAPKIN_MEMORY_CHART" + detail::section_field("l1_hit_pct", s.l1_hit_rate_pct) +
          detail::section_field("l2_hit_pct", s.l2_hit_rate_pct) +
+         detail::section_field("l2_sm_sector_pct", s.l2_sm_sector_pct()) +
          detail::section_field("global_load_sectors_per_request", s.global_load_sectors_per_request()) +
          detail::section_field("global_store_sectors_per_request", s.global_store_sectors_per_request()) +
          detail::section_field("shared_load_wavefronts_per_request", s.shared_loads.wavefronts_per_request()) +

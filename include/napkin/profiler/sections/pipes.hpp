@@ -56,7 +56,9 @@ struct pipes_section {
   std::optional<pipe_utilization> pick(std::optional<double> pipe_utilization::*field) const {
     std::optional<pipe_utilization> best;
     for (const auto& p : pipes) {
-      if (!(p.*field) || *(p.*field) <= 0) continue;  // an idle pipe is nobody's busiest
+      // An idle pipe is nobody's busiest; within the tie tolerance of 0 is idle (ncu's counters read 0 on the
+      // zoo's pointer chase where napkin's read 0.004 %).
+      if (!(p.*field) || *(p.*field) <= pipe_tie_points) continue;
       if (!best || *(p.*field) > *((*best).*field) + pipe_tie_points) {
         best = p;
       } else if (*(p.*field) >= *((*best).*field) - pipe_tie_points && is_part_of(p.name, best->name)) {

@@ -33,15 +33,26 @@ inline constexpr const char* warp_cycles_per_issued = "smsp__average_warp_latenc
 // --- Occupancy (collected here; the occupancy section reads them) ---
 inline constexpr const char* achieved_occupancy_pct = "sm__warps_active.avg.pct_of_peak_sustained_active";
 inline constexpr const char* achieved_warps_per_sm = "sm__warps_active.avg.per_cycle_active";
+// --- Memory Workload Analysis: whose traffic the L2 hit rate describes ---
+// L2 sectors in all, those the SMs' loads and stores brought (the L1/TEX units), and the lookups a request makes
+// again in the far L2 partition (the fabric: an echo of the others). The rest is other units' traffic: about
+// 22,000 sectors per kernel on an H100 (44,000 with their echoes), an empty kernel included, so a kernel that
+// touches no memory has an L2 hit rate that is not its own (ncu printed 132 %).
+inline constexpr const char* l2_sectors = "lts__t_sectors.sum";
+inline constexpr const char* l2_sectors_from_sms = "lts__t_sectors_srcunit_tex.sum";
+inline constexpr const char* l2_sectors_from_fabric = "lts__t_sectors_srcunit_ltcfabric.sum";
 // --- Memory Workload Analysis: shared memory ---
 inline constexpr const char* shared_load_wavefronts = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
 inline constexpr const char* shared_store_wavefronts = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
 inline constexpr const char* shared_load_bank_conflicts = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum";
 inline constexpr const char* shared_store_bank_conflicts = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum";
-// Shared load / store instructions (requests). napkin collects the hardware counters; ncu's tables use the
-// SASS-patched ones (smsp__sass_..., a pass of their own), which memory_chart() reads where they are present.
-inline constexpr const char* shared_load_instructions = "smsp__inst_executed_op_shared_ld.sum";
-inline constexpr const char* shared_store_instructions = "smsp__inst_executed_op_shared_st.sum";
+// Shared load / store instructions (requests). ncu's tables use the SASS-patched counters (smsp__sass_..., a
+// pass of their own, not available to CUPTI's range profiler), which memory_chart() reads where present (an ncu
+// file). napkin collects the hardware counters of instructions with at least one thread predicated on: the
+// plain counters also count warps whose every thread is predicated off, 5.4x ncu's requests on a shared tree
+// reduction (`if (tid < s)` compiled to predicates) on an H100 (docs/why.md).
+inline constexpr const char* shared_load_instructions = "smsp__inst_executed_op_shared_ld_pred_on_any.sum";
+inline constexpr const char* shared_store_instructions = "smsp__inst_executed_op_shared_st_pred_on_any.sum";
 inline constexpr const char* shared_load_instructions_sass = "smsp__sass_inst_executed_op_shared_ld.sum";
 inline constexpr const char* shared_store_instructions_sass = "smsp__sass_inst_executed_op_shared_st.sum";
 // --- Divergence and access width (the deeper verdict's measured inputs, deeper_verdict.hpp) ---
@@ -213,6 +224,8 @@ inline std::vector<std::string> section_pipes_metrics(bool portable) {
 inline std::vector<std::string> section_memory_chart_metrics(bool portable) {
   std::vector<std::string> m{metric::l1_hit_rate_pct,
                              metric::l2_hit_rate_pct,
+                             metric::l2_sectors,
+                             metric::l2_sectors_from_sms,
                              metric::global_load_sectors,
                              metric::global_load_requests,
                              metric::global_store_sectors,
@@ -223,7 +236,8 @@ inline std::vector<std::string> section_memory_chart_metrics(bool portable) {
                              metric::shared_store_bank_conflicts,
                              metric::shared_load_instructions,
                              metric::shared_store_instructions};
-  if (!portable) {  // GB202 (GDDR7) has no dram__bytes_read/write
+  if (!portable) {  // GB202 (GDDR7) has no dram__bytes_read/write; one-partition L2s (AD102, GB202) no fabric
+    m.push_back(metric::l2_sectors_from_fabric);
     m.push_back(metric::dram_bytes_read);
     m.push_back(metric::dram_bytes_write);
   }

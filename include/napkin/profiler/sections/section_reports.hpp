@@ -102,6 +102,8 @@ inline std::optional<report_section> memory_report(const sol_report& measured) {
   s.numbers = {
       section_num("l1_hit_rate_pct", "L1/TEX hit rate", m->l1_hit_rate_pct, "%", better::higher),
       section_num("l2_hit_rate_pct", "L2 hit rate", m->l2_hit_rate_pct, "%", better::higher),
+      section_num("l2_sm_sector_pct", "L2 sectors from the kernel's loads and stores", m->l2_sm_sector_pct(), "%",
+                  better::none),
       section_num("global_load_sectors_per_request", "Global load sectors per request",
                   m->global_load_sectors_per_request(), "sectors/request", better::lower),
       section_num("global_store_sectors_per_request", "Global store sectors per request",
