@@ -324,7 +324,7 @@ def main(argv):
     print("## Busiest pipe (ncu's HighPipeUtilization rule: cycles active over elapsed cycles)\n")
     print("| case | kernel | napkin | ncu (counters) | ncu (rule text) | equal |")
     print("|---|---|---|---|---|---|")
-    pipe_ok = 0
+    pipe_ok = pipe_close = 0
     for cname, kernel, mine, theirs, ncu_id in pairs:
         # napkin's answer is its own section's (the busiest= field), over the pipes it ranks
         p_mine = mine.get("busiest")
@@ -336,11 +336,14 @@ def main(argv):
         if p_mine is None or target is None:
             ok = p_mine is None and target is None  # no pipe busy at all, for both
         else:
-            ok = family(p_mine, target) and (v_mine is None or v_ncu is None or abs(v_mine - v_ncu) <= TOL_OCC)
+            ok = family(p_mine, target)
+            close = v_mine is not None and v_ncu is not None and abs(v_mine - v_ncu) <= TOL_OCC
+            pipe_close += ok and close
         pipe_ok += ok
         print(f"| {cname} | {kernel} | {p_mine} ({fmt(v_mine)}) | {p_ncu} ({fmt(v_ncu)}) | {named or '-'} | "
               f"{'yes' if ok else 'NO'} |")
     print(f"\nBusiest pipe equal on {pipe_ok} of {n}.")
+    print(f"Where both name the same pipe, its utilization within {TOL_OCC:g} points on {pipe_close}.")
     return 0
 
 
