@@ -176,7 +176,8 @@ TEST_CASE("source lines: diff() directions, explicitly") {
     REQUIRE_MESSAGE(c != nullptr, e << " " << f);
     return c->status;
   };
-  const std::string line10 = "line: strided_sum source_lines_kernel.cu:10", line8 = "line: strided_sum source_lines_kernel.cu:8";
+  const std::string line10 = "line: strided_sum source_lines_kernel.cu:10";
+  const std::string line8 = "line: strided_sum source_lines_kernel.cu:8";
   CHECK(status(line10, "samples") == change_status::better);      // 980 -> 180
   CHECK(status(line10, "share_pct") == change_status::better);    // 98 % -> 90 %
   CHECK(status(line10, "not_issued_samples") == change_status::better);
@@ -209,7 +210,8 @@ TEST_CASE("source lines: a report that cannot be a document is napkin's input er
   CHECK(contains(input_error_of([&] { (void)to_csv(r); }), "a hot line needs a file and a line number"));
   r = source_lines_samples::report();
   r.functions[1].pcs[0].samples = 301;
-  CHECK(contains(input_error_of([&] { (void)to_json(r); }), "function 2 \"nolines\", PC +0x0100: more samples than its function"));
+  CHECK(contains(input_error_of([&] { (void)to_json(r); }),
+                 "function 2 \"nolines\", PC +0x0100: more samples than its function"));
   r = source_lines_samples::report();
   r.functions[1].function.clear();
   CHECK(contains(input_error_of([&] { (void)to_html(source_lines_page{"x", r, {}, {}}); }), ": no name"));
@@ -303,14 +305,15 @@ TEST_CASE("source lines: the HTML page") {
     if (i > 0) CHECK(at[i - 1] < at[i]);
   }
   // Line 10: 980 samples, 98.0% of the function's, its stall bar 950 / 20 / 10 of 980.
-  CHECK(contains(html, "<tr class=\"hot-line\" data-index=\"0\" data-samples=\"980\" data-file=\"source_lines_kernel.cu\" "
-                       "data-line=\"10\">"));
+  CHECK(contains(html, "<tr class=\"hot-line\" data-index=\"0\" data-samples=\"980\" "
+                       "data-file=\"source_lines_kernel.cu\" data-line=\"10\">"));
   CHECK(contains(html, "<span class=\"share-text\">98.0%</span>"));
   CHECK(contains(html, "data-reason=\"long_scoreboard\" data-share-pct=\"96.9388\""));
   CHECK(contains(html, "data-reason=\"wait\" data-share-pct=\"2.04082\""));
   CHECK(contains(html, "long_scoreboard 96.9%, wait 2.0%, selected 1.0%"));
   // nolines: the note and its PCs in the table.
-  CHECK(contains(html, "<section class=\"function\" id=\"function-1\" data-function=\"nolines\" data-line-info=\"false\">"));
+  CHECK(contains(html, "<section class=\"function\" id=\"function-1\" data-function=\"nolines\" "
+                       "data-line-info=\"false\">"));
   CHECK(contains(html, "build with -lineinfo"));
   CHECK(contains(html, "<table id=\"pcs-1\""));
   CHECK(contains(html, "data-pc-offset=\"256\""));

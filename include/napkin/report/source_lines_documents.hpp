@@ -164,7 +164,8 @@ inline std::string source_stalls_problem(const std::vector<stall_samples>& stall
 inline std::string validate_source_lines(const source_lines_report& r) {
   for (std::size_t i = 0; i < r.functions.size(); ++i) {
     const function_lines& f = r.functions[i];
-    const std::string where = "source lines, function " + std::to_string(i + 1) + " \"" + quote_input(f.function) + "\"";
+    const std::string where =
+        "source lines, function " + std::to_string(i + 1) + " \"" + quote_input(f.function) + "\"";
     if (f.function.empty()) return where + ": no name";
     if (std::string bad = detail::source_stalls_problem(f.stalls, where); !bad.empty()) return bad;
     for (const source_line& l : f.lines) {

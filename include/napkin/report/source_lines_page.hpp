@@ -175,7 +175,8 @@ inline std::string source_html_function(const function_lines& f, std::size_t fi,
                   "</p>\n";
   if (f.samples > 0)
     s += "<div class=\"function-stalls\">" +
-         source_html_stall_bar(f.stalls, f.samples, reasons, "stall reasons of " + f.function) + "<span class=\"meta\">" +
+         source_html_stall_bar(f.stalls, f.samples, reasons, "stall reasons of " + f.function) +
+         "<span class=\"meta\">" +
          source_html_top_reasons(f.stalls, f.samples) + "</span></div>\n";
   if (!f.lines.empty()) {
     s += source_html_table(f, fi, true, reasons);
@@ -245,7 +246,9 @@ inline std::string source_html_baseline(const source_lines_report& baseline, con
          "<th class=\"num\">New</th><th class=\"num\">Change</th><th>Status</th></tr></thead>\n<tbody>\n";
     for (const field_change& f : d.changes) {
       if (f.status == change_status::same) continue;
-      const char* tone = f.status == change_status::better ? " faster" : f.status == change_status::worse ? " slower" : "";
+      const char* tone = f.status == change_status::better  ? " faster"
+                         : f.status == change_status::worse ? " slower"
+                                                            : "";
       s += "<tr class=\"diff-row\" data-entity=\"" + xml_escape(f.entity) + "\" data-field=\"" + xml_escape(f.field) +
            "\" data-status=\"" + std::string(to_string(f.status)) + "\"><td class=\"name\">" + xml_escape(f.entity) +
            "</td><td class=\"field\">" + xml_escape(f.field) + "</td><td class=\"num old\">" +
@@ -297,7 +300,8 @@ inline std::string to_html(const source_lines_page& page) {
   s += "<h2>Hot lines</h2>\n";
   if (r.functions.empty()) s += "<p class=\"sub empty\" id=\"functions-none\">No function was sampled.</p>\n";
   s += detail::source_html_key(reasons);
-  for (std::size_t i = 0; i < r.functions.size(); ++i) s += detail::source_html_function(r.functions[i], i, all, reasons);
+  for (std::size_t i = 0; i < r.functions.size(); ++i)
+    s += detail::source_html_function(r.functions[i], i, all, reasons);
   if (page.baseline) s += detail::source_html_baseline(*page.baseline, r, page.compare);
   s += "<footer>Written by napkin " + std::to_string(NAPKIN_VERSION_MAJOR) + "." +
        std::to_string(NAPKIN_VERSION_MINOR) + "." + std::to_string(NAPKIN_VERSION_PATCH) +
