@@ -286,6 +286,7 @@ inline std::string to_html(const source_lines_page& page) {
                   ".share .share-track{display:inline-block;width:100px;height:10px;vertical-align:middle;"
                   "margin-right:6px}.swatch{display:inline-block;width:10px;height:10px;margin:0 3px 0 6px}"
                   ".no-line-info{font-size:13px;color:#8a5a00}td.reasons{font-size:12px}"
+                  ".hot-lines td.name,.hot-pcs td.name,.hot-pcs td.line{white-space:nowrap;max-width:none}"
                   "</style></head>\n<body>\n";
   s += "<h1>" + xml_escape(title) + "</h1>\n<p class=\"sub\">source lines from CUPTI PC sampling" +
        (r.cost.period_log2 > 0 ? ", every 2^" + std::to_string(r.cost.period_log2) + " cycles" : std::string()) +
