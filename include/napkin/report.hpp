@@ -19,6 +19,7 @@
 //   report/roofline_svg.hpp          to_svg(chart): a self-contained SVG
 //   report/html_page.hpp             to_html(report_page): one self-contained HTML page per run
 //   report/ncu_csv_read.hpp          read_ncu_csv: Nsight Compute's raw CSV as kernel_reports
+//   report/source_lines_documents.hpp  source_lines_report (sample_source_lines: hot lines, PCs, stalls)
 // Not included here: report/json_read.hpp (reading JSON back), which needs nlohmann/json.
 #pragma once
 
@@ -37,3 +38,4 @@
 #include "napkin/report/profiler_documents.hpp"
 #include "napkin/report/roofline_chart.hpp"
 #include "napkin/report/roofline_svg.hpp"
+#include "napkin/report/source_lines_documents.hpp"

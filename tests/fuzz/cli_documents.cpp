@@ -1,6 +1,6 @@
 // Fuzz target: the library's readers of documents the `napkin` tool did not write: a measured run's kernels
-// (napkin/report/json_read_run.hpp), a monitor report (json_read_monitor.hpp) and a GPU file's entries
-// (json_read_gpus.hpp), fed the input as JSON. Bad input must come back as napkin's input error
+// (napkin/report/json_read_run.hpp), a monitor report (json_read_monitor.hpp), a GPU file's entries
+// (json_read_gpus.hpp) and sampled source lines (json_read_source_lines.hpp), fed the input as JSON. Bad input must come back as napkin's input error
 // (std::invalid_argument) naming where, never a crash, a hang or a number that
 // cannot be: whatever a reader accepts has durations and rates of at least 0 and percentages of at most 1000.
 #include <cmath>
@@ -17,6 +17,7 @@
 #include "napkin/report/json_read_gpus.hpp"
 #include "napkin/report/json_read_monitor.hpp"
 #include "napkin/report/json_read_run.hpp"
+#include "napkin/report/json_read_source_lines.hpp"
 
 #include "fuzz_checks.hpp"
 
@@ -53,6 +54,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         require_sane(row.sm_pct, 1000, "a monitor row's SM % out of range");
         require_sane(row.dram_bytes_per_s, 1e30, "a monitor row's DRAM rate out of range");
       }
+  } catch (const std::invalid_argument&) {
+  }
+  try {  // accepted source lines write a document that reads back as the same report
+    const napkin::source_lines_report lines = napkin::read_source_lines(root, "fuzz.json");
+    const std::string written = napkin::to_json(lines);
+    const napkin::json_read_result again = napkin::parse_json(written, "again.json");
+    fuzz::require(again.ok(), "source lines written as JSON that does not parse");
+    fuzz::require(napkin::to_json(napkin::read_source_lines(again.value, "again.json")) == written,
+                  "source lines read back as another report");
   } catch (const std::invalid_argument&) {
   }
   if (const napkin::json_value* gpus = root.find("gpus"); gpus != nullptr && gpus->is_array()) {

@@ -94,6 +94,10 @@ MUTATIONS = [
     ("a section's shares as text", section_mutation(lambda s, _: s["about"].update(shares="yes"))),
     ("an unknown better direction", section_mutation(
         lambda s, _: s["about"]["better"].update(made_up_pct="sideways"))),
+    ("a row of an unknown kind", setter("by", "block", entity)),
+    ("a share above 100 %", setter("share_pct", 101, entity)),
+    ("a stall reason's samples as text", lambda d: isinstance(entity(d), dict) and "stalls" in entity(d)
+     and entity(d)["stalls"].update(wait="many") is None),
     ("a section name that is not snake_case", section_mutation(lambda s, all_: all_.update({"Memory Chart": s}))),
 ]
 

@@ -21,6 +21,7 @@
 #include "monitor/helpers.hpp"
 #include "samples.hpp"
 #include "section_samples.hpp"
+#include "source_lines_samples.hpp"
 
 using namespace napkin;
 
@@ -121,6 +122,11 @@ TEST_CASE("write every document kind") {
   write("monitor_report.json", to_json(monitored));
   write("monitor_report_context.json", to_json(monitored, everything));
   write("monitor_report_empty.json", to_json(monitor_report{}));
+
+  // Source lines: a function with lines and one without (PCs only), an empty sampling, the context.
+  write("source_lines.json", to_json(source_lines_samples::report()));
+  write("source_lines_context.json", to_json(source_lines_samples::fixed(), everything));
+  write("source_lines_empty.json", to_json(source_lines_report{}));
 }
 
 namespace {

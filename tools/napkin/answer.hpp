@@ -17,6 +17,7 @@
 #include "napkin/report/html_page.hpp"
 #include "napkin/report/job_documents.hpp"
 #include "napkin/report/monitor_page.hpp"
+#include "napkin/report/source_lines_page.hpp"
 #include "napkin/report/roofline_chart.hpp"
 #include "sweep.hpp"
 
@@ -88,10 +89,12 @@ struct roofline_answer {
 };
 
 // `napkin report`: text is the HTML page, json and csv the run's kernels (or the monitor report when
-// `monitor` is set: a monitor-report document's page); to `output` (-o) or stdout.
+// `monitor` is set: a monitor-report document's page; the source lines when `source_lines` is set); to
+// `output` (-o) or stdout.
 struct report_answer {
   report_page page;
   std::optional<monitor_page> monitor;
+  std::optional<source_lines_page> source_lines;
   kernel_reports run;
   chosen_gpu gpu;
   std::string output;

@@ -8,7 +8,8 @@
 //   occupancy                     napkin.occupancy  (with next_step for a launch that fits)
 //   diff                          napkin.diff
 //   roofline                      napkin.roofline   (the chart's numbers; text is the SVG)
-//   report                        napkin.kernel-reports of the run, or napkin.monitor-report (text is the HTML page)
+//   report                        napkin.kernel-reports of the run, napkin.monitor-report or napkin.source-lines
+//                                 (text is the HTML page)
 //   merge                         napkin.job (the ranks and the cross-rank table)
 #pragma once
 
@@ -22,6 +23,7 @@
 #include "napkin/report/math_documents.hpp"
 #include "napkin/monitor/monitor_documents.hpp"
 #include "napkin/report/profiler_documents.hpp"
+#include "napkin/report/source_lines_documents.hpp"
 
 namespace napkin::cli {
 
@@ -64,6 +66,7 @@ std::string document_text(const answer& a, Write write) {
   if (const auto* m = std::get_if<merge_answer>(&a)) return write(m->table);
   const report_answer& r = std::get<report_answer>(a);
   if (r.monitor) return write(r.monitor->report);
+  if (r.source_lines) return write(r.source_lines->report);
   return write(r.run);
 }
 

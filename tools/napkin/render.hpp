@@ -420,6 +420,7 @@ inline void render_text(std::ostream& out, const diff_answer& a) {
 inline void render_text(std::ostream& out, const roofline_answer& a) { out << to_svg(a.chart); }
 inline void render_text(std::ostream& out, const report_answer& a) {
   if (a.monitor) out << to_html(*a.monitor);
+  else if (a.source_lines) out << to_html(*a.source_lines);
   else out << to_html(a.page);
 }
 inline void render_text(std::ostream& out, const merge_answer& a) { out << to_text(a.table); }

@@ -3,7 +3,9 @@
 // document's kind. A measured run (kernel-reports, phase-reports, sol-report, comparison): the run page
 // (napkin/report/html_page.hpp): the kernels table, SOL bars, verdicts, the roofline, the baseline's changes;
 // --format json or csv: the run's kernels as a kernel-reports document or table. A phase monitor's report
-// (monitor-report): the monitor page (napkin/report/monitor_page.hpp); json and csv: the monitor report.
+// (monitor-report): the monitor page (napkin/report/monitor_page.hpp); json and csv: the monitor report. Source
+// lines (source-lines, napkin::sample_source_lines): the source lines page (napkin/report/source_lines_page.hpp);
+// json and csv: the report.
 #include <memory>
 #include <optional>
 #include <string>
@@ -12,6 +14,7 @@
 #include "charts.hpp"
 #include "command.hpp"
 #include "napkin/report/json_read_monitor.hpp"
+#include "napkin/report/json_read_source_lines.hpp"
 #include "options.hpp"
 #include "run_files.hpp"
 
@@ -27,7 +30,8 @@ struct report_args {
 
 // The kinds each page renders, for the error that names them.
 constexpr const char* renderable_kinds =
-    "kernel-reports, phase-reports, sol-report and comparison (the run page), monitor-report (the monitor page)";
+    "kernel-reports, phase-reports, sol-report and comparison (the run page), monitor-report (the monitor page), "
+    "source-lines (the source lines page)";
 
 // The document in `file` (read and checked: a napkin document of a known kind) and its kind.
 struct read_document_file {
@@ -69,11 +73,32 @@ answer monitor_answer(const report_args& a, const read_document_file& doc) {
   return out;
 }
 
+// The source lines page of a source-lines document, and of its baseline (a source-lines document too).
+answer source_lines_answer(const report_args& a, const read_document_file& doc) {
+  report_answer out;
+  out.output = a.output;
+  napkin::source_lines_page page;
+  page.title = a.title.empty() ? "napkin source lines: " + a.run : a.title;
+  page.report = napkin::read_source_lines(doc.value, a.run);
+  if (!a.baseline.empty()) {
+    const read_document_file base = read_any(a.baseline);
+    if (base.kind != napkin::report_kind::source_lines)
+      throw usage_error(a.baseline + ": a document of kind '" + base.kind +
+                        "'; the baseline of a source-lines document is a source-lines document");
+    same_gpu(a, base.gpu, doc.gpu);
+    page.baseline = napkin::read_source_lines(base.value, a.baseline);
+  }
+  if (a.gpu_option->count() > 0) out.notes.push_back("--gpu: the source lines page has no roofline; --gpu is not used");
+  out.source_lines = std::move(page);
+  return out;
+}
+
 runner setup_report(CLI::App& sub) {
   auto a = std::make_shared<report_args>();
   sub.add_option("RUN", a->run,
-                 "a measured run's JSON (kernel-reports, phase-reports,\nsol-report or comparison) or a phase "
-                 "monitor's\n(monitor-report), or ncu's raw CSV (--csv --page raw\n--print-units base)")
+                 "a measured run's JSON (kernel-reports, phase-reports,\nsol-report or comparison), a phase "
+                 "monitor's\n(monitor-report), sampled source lines (source-lines),\nor ncu's raw CSV (--csv "
+                 "--page raw\n--print-units base)")
       ->type_name("FILE");
   sub.add_option("--baseline", a->baseline, "an earlier run: each kernel's change")->type_name("FILE");
   a->gpu_option = sub.add_option("--gpu", a->gpu, "GPU for the roofline (default: the run's GPU key)")->type_name("GPU");
@@ -82,15 +107,17 @@ runner setup_report(CLI::App& sub) {
   sub.add_option("-o,--output", a->output, "write to FILE instead of standard output")->type_name("FILE");
   sub.footer("The page needs no network to open; its kind follows the document's: a run page\n"
              "for kernel-reports, phase-reports, sol-report or comparison, a monitor page for\n"
-             "monitor-report. The roofline is there when the GPU is known (--gpu or the run's\n"
-             "key) and a kernel has FLOP counts. --format text (default) writes the HTML; json\n"
-             "and csv the run's kernels, or the monitor report.");
+             "monitor-report, a source lines page for source-lines. The roofline is there\n"
+             "when the GPU is known (--gpu or the run's key) and a kernel has FLOP counts.\n"
+             "--format text (default) writes the HTML; json and csv the run's kernels, the\n"
+             "monitor report or the source lines.");
   return [a]() -> answer {
     if (a->run.empty()) throw usage_error("report expects a RUN.json");
     if (!is_ncu_csv_file(a->run)) {  // ncu's raw CSV is a kernel-reports run (run_files.hpp)
       refuse_other_csv(a->run);
       const read_document_file doc = read_any(a->run);
       if (doc.kind == napkin::report_kind::monitor_report) return monitor_answer(*a, doc);
+      if (doc.kind == napkin::report_kind::source_lines) return source_lines_answer(*a, doc);
       if (doc.kind != napkin::report_kind::kernel_reports && doc.kind != napkin::report_kind::phase_reports &&
           doc.kind != napkin::report_kind::sol_report && doc.kind != napkin::report_kind::comparison)
         throw usage_error(a->run + ": a document of kind '" + doc.kind + "'; napkin report renders kinds " +
@@ -125,6 +152,6 @@ runner setup_report(CLI::App& sub) {
   };
 }
 
-const registrar report{{"report", "an HTML page of a measured run or a monitor report", setup_report}};
+const registrar report{{"report", "an HTML page of a measured run, a monitor report or source lines", setup_report}};
 
 }  // namespace

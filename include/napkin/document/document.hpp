@@ -48,9 +48,10 @@ inline constexpr std::string_view dtypes = "dtypes";                  // the ele
 inline constexpr std::string_view roofline = "roofline";              // a roofline chart's numbers
 inline constexpr std::string_view diff = "diff";                      // two documents compared
 inline constexpr std::string_view job = "job";  // a job's ranks and cross-rank table (report/job_documents.hpp)
+inline constexpr std::string_view source_lines = "source-lines";  // sample_source_lines: hot lines, PCs, stalls
 inline constexpr std::string_view all[] = {sol_report, kernel_reports, phase_reports, comparison, estimate, occupancy,
                                            gpu_specs,  estimates,      pipes,         dtypes,     roofline, diff,
-                                           monitor_report, job};
+                                           monitor_report, job,            source_lines};
 }  // namespace report_kind
 
 // What is known of the GPU a document is about; empty strings are unknown (and left out of the JSON).
@@ -201,6 +202,7 @@ inline entity_location entities_of(std::string_view kind) {
   if (kind == report_kind::monitor_report) return {"rows", true};
   if (kind == report_kind::diff) return {"diff", false};
   if (kind == report_kind::job) return {"table", true};
+  if (kind == report_kind::source_lines) return {"rows", true};
   if (kind == report_kind::comparison) return {"comparison", false};
   if (kind == report_kind::estimate) return {"estimate", false};
   if (kind == report_kind::occupancy) return {"occupancy", false};

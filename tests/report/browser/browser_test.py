@@ -16,6 +16,9 @@ write_samples (a C++ program, samples.hpp) writes the files; this opens each in 
     "not measured" with no bar; SOL bars as long as their percentage; partial rows marked; the baseline's diff;
   - report sections on the run page (section_html.hpp): a section of shares is one stacked bar, largest part
     first, each part as wide as its share; a section's numbers read back in its table;
+  - the source lines page (source_lines_page.hpp, tests/report/source_lines_samples.hpp): each line's stall
+    reasons one stacked bar, each part as wide as its share of the line's samples and in the colour key's colour;
+    the share bar as long as the line's share; the hot lines sort by samples;
   - a screenshot is not blank (decoded by the browser: colour variety, share of non-white pixels).
 
 Exits 77 (CTest: Skipped) with the reason when Selenium, chromium or chromedriver is missing.
@@ -417,6 +420,49 @@ def check_sections_page(driver, name):
           f"{name}: the memory table's hit rate row")
 
 
+def check_source_lines_page(driver, name):
+    """source_lines.html (write_samples.cpp, tests/report/source_lines_samples.hpp): strided_sum's line 10 has
+    980 of the function's 1000 samples: long_scoreboard 950, wait 20, selected 10; line 8 has 20 (wait 15,
+    selected 5). nolines has no line information: its PCs 0x100 (250) and 0x80 (50) of 300."""
+    By = webdriver.common.by.By
+    rows = lambda table: driver.find_elements(By.CSS_SELECTOR, f"#{table} tbody tr")
+    line_of = lambda r: r.find_element(By.CSS_SELECTOR, "td.name").text
+    check([line_of(r) for r in rows("lines-0")] == ["source_lines_kernel.cu:10", "source_lines_kernel.cu:8"],
+          f"{name}: hot lines, most samples first")
+    hot = rows("lines-0")[0]
+    bar = rect(driver, hot.find_element(By.CSS_SELECTOR, ".stall-bar"))
+    inner = bar["w"] - 2  # 1 px border each side
+    parts = hot.find_elements(By.CSS_SELECTOR, ".stall-bar .stall")
+    check([p.get_attribute("data-reason") for p in parts] == ["long_scoreboard", "wait", "selected"],
+          f"{name}: line 10's stall parts, largest first")
+    left = bar["l"] + 1
+    for part, samples in zip(parts, (950, 20, 10)):
+        r = rect(driver, part)
+        check(near(r["w"], inner * samples / 980, 1), f"{name}: {samples} of 980 samples is {r['w']:.1f} px of {inner:.1f}")
+        check(near(r["l"], left, 1), f"{name}: stall parts follow each other")
+        left += r["w"]
+    # Each reason has one colour on the whole page: the key's.
+    key = {k.get_attribute("data-reason"): k.find_element(By.CSS_SELECTOR, ".swatch").value_of_css_property("background-color")
+           for k in driver.find_elements(By.CSS_SELECTOR, "#stall-key .key")}
+    check(list(key) == ["long_scoreboard", "mio_throttle", "barrier", "wait", "selected"], f"{name}: the key {list(key)}")
+    for part in driver.find_elements(By.CSS_SELECTOR, ".stall"):
+        reason = part.get_attribute("data-reason")
+        check(part.value_of_css_property("background-color") == key.get(reason), f"{name}: {reason}'s colour is the key's")
+    track = rect(driver, hot.find_element(By.CSS_SELECTOR, ".share-track"))
+    fill = rect(driver, hot.find_element(By.CSS_SELECTOR, ".share-track .bar-fill"))
+    check(near(fill["w"], (track["w"] - 2) * 0.98, 1), f"{name}: line 10's share bar is 98% of its track")
+    check(hot.find_element(By.CSS_SELECTOR, ".share-text").text == "98.0%", f"{name}: line 10's share")
+    header = driver.find_element(By.CSS_SELECTOR, "#lines-0 th[data-sort='data-samples'] button")
+    header.click()
+    check([line_of(r) for r in rows("lines-0")] == ["source_lines_kernel.cu:8", "source_lines_kernel.cu:10"],
+          f"{name}: one click sorts by samples, fewest first")
+    # nolines: the note and its PCs, no line.
+    section = driver.find_element(By.CSS_SELECTOR, "section.function[data-function='nolines']")
+    check("-lineinfo" in section.find_element(By.CSS_SELECTOR, ".no-line-info").text, f"{name}: how to get lines")
+    check([line_of(r) for r in rows("pcs-1")] == ["+0x0100", "+0x0080"], f"{name}: nolines' PCs")
+    check([r.find_element(By.CSS_SELECTOR, "td.line").text for r in rows("pcs-1")] == ["-", "-"], f"{name}: no lines")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--samples", required=True)
@@ -437,7 +483,7 @@ def main():
             return SKIP
     samples = os.path.abspath(args.samples)
     files = ["roofline_h100.svg", "roofline_two_pipes.svg", "report.html", "report_single.html", "monitor.html",
-             "report_sections.html"]
+             "report_sections.html", "source_lines.html"]
     missing = [f for f in files if not os.path.isfile(os.path.join(samples, f))]
     if missing:
         print(f"FAIL: write_samples did not write {missing} into {samples}")
@@ -483,6 +529,11 @@ def main():
         driver.get(url("report_sections.html"))
         no_console_errors(driver, "report_sections.html")
         check_sections_page(driver, "report_sections.html")
+
+        driver.get(url("source_lines.html"))
+        no_console_errors(driver, "source_lines.html")
+        check_source_lines_page(driver, "source_lines.html")
+        no_console_errors(driver, "source_lines.html after clicks")
 
         driver.get(url("monitor.html"))
         no_console_errors(driver, "monitor.html")

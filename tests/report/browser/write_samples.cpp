@@ -1,6 +1,7 @@
-// Writes the sample pictures the browser test opens (browser_test.py): two roofline SVGs, two run pages and
-// the monitor page (against a baseline), into the folder given as the only argument (made when missing). The
-// numbers are samples (samples.hpp, ../monitor_samples.hpp), not a measurement.
+// Writes the sample pictures the browser test opens (browser_test.py): two roofline SVGs, two run pages, the
+// monitor page (against a baseline) and the source lines page, into the folder given as the only argument (made
+// when missing). The numbers are samples (samples.hpp, ../monitor_samples.hpp, ../source_lines_samples.hpp), not
+// a measurement.
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -14,7 +15,9 @@
 #include "report/section_samples.hpp"
 #include "napkin/report/monitor_page.hpp"
 #include "napkin/report/roofline_svg.hpp"
+#include "napkin/report/source_lines_page.hpp"
 #include "report/monitor_samples.hpp"
+#include "report/source_lines_samples.hpp"
 #include "samples.hpp"
 
 namespace {
@@ -91,7 +94,10 @@ int main(int argc, char** argv) {
                   write(dir + "/report_sections.html", napkin::to_html(sectioned)) &&
                   write(dir + "/monitor.html", napkin::to_html(napkin::monitor_page{
                                                    "decode step, sample monitor report", monitor_samples::report(20),
-                                                   monitor_samples::report(40, true), {}}));
-  if (ok) std::printf("write_samples: 6 files in %s\n", dir.c_str());
+                                                   monitor_samples::report(40, true), {}})) &&
+                  write(dir + "/source_lines.html",
+                        napkin::to_html(napkin::source_lines_page{"strided_sum, sample source lines",
+                                                                  source_lines_samples::report(), {}, {}}));
+  if (ok) std::printf("write_samples: 7 files in %s\n", dir.c_str());
   return ok ? 0 : 1;
 }
