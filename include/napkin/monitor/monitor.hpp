@@ -398,6 +398,7 @@ class monitor final : private process_state::pausable_sampler {
 
   monitor_report with_context(monitor_report r) const {
     r.context = context_;
+    r.status = status_;  // callers hold data_mutex_
     return r;
   }
 
