@@ -14,6 +14,8 @@
 
 #include "answer.hpp"
 #include "answer_documents.hpp"
+#include "gpu_facts.hpp"
+#include "layout.hpp"
 #include "names.hpp"
 #include "napkin/text/numbers.hpp"
 #include "napkin/text/printable.hpp"
@@ -23,27 +25,6 @@
 #include "options.hpp"
 
 namespace napkin::cli {
-
-// Every line of the CLI's text output fits in this many columns (tests/cli checks it).
-inline constexpr std::size_t max_columns = 100;
-
-// Bytes in decimal units (bandwidths are decimal) and, where it differs, the binary value beside them:
-// "4.295 GB (4 GiB)", "100.7 MB (96 MiB)", "512 B".
-inline std::string bytes_text(double bytes) {
-  const std::string decimal = si(bytes, "B");
-  static constexpr struct {
-    double scale;
-    const char* unit;
-  } binary[] = {{1125899906842624.0, "PiB"}, {1099511627776.0, "TiB"}, {1073741824.0, "GiB"}, {1048576.0, "MiB"},
-                {1024.0, "KiB"}};
-  for (const auto& b : binary)
-    if (bytes >= b.scale) {
-      const double v = bytes / b.scale;
-      return decimal + " (" + (v == static_cast<double>(static_cast<long long>(v)) ? fixed(v, 0) : significant(v)) + " " +
-             b.unit + ")";
-    }
-  return decimal;
-}
 
 inline std::string describe_counting(const counting& c) {
   counting ops = c;
@@ -61,17 +42,6 @@ inline std::string describe_types(const element_types& t) {
          std::string(to_string(t.accumulate)) + " accumulate";
 }
 
-inline std::string flop_per_byte(double v) { return significant(v) + " FLOP/B"; }
-
-// One report row: "  <label padded to 14><value>[   <note>]", the note wrapped under itself.
-inline void print_row(std::ostream& out, const char* label, const std::string& value, const std::string& note = {}) {
-  std::string line = "  " + pad_right(label, 14) + value;
-  if (!note.empty()) {
-    const std::size_t column = text_width(line) + 3;
-    line += "   " + wrap(note, max_columns, column < 60 ? column : 18, column);
-  }
-  out << line << "\n";
-}
 
 // "CC 9.0, 132 SMs at 1980 MHz, L2 50 MiB"; what is unknown is left out.
 inline std::string spec_text(const gpu_spec& g) {
@@ -203,42 +173,6 @@ inline void render_text(std::ostream& out, const workload_answer& a) {
 
 // ---- napkin gpus, pipes, dtypes --------------------------------------------------------------------
 
-inline std::string aliases_of(const gpu_spec& g) {
-  std::string list;
-  for (const gpu_alias& a : gpu_aliases)
-    if (a.key == g.key) list += (list.empty() ? "" : ", ") + std::string(a.alias);
-  return list;
-}
-
-// `napkin gpus h100`: one GPU's facts, each pipe's peak and ridge, and where the numbers come from.
-inline void render_gpu_facts(std::ostream& out, const chosen_gpu& c) {
-  const gpu_spec& g = c.spec;
-  const std::string aliases = aliases_of(g);
-  out << c.label << (aliases.empty() ? "" : "; aliases: " + aliases) << "\n";
-  print_row(out, "compute cap.", std::to_string(g.cc_major) + "." + std::to_string(g.cc_minor));
-  print_row(out, "SMs", g.sm_count ? std::to_string(g.sm_count) : "unknown");
-  print_row(out, "boost clock", g.boost_clock_mhz > 0 ? napkin::general(g.boost_clock_mhz) + " MHz" : "unknown");
-  print_row(out, "DRAM", si(g.memory_bandwidth, "B/s"));
-  print_row(out, "L2", g.l2_bytes ? bytes_text(static_cast<double>(g.l2_bytes)) : "unknown");
-  text_table t;
-  t.column("  pipe", text_table::align::left);
-  t.column("dense peak");
-  t.column("ridge");
-  t.column("", text_table::align::left);
-  for (pipe p : all_pipes) {
-    if (!g.has(p)) continue;
-    t.row({"  " + std::string(to_string(p)), si(g.peak(p), p == pipe::int8_tensor ? "OP/s" : "FLOP/s"),
-           flop_per_byte(ridge_point(g, p)), std::string(describe(p))});
-  }
-  out << "\n";
-  t.print(out);
-  std::string absent;
-  for (pipe p : all_pipes)
-    if (!g.has(p)) absent += (absent.empty() ? "" : ", ") + std::string(to_string(p));
-  if (!absent.empty()) out << wrap("  no figure for: " + absent, max_columns, 4) << "\n";
-  if (!g.source.empty()) out << wrap("  source: " + std::string(g.source), max_columns, 4) << "\n";
-}
-
 inline void render_text(std::ostream& out, const gpus_answer& a) {
   for (std::size_t i = 0; i < a.chosen.size(); ++i) {
     if (i > 0) out << "\n";
@@ -336,10 +270,6 @@ inline void render_text(std::ostream& out, const dtypes_answer&) {
 
 // ---- napkin occupancy ------------------------------------------------------------------------------
 
-inline std::string count_text(int n, const char* singular, const char* plural) {
-  return std::to_string(n) + " " + (n == 1 ? singular : plural);
-}
-
 inline std::string blocks_text(int blocks) { return blocks == napkin::unlimited ? "-" : std::to_string(blocks); }
 
 // A graph as the ranges of x over which the active warps stay the same.
@@ -366,27 +296,6 @@ void print_graph(std::ostream& out, const char* title, const occupancy_graph<N>&
     i = j + 1;
   }
   out << "\n";
-}
-
-// The runtime's pick is the largest block of the most resident threads: said as a tie range where smaller
-// blocks do as well, so that "1024 threads" does not read as advice (occupancy_answer::smallest).
-inline std::string best_block_size_text(const occupancy_answer& a) {
-  const auto blocks = [](const block_size_choice& c) { return count_text(c.blocks_per_sm, "block/SM", "blocks/SM"); };
-  const std::string grid = a.limits.sm_count > 0 ? ", min grid " + std::to_string(a.best.min_grid_size(a.limits.sm_count)) +
-                                                       " on " + count_text(a.limits.sm_count, "SM", "SMs")
-                                                 : std::string();
-  const std::string warps = count_text(a.best.active_warps, "warp", "warps");
-  const std::string range = std::to_string(a.smallest.block_size) + " to " + std::to_string(a.best.block_size);
-  if (a.r.valid() && a.r.active_warps() == a.best.active_warps && a.smallest.block_size < a.best.block_size)
-    return count_text(a.threads, "thread", "threads") + " already reach the most warps, " + std::to_string(a.best.active_warps) +
-           " (so do " + range + "; the runtime picks " + std::to_string(a.best.block_size) + ": " + blocks(a.best) +
-           grid + ")";
-  if (a.smallest.block_size < a.best.block_size)
-    return range + " threads reach the most warps, " + std::to_string(a.best.active_warps) + " (" +
-           std::to_string(a.smallest.block_size) + ": " + blocks(a.smallest) + "; the runtime picks " +
-           std::to_string(a.best.block_size) + ": " + blocks(a.best) + grid + ")";
-  return count_text(a.best.block_size, "thread", "threads") + " (" + blocks(a.best) + ", " + warps + ")" +
-         (grid.empty() ? "" : ";" + grid.substr(1));
 }
 
 inline void render_text(std::ostream& out, const occupancy_answer& a) {
