@@ -57,6 +57,7 @@ command -v chromedriver >/dev/null || missing+=(chromium-driver)
 command -v mpiexec >/dev/null && command -v mpicxx >/dev/null || missing+=(libopenmpi-dev openmpi-bin)
 optional=()
 clang_runtimes_present || optional+=(libclang-rt-dev)
+command -v zsh >/dev/null || optional+=(zsh)  # cli_zsh_completion (skipped without it)
 if [ $((${#missing[@]} + ${#optional[@]})) -gt 0 ] && [ -z "${NAPKIN_NO_INSTALL:-}" ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     echo "tests/run.sh: installing ${missing[*]} ${optional[*]}"

@@ -28,6 +28,7 @@ expect "json" napkin gemm 1 1 1 --format j
 expect "--version" napkin --ver
 expect "softmax" napkin help so
 expect "--dtype" napkin gemm 4096 --dt
+expect "h100-sxm h100-pcie h100-nvl" napkin gpus h100-
 expect "--sources" napkin gpus --s
 expect "--sms --sparse" napkin gemm 1 1 1 --s
 expect "--keys" napkin gpus --k

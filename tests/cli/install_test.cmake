@@ -1,5 +1,6 @@
 # `cmake --install` of the build tree into a fresh prefix puts the tool in bin/ and its bash completion in
-# share/bash-completion/completions/, and the installed tool runs (cudart is linked statically).
+# share/bash-completion/completions/, its zsh completion in share/zsh/site-functions/, its man page in
+# share/man/man1/, and the installed tool runs (cudart is linked statically).
 #   cmake -DBUILD=<build dir> -DPREFIX=<empty folder to create> -P install_test.cmake
 # With -DCHECK=mpi instead: a consumer project finds the installed package with find_package(napkin
 # COMPONENTS mpi) and builds a program that includes napkin/mpi.hpp and links napkin::mpi. HAS_MPI is
@@ -60,7 +61,7 @@ int main(int argc, char** argv) {
   return()
 endif()
 
-foreach(f bin/napkin share/bash-completion/completions/napkin)
+foreach(f bin/napkin share/bash-completion/completions/napkin share/zsh/site-functions/_napkin share/man/man1/napkin.1)
   if(NOT EXISTS "${PREFIX}/${f}")
     message(FATAL_ERROR "cmake --install did not install ${f}")
   endif()

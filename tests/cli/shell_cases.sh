@@ -18,6 +18,8 @@ case $case_name in
       n=$((n + 1))
     done
     echo "same help for $n commands" ;;
+  csv_awk)  # docs/cli.md's recipe for the CRLF line ends of --format csv: tr -d '\r' before awk -F,
+    "$napkin" gemm 64 64 64 --format csv | tr -d '\r' | awk -F, 'NR == 2 { printf "[%s]", $(NF - 3) }' ;;
   local_gpu)  # exit 0 with a GPU, else exit 2 and the reason
     "$napkin" gemm 64 64 64 --gpu local
     s=$?

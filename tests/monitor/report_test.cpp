@@ -172,6 +172,24 @@ TEST_CASE("to_text flags incomplete kernels and readings above peak") {
   CHECK(text.find("compare DRAM bytes per fully sampled launch instead") != std::string::npos);
 }
 
+TEST_CASE("to_text of an empty report says why it is empty, never \"0 ns sampled\"") {
+  monitor_report off;  // as napkin::monitor fills it when NAPKIN_MONITOR is not on
+  off.status = "off (NAPKIN_MONITOR is not set to on)";
+  CHECK(to_text(off) == "napkin monitor, device 0: nothing sampled: off (NAPKIN_MONITOR is not set to on)\n");
+  monitor_report no_device;
+  no_device.device = 1;
+  no_device.status = "off: no CUDA device is visible to this process.";
+  CHECK(to_text(no_device) == "napkin monitor, device 1: nothing sampled: off: no CUDA device is visible to this process.\n");
+  monitor_report idle;  // on, but no kernel ran
+  idle.status = "sampling GH100 (device 0) every 1 ms";
+  CHECK(to_text(idle) == "napkin monitor, device 0: nothing sampled: no kernel ran while it sampled, or none was "
+                         "decoded yet (sampling GH100 (device 0) every 1 ms)\n");
+  CHECK(to_text(monitor_report{}) == "napkin monitor, device 0: nothing sampled: no sample window in this report\n");
+  // A report with samples keeps its usual first line.
+  const std::string sampled = to_text(scenario{}.r);
+  CHECK(sampled.rfind("napkin monitor, device 1: 4.00 us sampled over a wall span of 4.00 us\n", 0) == 0);
+}
+
 TEST_CASE("to_key_values: a device line and one line per row") {
   const scenario s;
   const std::string kv = to_key_values(s.r);

@@ -154,6 +154,17 @@ static_assert(best.block_size == 1024 && best.blocks_per_sm == 2 && best.min_gri
 // 128 regs on H100: any block size gets at most 16 warps (4 per sub-partition); 512 threads = 16 warps fits
 // as 1 block; 1024 = 32 warps does not fit (65536 x 2 > 65536 per block): the largest tie is 512.
 static_assert(napkin::best_block_size(napkin::limits_of(sm_90), kernel_resources{128}).block_size == 512);
+// The smallest block as good (the runtime's ties go to the largest). H100, 32 regs: a warp takes 1024 registers,
+// so registers allow all 64 warps; 32-thread blocks stop at the 32-block limit (32 warps), 64-thread blocks
+// reach 32 x 2 = 64 warps: 64 to 1024 threads all fill the SM.
+constexpr auto smallest = napkin::smallest_best_block_size(napkin::limits_of(sm_90), kernel_resources{32});
+static_assert(smallest.block_size == 64 && smallest.blocks_per_sm == 32 && smallest.active_warps == 64);
+// With 8 KiB per block each block takes 8192 + 1024 reserve = 9216 B of 233472: 25 blocks. 64 threads: 25 x 2
+// = 50 warps; 96: 64 / 3 = 21 blocks by warps, 63 warps; 128: 16 blocks by warps x 4 = 64 warps.
+static_assert(napkin::smallest_best_block_size(napkin::limits_of(sm_90), kernel_resources{32}, 8 * KiB).block_size == 128);
+// 128 regs: 16 warps at most; 32-thread blocks reach them as 16 blocks of 1 warp (the largest tie is 512).
+static_assert(napkin::smallest_best_block_size(napkin::limits_of(sm_90), kernel_resources{128}).block_size == 32);
+static_assert(napkin::smallest_best_block_size(napkin::limits_of(sm_90), kernel_resources{128}).active_warps == 16);
 // Shared memory growing with the block: 64 B per thread.
 static_assert(napkin::best_block_size(napkin::limits_of(sm_86), kernel_resources{32},
                                       [](int threads) { return 64 * threads; }).active_warps == 48);

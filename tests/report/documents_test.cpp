@@ -198,6 +198,28 @@ TEST_CASE("estimate: the workload, the GPU, the pipe and the roofline's answer")
         "0.001,0.001,0.0014,4000000000000,400000000,memory-bound\r\n");
 }
 
+TEST_CASE("estimate: its sizes, as a JSON object and as CSV columns after the others") {
+  workload w;
+  w.flops = 4000000000;
+  w.bytes_read = 600000000;
+  w.bytes_written = 400000000;
+  estimate_report e = make_estimate_report("gemm 1000", w, samples::round_gpu, pipe::fp32);
+  CHECK(json::parse(to_json(e))["estimate"].count("sizes") == 0);  // none given: no member, no columns
+  CHECK(to_csv(e).find(",bound\r\n") != std::string::npos);
+  e.sizes = {{"m", 1000}, {"n", 2000}, {"k", 3}};
+  const json j = json::parse(to_json(e));
+  CHECK(j["estimate"]["sizes"] == json{{"m", 1000}, {"n", 2000}, {"k", 3}});
+  const std::string csv = to_csv(e);
+  CHECK(csv.find(",bound,m,n,k\r\n") != std::string::npos);
+  CHECK(csv.find(",memory-bound,1000,2000,3\r\n") != std::string::npos);
+  // diff compares them (no better direction: a changed size is "changed", never a regression).
+  estimate_report bigger = e;
+  bigger.sizes[0].second = 2000;
+  const report_diff d = diff(to_document(e), to_document(bigger));
+  CHECK_FALSE(d.regressed());
+  CHECK(to_text(d).find("sizes.m") != std::string::npos);
+}
+
 TEST_CASE("occupancy: the limiter and the next step") {
   // CC 8.6, 256 threads, 128 registers: 4096 registers per warp, 4 warps in each 16384-register
   // sub-partition, 16 warps = 2 blocks of 8 warps, 16 of 48 warps. 80 registers (2560 per warp) fit 6

@@ -54,10 +54,17 @@ struct workload_answer {
   std::vector<workload_case> cases;
   bool sweep = false;             // some size argument has several values
   bool comparison = false;        // several GPUs
+  std::vector<std::string> notes;  // for stderr: a --pipe that is not the types' own (pipe_note.hpp)
 };
 
 struct gpus_answer {
   enum class view { peaks, ridges, sources, keys } shown = view::peaks;
+  std::vector<chosen_gpu> chosen;  // `napkin gpus h100`: these GPUs' facts (gpu_facts.hpp); empty: the table
+  std::vector<gpu_spec> specs() const {
+    std::vector<gpu_spec> out;
+    for (const chosen_gpu& g : chosen) out.push_back(g.spec);
+    return out;
+  }
 };
 
 struct pipes_answer {};
@@ -71,7 +78,8 @@ struct occupancy_answer {
   kernel_resources k{};
   int dynamic_smem = 0;
   occupancy_result r{};
-  block_size_choice best{};
+  block_size_choice best{};      // the runtime's pick: the largest block of the most resident threads
+  block_size_choice smallest{};  // the smallest block as good (smallest_best_block_size)
   bool graphs = false;
 };
 
@@ -120,6 +128,7 @@ inline int answer_status(const answer& a) {
 
 // What main says on standard error besides the answer.
 inline std::vector<std::string> answer_notes(const answer& a) {
+  if (const auto* w = std::get_if<workload_answer>(&a)) return w->notes;
   if (const auto* r = std::get_if<roofline_answer>(&a)) return r->notes;
   if (const auto* r = std::get_if<report_answer>(&a)) return r->notes;
   if (const auto* m = std::get_if<merge_answer>(&a)) return m->notes;

@@ -3,7 +3,7 @@
 // to_json / to_csv (include/napkin/report/; the JSON validates against docs/schema/napkin.schema.json).
 //   a workload, one case          napkin.estimate   (with "measured" for --time)
 //   a sweep or a GPU comparison   napkin.estimates  (rows = cases; GPUs without the pipe: "unavailable")
-//   gpus (every view)             napkin.gpu-specs  (the whole table: peaks, ridges, sources)
+//   gpus (every view)             napkin.gpu-specs  (the whole table, or the GPUs named: peaks, ridges, sources)
 //   pipes, dtypes                 napkin.pipes, napkin.dtypes
 //   occupancy                     napkin.occupancy  (with next_step for a launch that fits)
 //   diff                          napkin.diff
@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "answer.hpp"
+#include "names.hpp"
 #include "napkin/math.hpp"
 #include "napkin/report/cli_documents.hpp"
 #include "napkin/report/job_documents.hpp"
@@ -27,9 +28,12 @@
 
 namespace napkin::cli {
 
-inline estimate_report estimate_of(const workload_case& c, const std::string& name) {
-  estimate_report e{name, c.w, c.gpu.spec, *c.p, c.s, *c.e, std::nullopt};
+// `axes` name the case's sizes (M, N, K): each estimate carries them as numbers, not only in its name, under
+// the names in lower case (m, n, k, head_dim), as every document member and CSV column is named.
+inline estimate_report estimate_of(const workload_case& c, const std::string& name, const std::vector<size_axis>& axes) {
+  estimate_report e{name, c.w, c.gpu.spec, *c.p, c.s, *c.e, std::nullopt, {}};
   if (c.measured) e.measured_s = c.measured->seconds;
+  for (std::size_t i = 0; i < c.sizes.size() && i < axes.size(); ++i) e.sizes.emplace_back(lower(axes[i].name), c.sizes[i]);
   return e;
 }
 
@@ -38,7 +42,7 @@ inline estimate_set estimates_of(const workload_answer& a) {
   for (const workload_case& c : a.cases) {
     const std::string name = c.title + (a.comparison ? " on " + std::string(c.gpu.spec.key) : std::string());
     if (c.e)
-      s.estimates.push_back(estimate_of(c, name));
+      s.estimates.push_back(estimate_of(c, name, a.axes));
     else
       s.unavailable.push_back({name, std::string(c.gpu.spec.key), *c.p, c.unavailable});
   }
@@ -51,10 +55,11 @@ inline std::vector<gpu_spec> table_specs() { return {gpu_table.begin(), gpu_tabl
 template <class Write>
 std::string document_text(const answer& a, Write write) {
   if (const auto* w = std::get_if<workload_answer>(&a)) {
-    if (w->cases.size() == 1 && !w->sweep && !w->comparison) return write(estimate_of(w->cases.front(), w->cases.front().title));
+    if (w->cases.size() == 1 && !w->sweep && !w->comparison)
+      return write(estimate_of(w->cases.front(), w->cases.front().title, w->axes));
     return write(estimates_of(*w));
   }
-  if (std::get_if<gpus_answer>(&a)) return write(table_specs());
+  if (const auto* g = std::get_if<gpus_answer>(&a)) return write(g->chosen.empty() ? table_specs() : g->specs());
   if (std::get_if<pipes_answer>(&a)) return write(pipe_catalog{table_specs()});
   if (std::get_if<dtypes_answer>(&a)) return write(dtype_catalog{});
   if (const auto* o = std::get_if<occupancy_answer>(&a)) {

@@ -86,6 +86,14 @@ inline std::string did_you_mean(std::string_view typed, const std::vector<std::s
   return text + "?)";
 }
 
+// "h100" for h100-sxm: the aliases naming a table entry, comma-separated.
+inline std::string aliases_of(const gpu_spec& g) {
+  std::string list;
+  for (const gpu_alias& a : gpu_aliases)
+    if (a.key == g.key) list += (list.empty() ? "" : ", ") + std::string(a.alias);
+  return list;
+}
+
 inline std::vector<std::string> gpu_names() {
   std::vector<std::string> names;
   for (const gpu_spec& g : gpu_table) names.emplace_back(g.key);

@@ -66,6 +66,7 @@ runner setup_occupancy(CLI::App& sub) {
     o.graphs = a->graphs;
     o.r = napkin::occupancy(o.limits, o.threads, o.k, o.dynamic_smem);
     o.best = napkin::best_block_size(o.limits, o.k, o.dynamic_smem);
+    o.smallest = napkin::smallest_best_block_size(o.limits, o.k, o.dynamic_smem);
     return o;
   };
 }

@@ -23,6 +23,7 @@
 #include "napkin/text/numbers.hpp"
 #include "napkin/math.hpp"
 #include "parse.hpp"
+#include "pipe_note.hpp"
 #include "sweep.hpp"
 
 namespace napkin::cli {
@@ -223,6 +224,8 @@ inline workload_answer solve(const std::string& command, const std::vector<size_
     for (const chosen_gpu& g : gpus) {
       workload_case c{values, tw.title, tw.w, g, std::nullopt, {}, s, std::nullopt, std::nullopt};
       const pipe p = pipe_arg ? *pipe_arg : default_pipe_or_explain(g.spec, tw.w);
+      if (pipe_arg && ans.notes.empty())
+        if (const auto note = pipe_override_note(p, g.spec, tw.w)) ans.notes.push_back(*note);
       c.p = p;
       const bool usable = g.spec.has(p) && (s == sparsity::dense || supports_sparsity(g.spec, p));
       if (!usable && ans.comparison) {

@@ -14,6 +14,8 @@
 
 #include "answer.hpp"
 #include "answer_documents.hpp"
+#include "gpu_facts.hpp"
+#include "layout.hpp"
 #include "names.hpp"
 #include "napkin/text/numbers.hpp"
 #include "napkin/text/printable.hpp"
@@ -23,27 +25,6 @@
 #include "options.hpp"
 
 namespace napkin::cli {
-
-// Every line of the CLI's text output fits in this many columns (tests/cli checks it).
-inline constexpr std::size_t max_columns = 100;
-
-// Bytes in decimal units (bandwidths are decimal) and, where it differs, the binary value beside them:
-// "4.295 GB (4 GiB)", "100.7 MB (96 MiB)", "512 B".
-inline std::string bytes_text(double bytes) {
-  const std::string decimal = si(bytes, "B");
-  static constexpr struct {
-    double scale;
-    const char* unit;
-  } binary[] = {{1125899906842624.0, "PiB"}, {1099511627776.0, "TiB"}, {1073741824.0, "GiB"}, {1048576.0, "MiB"},
-                {1024.0, "KiB"}};
-  for (const auto& b : binary)
-    if (bytes >= b.scale) {
-      const double v = bytes / b.scale;
-      return decimal + " (" + (v == static_cast<double>(static_cast<long long>(v)) ? fixed(v, 0) : significant(v)) + " " +
-             b.unit + ")";
-    }
-  return decimal;
-}
 
 inline std::string describe_counting(const counting& c) {
   counting ops = c;
@@ -61,17 +42,6 @@ inline std::string describe_types(const element_types& t) {
          std::string(to_string(t.accumulate)) + " accumulate";
 }
 
-inline std::string flop_per_byte(double v) { return significant(v) + " FLOP/B"; }
-
-// One report row: "  <label padded to 14><value>[   <note>]", the note wrapped under itself.
-inline void print_row(std::ostream& out, const char* label, const std::string& value, const std::string& note = {}) {
-  std::string line = "  " + pad_right(label, 14) + value;
-  if (!note.empty()) {
-    const std::size_t column = text_width(line) + 3;
-    line += "   " + wrap(note, max_columns, column < 60 ? column : 18, column);
-  }
-  out << line << "\n";
-}
 
 // "CC 9.0, 132 SMs at 1980 MHz, L2 50 MiB"; what is unknown is left out.
 inline std::string spec_text(const gpu_spec& g) {
@@ -203,14 +173,12 @@ inline void render_text(std::ostream& out, const workload_answer& a) {
 
 // ---- napkin gpus, pipes, dtypes --------------------------------------------------------------------
 
-inline std::string aliases_of(const gpu_spec& g) {
-  std::string list;
-  for (const gpu_alias& a : gpu_aliases)
-    if (a.key == g.key) list += (list.empty() ? "" : ", ") + std::string(a.alias);
-  return list;
-}
-
 inline void render_text(std::ostream& out, const gpus_answer& a) {
+  for (std::size_t i = 0; i < a.chosen.size(); ++i) {
+    if (i > 0) out << "\n";
+    render_gpu_facts(out, a.chosen[i]);
+  }
+  if (!a.chosen.empty()) return;
   if (a.shown == gpus_answer::view::keys) {
     for (const std::string& name : gpu_names()) out << name << "\n";
     return;
@@ -302,10 +270,6 @@ inline void render_text(std::ostream& out, const dtypes_answer&) {
 
 // ---- napkin occupancy ------------------------------------------------------------------------------
 
-inline std::string count_text(int n, const char* singular, const char* plural) {
-  return std::to_string(n) + " " + (n == 1 ? singular : plural);
-}
-
 inline std::string blocks_text(int blocks) { return blocks == napkin::unlimited ? "-" : std::to_string(blocks); }
 
 // A graph as the ranges of x over which the active warps stay the same.
@@ -360,13 +324,7 @@ inline void render_text(std::ostream& out, const occupancy_answer& a) {
   line("result", count_text(r.blocks_per_sm, "block/SM", "blocks/SM") + ", " + std::to_string(r.active_warps()) +
                      " of " + count_text(r.max_warps_per_sm, "warp", "warps") + ", occupancy " +
                      percent_of(r.occupancy()));
-  std::string best = count_text(a.best.block_size, "thread", "threads") + " (" +
-                     count_text(a.best.blocks_per_sm, "block/SM", "blocks/SM") + ", " +
-                     count_text(a.best.active_warps, "warp", "warps") + ")";
-  if (limits.sm_count > 0)
-    best += "; min grid " + std::to_string(a.best.min_grid_size(limits.sm_count)) + " on " +
-            count_text(limits.sm_count, "SM", "SMs");
-  line("best block size", best);
+  line("best block size", best_block_size_text(a));
   out << wrap(napkin::to_text(limits, a.threads, k, a.dynamic_smem), max_columns, 2) << "\n";
   if (a.graphs) {
     print_graph(out, "Impact of varying block size", graph_block_size(limits, a.threads, k, a.dynamic_smem));

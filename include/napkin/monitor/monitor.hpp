@@ -382,7 +382,6 @@ class monitor final : private process_state::pausable_sampler {
     all.finish();
     return with_context(make_monitor_report(all, device_));
   }
-
   // Counts data the monitor refused or a step that failed, for diagnostics().
   void refuse(std::string why) {
     const std::lock_guard<std::mutex> lock(data_mutex_);
@@ -398,6 +397,7 @@ class monitor final : private process_state::pausable_sampler {
 
   monitor_report with_context(monitor_report r) const {
     r.context = context_;
+    r.status = status_;  // callers hold data_mutex_
     return r;
   }
 

@@ -78,6 +78,10 @@ struct monitor_report {
   std::optional<double> idle_fraction;                                // totals.idle_ns / totals.sampled_ns
   std::optional<double> idle_sm_pct, idle_dram_pct, idle_dram_bytes;  // what the idle bucket received
   std::vector<monitor_row> kernels, phases, paths;                    // each sorted by GPU time, largest first
+  // What the monitor was doing when it made the report (napkin::monitor::status(): "off (NAPKIN_MONITOR is
+  // not set to on)", "off: no CUDA device ...", "sampling GH100 ..."); empty for a report read back or built by
+  // hand. to_text says it when nothing was sampled, so that an empty report tells off from found nothing.
+  std::string status;
 };
 
 namespace detail {
@@ -178,6 +182,15 @@ inline bool monitor_over_peak(const std::vector<monitor_row>& rows) {
 
 inline std::string to_text(const monitor_report& r) {
   const device_totals& d = r.totals;
+  if (d.sampled_ns == 0 && r.kernels.empty()) {
+    // Nothing to show: say why (off, no device, or on and nothing ran) rather than "0 ns sampled".
+    const bool off = r.status.rfind("off", 0) == 0;
+    return "napkin monitor, device " + std::to_string(r.device) + ": nothing sampled: " +
+           (off ? r.status
+                : r.status.empty() ? std::string("no sample window in this report")
+                                   : "no kernel ran while it sampled, or none was decoded yet (" + r.status + ")") +
+           "\n";
+  }
   std::string out = "napkin monitor, device " + std::to_string(r.device) + ": " +
                     detail::monitor_ns(static_cast<double>(d.sampled_ns)) + " sampled over a wall span of " +
                     detail::monitor_ns(static_cast<double>(d.wall_ns())) + "\n";

@@ -44,6 +44,21 @@ struct block_size_choice {
   }
 };
 
+namespace detail {
+// One block size's resident blocks (0 for a launch that would be invalid) and warps.
+template <class DynamicSmemOfBlockSize>
+constexpr block_size_choice block_size_at(const sm_limits& l, const kernel_resources& k, int size,
+                                          DynamicSmemOfBlockSize dynamic_smem_of) {
+  using bytes_type = decltype(dynamic_smem_of(1));
+  const bytes_type bytes = dynamic_smem_of(size);
+  bool fits_int = static_cast<unsigned long long>(bytes) <= static_cast<unsigned long long>(INT_MAX);
+  if constexpr (std::is_signed_v<bytes_type>) fits_int = bytes >= 0 && fits_int;
+  const occupancy_result r = occupancy_of(l, size, k, fits_int ? static_cast<int>(bytes) : -1);
+  const int blocks = r.valid() ? r.blocks_per_sm : 0;
+  return {size, blocks, r.active_warps()};
+}
+}  // namespace detail
+
 // `dynamic_smem_of(block_size)` gives the dynamic shared memory (an integer number of bytes) a block of
 // that size needs. A size whose launch would be invalid (e.g. too much shared memory, or more bytes than
 // an int holds) counts as 0 blocks, as in the runtime. Invalid limits are an error.
@@ -58,18 +73,34 @@ constexpr block_size_choice best_block_size(const sm_limits& l, const kernel_res
   int best_threads = 0;
   for (int aligned = detail::round_up(limit, l.warp_size); aligned > 0; aligned -= l.warp_size) {
     const int size = detail::min_of(limit, aligned);
-    const bytes_type bytes = dynamic_smem_of(size);
-    bool fits_int = static_cast<unsigned long long>(bytes) <= static_cast<unsigned long long>(INT_MAX);
-    if constexpr (std::is_signed_v<bytes_type>) fits_int = bytes >= 0 && fits_int;
-    const occupancy_result r = detail::occupancy_of(l, size, k, fits_int ? static_cast<int>(bytes) : -1);
-    const int blocks = r.valid() ? r.blocks_per_sm : 0;
-    if (size * blocks > best_threads) {
-      best = {size, blocks, r.active_warps()};
-      best_threads = size * blocks;
+    const block_size_choice here = detail::block_size_at(l, k, size, dynamic_smem_of);
+    if (size * here.blocks_per_sm > best_threads) {
+      best = here;
+      best_threads = size * here.blocks_per_sm;
     }
     if (best_threads == l.max_threads_per_sm) break;
   }
   return best;
+}
+
+// The smallest block size that keeps as many threads resident as best_block_size's choice (which, like the
+// runtime's, takes the largest of equals): 1024 threads and 256 threads both fill an H100 SM with 64 warps
+// for a light kernel, so the runtime's answer is no advice to use 1024. Equal to best_block_size's choice
+// when no smaller block does as well; block_size 0 when no size fits.
+template <class DynamicSmemOfBlockSize>
+constexpr block_size_choice smallest_best_block_size(const sm_limits& l, const kernel_resources& k,
+                                                     DynamicSmemOfBlockSize dynamic_smem_of) {
+  const block_size_choice best = best_block_size(l, k, dynamic_smem_of);
+  for (int aligned = l.warp_size; aligned < best.block_size; aligned += l.warp_size) {
+    const block_size_choice here = detail::block_size_at(l, k, aligned, dynamic_smem_of);
+    if (aligned * here.blocks_per_sm == best.block_size * best.blocks_per_sm) return here;
+  }
+  return best;
+}
+
+constexpr block_size_choice smallest_best_block_size(const sm_limits& l, const kernel_resources& k,
+                                                     int dynamic_smem = 0) {
+  return smallest_best_block_size(l, k, [dynamic_smem](int) { return dynamic_smem; });
 }
 
 constexpr block_size_choice best_block_size(const sm_limits& l, const kernel_resources& k, int dynamic_smem = 0) {

@@ -45,12 +45,16 @@ struct estimate_report {
   // A measured duration of the work, in seconds (`napkin gemm ... --time 1.2ms`): the document reads it
   // against the estimate ("measured"). Must be finite and > 0.
   std::optional<double> measured_s;
+  // The sizes the workload was made of, by their snake_case names ({"m", 4096}, {"n", 4096}, {"k", 4096}), as
+  // the JSON member "sizes" and CSV columns of those names (a sweep's rows carry their sizes, not only the
+  // name). Empty: left out.
+  std::vector<std::pair<std::string, std::int64_t>> sizes;
 };
 
 // napkin::estimate(w, g, p, s), kept with its inputs (the same errors as estimate for bad input).
 inline estimate_report make_estimate_report(std::string name, const workload& w, const gpu_spec& g, pipe p,
                                             sparsity s = sparsity::dense) {
-  return {std::move(name), w, g, p, s, estimate(w, g, p, s), std::nullopt};
+  return {std::move(name), w, g, p, s, estimate(w, g, p, s), std::nullopt, {}};
 }
 
 namespace detail {
@@ -114,6 +118,11 @@ inline json_value estimate_value(const estimate_report& e) {
   v.set("pipe", json_value::string(std::string(to_string(e.on))));
   v.set("pipe_text", json_value::string(std::string(describe(e.on))));
   v.set("sparsity", json_value::string(std::string(to_string(e.sparse))));
+  if (!e.sizes.empty()) {
+    json_value sizes = json_value::object();
+    for (const auto& [size_name, value] : e.sizes) sizes.set(size_name, json_value::count(static_cast<std::uint64_t>(value)));
+    v.set("sizes", std::move(sizes));
+  }
   json_value w = json_value::object();
   w.set("flop", json_value::count(e.work.flops));
   w.set("counted_flop", json_value::count(e.work.counted_flops()));
@@ -367,6 +376,8 @@ inline csv_table estimate_table(const std::vector<estimate_report>& estimates) {
   const bool measured = !estimates.empty() && estimates.front().measured_s.has_value();
   if (measured)
     for (const auto& [name, value] : measured_numbers(estimates.front())) t.columns.push_back("measured_" + std::string(name));
+  const std::size_t size_count = estimates.empty() ? 0 : estimates.front().sizes.size();
+  for (std::size_t i = 0; i < size_count; ++i) t.columns.push_back(estimates.front().sizes[i].first);
   for (const estimate_report& e : estimates) {
     std::vector<std::string> row{e.name, std::string(e.gpu.key), std::string(to_string(e.on)),
                                  std::string(to_string(e.sparse)), csv_cell(e.work.flops), csv_cell(e.work.bytes())};
@@ -375,7 +386,11 @@ inline csv_table estimate_table(const std::vector<estimate_report>& estimates) {
     if (measured && e.measured_s)
       for (const auto& [name, value] : measured_numbers(e)) row.push_back(csv_cell(value));
     else if (measured)
-      row.resize(t.columns.size());
+      row.resize(t.columns.size() - size_count);
+    for (std::size_t i = 0; i < size_count; ++i)
+      row.push_back(i < e.sizes.size() && e.sizes[i].first == estimates.front().sizes[i].first
+                        ? csv_cell(static_cast<std::uint64_t>(e.sizes[i].second))
+                        : std::string());
     t.rows.push_back(std::move(row));
   }
   return t;
@@ -383,7 +398,8 @@ inline csv_table estimate_table(const std::vector<estimate_report>& estimates) {
 }  // namespace detail
 
 // Columns: name, gpu, pipe, sparsity, flop, bytes, then the numbers of the JSON entity, then bound; with a
-// measured time, measured_time_s, measured_of_bound, ... (the members of "measured").
+// measured time, measured_time_s, measured_of_bound, ... (the members of "measured"); then one column per
+// size of the first estimate, named as it is (m, n, k).
 inline std::string to_csv(const estimate_report& e) { return write_csv(detail::estimate_table({e})); }
 
 // Columns: key, name, compute_capability, sm_count, boost_clock_mhz, memory_bandwidth_bytes_per_s, l2_bytes,

@@ -257,8 +257,11 @@ inline std::string to_svg(const roofline_chart& c) {
   for (std::size_t i = 0; i < c.points.size(); ++i) {
     const roofline_point& p = c.points[i];
     const double x = f.x(p.intensity), y = f.y(p.flops_per_s), w = detail::svg_text_width(p.label, 11);
-    static constexpr double places[][2] = {{9, 4},   {9, 17}, {9, -9},  {-9, 4},  {-9, 17},
-                                           {-9, -9}, {9, 30}, {9, -22}, {-9, 30}, {-9, -22}};
+    // Nearest first; the rows further out are for a point on a ceiling, whose label column crowds the
+    // places beside it (a GEMM estimate at its pipe's peak).
+    static constexpr double places[][2] = {{9, 4},    {9, 17},  {9, -9},  {-9, 4},   {-9, 17},  {-9, -9},
+                                           {9, 30},   {9, -22}, {-9, 30}, {-9, -22}, {9, 43},   {9, -35},
+                                           {-9, 43},  {-9, -35}, {9, 56}, {9, -48},  {-9, 56},  {-9, -48}};
     detail::svg_box chosen{};
     bool left = false, found = false;
     for (int pass = 0; pass < 2 && !found; ++pass)  // the second pass accepts overlaps, never the outside

@@ -65,6 +65,14 @@ CHARTS = {
                    "softmax, online (1 pass)": SOFTMAX_FUSED, "softmax, napkin estimate": SOFTMAX_ESTIMATE},
         "pairs": [("softmax, 3 passes", "softmax, online (1 pass)")],
     },
+    # The CLI's two-workload chart (write_samples.cpp): 4096^3 fp16 GEMM = 2*4096^3 FLOP / (3*4096^2*2 B) =
+    # 1365.3 FLOP/B at the fp16-tc peak; softmax 32000 x 16384 fp32: 5 FLOP / 8 B = 0.625 FLOP/B, memory-bound.
+    "two_estimates": {
+        "pipes": set(H100_PEAKS), "memory": {"DRAM": H100_DRAM},
+        "points": {"gemm 4096 4096 4096 --dtype fp16": (4096 / 3, 989.4e12),
+                   "softmax 32000 16384": (0.625, H100_DRAM * 0.625)},
+        "pairs": [],
+    },
     "two_pipes": {
         "pipes": {"fp32", "fp16-tc"}, "memory": {"DRAM": H100_DRAM, "L2 <sample>": 10e12},
         "points": {'<b>&amp;"x"</b>': (2.0, 5e12), "a long label at the right edge of the frame": (2000.0, 400e12),
@@ -219,12 +227,18 @@ def check_svg(driver, svg, name, chart):
               r["t"] >= origin["t"] - 0.5 and r["b"] <= origin["b"] + 0.5,
               f"{name}: text {t.get_attribute('textContent')!r} ({cls}) is clipped: {r} not inside {origin}")
         boxes.setdefault(cls, []).append((t.get_attribute("textContent"), r))
-    for cls in ("ceiling-label compute", "point-label"):
-        group = boxes.get(cls, [])
+    # Ceiling labels among themselves, point labels among themselves and against the ceiling labels (a
+    # point on a ceiling puts its label among them).
+    def overlap(a, b):
+        return min(a["r"], b["r"]) - max(a["l"], b["l"]) > 1 and min(a["b"], b["b"]) - max(a["t"], b["t"]) > 1
+    ceiling_labels, point_labels = boxes.get("ceiling-label compute", []), boxes.get("point-label", [])
+    for group in (ceiling_labels, point_labels):
         for n, (ta, a) in enumerate(group):
             for tb, b in group[n + 1:]:
-                overlap = min(a["r"], b["r"]) - max(a["l"], b["l"]) > 1 and min(a["b"], b["b"]) - max(a["t"], b["t"]) > 1
-                check(not overlap, f"{name}: labels {ta!r} and {tb!r} overlap")
+                check(not overlap(a, b), f"{name}: labels {ta!r} and {tb!r} overlap")
+    for ta, a in point_labels:
+        for tb, b in ceiling_labels:
+            check(not overlap(a, b), f"{name}: point label {ta!r} and ceiling label {tb!r} overlap")
 
 
 def no_console_errors(driver, name):
@@ -482,8 +496,8 @@ def main():
             print(f"SKIPPED: {tool} is missing; install chromium and chromium-driver")
             return SKIP
     samples = os.path.abspath(args.samples)
-    files = ["roofline_h100.svg", "roofline_two_pipes.svg", "report.html", "report_single.html", "monitor.html",
-             "report_sections.html", "source_lines.html"]
+    files = ["roofline_h100.svg", "roofline_two_pipes.svg", "roofline_two_estimates.svg", "report.html",
+             "report_single.html", "monitor.html", "report_sections.html", "source_lines.html"]
     missing = [f for f in files if not os.path.isfile(os.path.join(samples, f))]
     if missing:
         print(f"FAIL: write_samples did not write {missing} into {samples}")
@@ -501,7 +515,8 @@ def main():
     By = webdriver.common.by.By
     try:
         url = lambda f: "file://" + os.path.join(samples, f)
-        for name, chart in (("roofline_h100.svg", "h100"), ("roofline_two_pipes.svg", "two_pipes")):
+        for name, chart in (("roofline_h100.svg", "h100"), ("roofline_two_pipes.svg", "two_pipes"),
+                            ("roofline_two_estimates.svg", "two_estimates")):
             driver.get(url(name))
             no_console_errors(driver, name)
             svg = driver.find_element(By.CSS_SELECTOR, "svg")

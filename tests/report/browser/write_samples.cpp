@@ -49,6 +49,19 @@ napkin::roofline_chart two_pipes_chart() {
   return chart;
 }
 
+// What `napkin roofline --gpu h100 --workload "gemm 4096 4096 4096 --dtype fp16" --workload "softmax 32000 16384"`
+// draws: the GEMM sits on the fp16-tc ceiling, among the ceiling labels (its label once covered one).
+napkin::roofline_chart two_estimates_chart() {
+  const napkin::gpu_spec& h100 = napkin::find_gpu("h100-sxm");
+  auto chart = napkin::make_roofline_chart(h100, "Roofline: h100-sxm (H100 SXM5 80GB)");
+  napkin::add_estimate(chart, "gemm 4096 4096 4096 --dtype fp16",
+                       napkin::estimate(napkin::gemm(4096, 4096, 4096, napkin::dtype::fp16), h100,
+                                        napkin::pipe::fp16_tensor));
+  napkin::add_estimate(chart, "softmax 32000 16384",
+                       napkin::estimate(napkin::softmax(32000, 16384), h100, napkin::pipe::fp32));
+  return chart;
+}
+
 bool write(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
   out << text;
@@ -89,6 +102,7 @@ int main(int argc, char** argv) {
 
   const bool ok = write(dir + "/roofline_h100.svg", napkin::to_svg(h100_chart())) &&
                   write(dir + "/roofline_two_pipes.svg", napkin::to_svg(two_pipes_chart())) &&
+                  write(dir + "/roofline_two_estimates.svg", napkin::to_svg(two_estimates_chart())) &&
                   write(dir + "/report.html", napkin::to_html(page)) &&
                   write(dir + "/report_single.html", napkin::to_html(single)) &&
                   write(dir + "/report_sections.html", napkin::to_html(sectioned)) &&
@@ -98,6 +112,6 @@ int main(int argc, char** argv) {
                   write(dir + "/source_lines.html",
                         napkin::to_html(napkin::source_lines_page{"strided_sum, sample source lines",
                                                                   source_lines_samples::report(), {}, {}}));
-  if (ok) std::printf("write_samples: 7 files in %s\n", dir.c_str());
+  if (ok) std::printf("write_samples: 8 files in %s\n", dir.c_str());
   return ok ? 0 : 1;
 }
