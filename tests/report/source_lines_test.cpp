@@ -150,11 +150,12 @@ TEST_CASE("source lines: CSV, one row per document row") {
 }
 
 TEST_CASE("source lines: diff() directions, explicitly") {
-  // Fewer samples on a row (function, line, PC) is less time there: lower is better, as is its share of its
-  // function's samples; a stall reason's samples have no direction (which reason moves is the diagnosis).
+  // Fewer samples on a row (function, line, PC) is less time there: lower is better. Its share of its
+  // function's samples has no direction (shares add up to 100 %: fixing the hot line raises the others'), nor
+  // has a stall reason's samples (which reason moves is the diagnosis).
   CHECK(better_direction("samples") == better::lower);
   CHECK(better_direction("not_issued_samples") == better::lower);
-  CHECK(better_direction("share_pct") == better::lower);
+  CHECK(better_direction("share_pct") == better::none);
   CHECK(better_direction("stalls.long_scoreboard") == better::none);
   CHECK(better_direction("line") == better::none);
   CHECK(better_direction("pc_offset") == better::none);
@@ -179,21 +180,20 @@ TEST_CASE("source lines: diff() directions, explicitly") {
   const std::string line10 = "line: strided_sum source_lines_kernel.cu:10";
   const std::string line8 = "line: strided_sum source_lines_kernel.cu:8";
   CHECK(status(line10, "samples") == change_status::better);      // 980 -> 180
-  CHECK(status(line10, "share_pct") == change_status::better);    // 98 % -> 90 %
+  CHECK(status(line10, "share_pct") == change_status::changed);   // 98 % -> 90 %, no direction
   CHECK(status(line10, "not_issued_samples") == change_status::better);
   CHECK(status(line10, "stalls.long_scoreboard") == change_status::changed);  // 950 -> 150, no direction
   CHECK(status("function: strided_sum", "samples") == change_status::better);  // 1000 -> 200
   CHECK(status(line8, "samples") == change_status::same);         // 20 -> 20: the line did not change
-  // ... but its share of a function that spends less time elsewhere rose, 2 % -> 10 %: worse, a regression
-  // unless the gate is on samples (docs/source-lines.md says so).
-  CHECK(status(line8, "share_pct") == change_status::worse);
-  CHECK(d.regressed());
+  // ... while its share of a function that spends less time elsewhere rose, 2 % -> 10 %: changed, not worse,
+  // so the fix is no regression and `napkin diff` exits 0.
+  CHECK(status(line8, "share_pct") == change_status::changed);
+  CHECK_FALSE(d.regressed());
+  CHECK(d.exit_code() == 0);
+  // Line 10's samples back up: a regression.
+  CHECK(diff(after, before).regressed());
   diff_options gate;
   gate.gate_fields = {"samples", "not_issued_samples"};
-  const report_diff gated = diff(before, after, gate);
-  CHECK_FALSE(gated.regressed());
-  CHECK(gated.exit_code() == 0);
-  // Line 10's samples back up: a regression on the samples gate.
   CHECK(diff(after, before, gate).regressed());
   CHECK(d.added.empty());
   CHECK(d.removed.empty());
@@ -323,13 +323,14 @@ TEST_CASE("source lines: the HTML page") {
   // With the baseline before the fix: diff()'s outcome and the numbers that moved.
   const std::string compared = to_html(source_lines_page{"fixed", source_lines_samples::fixed(),
                                                          source_lines_samples::report(), {}});
-  CHECK(contains(compared, "data-outcome=\"regression\""));
+  CHECK(contains(compared, "data-outcome=\"no-regression\""));
   CHECK(contains(compared, "data-entity=\"line: strided_sum source_lines_kernel.cu:10\" data-field=\"samples\" "
                            "data-status=\"better\""));
   CHECK(contains(compared, "data-entity=\"line: strided_sum source_lines_kernel.cu:8\" data-field=\"share_pct\" "
-                           "data-status=\"worse\""));
-  source_lines_page gated{"fixed", source_lines_samples::fixed(), source_lines_samples::report(), {}};
+                           "data-status=\"changed\""));
+  // The other way round (line 10 back up to 980 samples) is a regression, on the samples gate too.
+  source_lines_page gated{"back", source_lines_samples::report(), source_lines_samples::fixed(), {}};
   gated.compare.gate_fields = {"samples"};
-  CHECK(contains(to_html(gated), "data-outcome=\"no-regression\""));
+  CHECK(contains(to_html(gated), "data-outcome=\"regression\""));
   CHECK(contains(to_html(source_lines_page{}), "No function was sampled."));
 }

@@ -42,7 +42,7 @@ NAPKIN_BEGIN_NAMESPACE
 // Which way each compared number improves, by its flattened name (docs/reports.md has the table). Time,
 // cycles, bytes moved, passes, napkin's cost and the traffic overhead are better lower, and so are a job's
 // GPU time across ranks (min / median / max, compute, communication) and its imbalance (max / median);
-// a source line's PC samples and share of its function's samples lower; throughput %, achieved bandwidth and
+// a source line's PC samples lower; throughput %, achieved bandwidth and
 // FLOP/s, occupancy and active warps higher; everything else (counts,
 // rank numbers, a monitor row's totals, communication shares) has no direction.
 // A report section's number ("sections.<name>.<field>") has the direction its section declares
@@ -57,9 +57,10 @@ inline better better_direction(std::string_view field) {
       "mean_ns",         "dram_bytes_per_complete_launch",
       "min_ns",          "median_ns",       "max_ns",         "imbalance",      "compute_ns",
       "communication_ns",
-      // source-lines rows (report/source_lines_documents.hpp): a function's, line's or PC's PC samples and its
-      // share of its function's (a function: of all functions') samples; fewer is less time spent there.
-      "samples",         "not_issued_samples", "share_pct"};
+      // source-lines rows (report/source_lines_documents.hpp): a function's, line's or PC's PC samples; fewer
+      // is less time spent there. A row's share has no direction: shares add up to 100 %, so a fix of the hot
+      // line raises every untouched line's share, which is not a regression.
+      "samples",         "not_issued_samples"};
   static constexpr std::string_view higher[] = {
       "sm_pct",       "memory_pct",           "dram_pct",      "l1tex_pct",      "l2_pct",       "l2_slices_pct",
       "dram_bytes_per_s", "flop_per_s",       "napkin.bandwidth_of_peak", "napkin.flops_of_peak",
