@@ -10,7 +10,10 @@
 # `--before DIR` times each header also from DIR/include (an older tree, e.g. `git archive <commit> include`),
 # in the same rounds. A benchmark, not a test: nothing here fails.
 #
-#   python3 benchmarks/build/include_cost.py [--rounds 5] [--floor] [--nvcc] [--before DIR] [--out table.md]
+# `--cpu` times the compiler's user + system CPU seconds instead of wall seconds (for a machine that other
+# builds share). `--header a.hpp+b.hpp` times one unit that includes both.
+#
+#   python3 benchmarks/build/include_cost.py [--rounds 5] [--floor] [--nvcc] [--cpu] [--before DIR] [--out table.md]
 #                                             [--header napkin/x.hpp ...]
 import argparse
 import os
@@ -33,7 +36,17 @@ __global__ void scale(float* x, float a, int n) {
 """
 
 
-def compile_seconds(cmd):
+def compile_seconds(cmd, cpu=False):
+  """Wall seconds, or with cpu the compiler's user + system CPU seconds (steadier when other builds share the
+  cores, since waiting for a core is not counted; contention for caches still is)."""
+  if cpu:
+    with tempfile.TemporaryFile() as err:
+      child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
+      _, status, usage = os.wait4(child.pid, 0)
+      if status != 0:
+        err.seek(0)
+        sys.exit("failed: %s\n%s" % (" ".join(cmd), err.read().decode(errors="replace")[-2000:]))
+      return usage.ru_utime + usage.ru_stime
   start = time.perf_counter()
   done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
   seconds = time.perf_counter() - start
@@ -66,7 +79,9 @@ def main():
   parser.add_argument("--cxx", default=os.environ.get("CXX", "g++"))
   parser.add_argument("--floor", action="store_true", help="also time each header's system headers alone")
   parser.add_argument("--nvcc", action="store_true", help="also time nvcc on a one-kernel .cu file")
-  parser.add_argument("--header", action="append", help="time these headers instead of the umbrellas")
+  parser.add_argument("--header", action="append",
+                      help="time these headers instead of the umbrellas; a+b: one unit that includes a and b")
+  parser.add_argument("--cpu", action="store_true", help="user + system CPU seconds instead of wall seconds")
   parser.add_argument("--before", help="a tree whose include/ is timed too, as 'before'")
   parser.add_argument("--out", help="write the Markdown table here too")
   args = parser.parse_args()
@@ -82,7 +97,7 @@ def main():
   for header in headers:
     source = os.path.join(work, "tu_%d.cpp" % len(rows))
     with open(source, "w") as f:
-      f.write("#include <%s>\n" % header)
+      f.write("".join("#include <%s>\n" % h for h in header.split("+")))
     rows.append(("g++", header))
     for tree in trees:
       jobs[("g++", header, tree)] = [args.cxx, "-std=c++17", "-fsyntax-only", *flags[tree], source]
@@ -104,7 +119,7 @@ def main():
   best = {key: float("inf") for key in jobs}
   for _ in range(args.rounds):
     for key, cmd in jobs.items():
-      best[key] = min(best[key], compile_seconds(cmd))
+      best[key] = min(best[key], compile_seconds(cmd, args.cpu))
 
   version = subprocess.run([args.cxx, "--version"], capture_output=True, text=True).stdout.splitlines()[0]
   head = "| Compiler and header | Seconds | Ratio to nvtx3.hpp |"
@@ -113,8 +128,9 @@ def main():
     head, rule = head + " Before | Before's ratio |", rule + "---:|---:|"
   if args.floor:
     head, rule = head + " Its system headers alone |", rule + "---:|"
-  lines = ["Machine: %s, %d cores (`nproc`), %s; minimum of %d interleaved rounds." %
-           (platform.machine(), os.cpu_count(), version, args.rounds), "", head, rule]
+  lines = ["Machine: %s, %d cores (`nproc`), %s; minimum of %d interleaved rounds%s." %
+           (platform.machine(), os.cpu_count(), version, args.rounds,
+            ", user + system CPU seconds" if args.cpu else ""), "", head, rule]
   for compiler, header in rows:
     base = best[(compiler, BASELINE, "after")]
     seconds = best[(compiler, header, "after")]

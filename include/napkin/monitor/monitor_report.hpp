@@ -28,9 +28,11 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <optional>
-#include <sstream>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -238,7 +240,37 @@ inline std::string to_text(const monitor_report& r) {
 }
 
 namespace detail {
-inline void monitor_key_value(std::ostringstream& os, const char* key, const std::optional<double>& v) {
+// The key-value text as an std::ostream with precision(10) writes it ("%.10g" for a double, decimal for an
+// integer), without <sstream>: the report umbrella includes this header (docs/compile-time.md).
+class monitor_key_text {
+ public:
+  monitor_key_text& operator<<(std::string_view s) {
+    out_ += s;
+    return *this;
+  }
+  monitor_key_text& operator<<(char c) {
+    out_ += c;
+    return *this;
+  }
+  monitor_key_text& operator<<(double v) {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.10g", v);
+    out_ += buf;
+    return *this;
+  }
+  template <class I, std::enable_if_t<std::is_integral_v<I> && !std::is_same_v<I, bool> && !std::is_same_v<I, char>,
+                                      int> = 0>
+  monitor_key_text& operator<<(I v) {
+    out_ += std::to_string(v);
+    return *this;
+  }
+  std::string str() const { return out_; }
+
+ private:
+  std::string out_;
+};
+
+inline void monitor_key_value(monitor_key_text& os, const char* key, const std::optional<double>& v) {
   if (v) os << ' ' << key << '=' << *v;
 }
 
@@ -254,8 +286,7 @@ inline std::string monitor_key_name(std::string s) {
 // ends with its resolution (the rate solve's status, windows, standard error, share alone, collinearity).
 inline std::string to_key_values(const monitor_report& r) {
   const device_totals& d = r.totals;
-  std::ostringstream os;
-  os.precision(10);
+  detail::monitor_key_text os;
   os << "NAPKIN_MONITOR device=" << r.device << " idle_model=" << to_string(r.idle) << " wall_ns=" << d.wall_ns()
      << " sampled_ns=" << d.sampled_ns << " busy_ns=" << d.busy_ns << " idle_ns=" << d.idle_ns
      << " dropped_ns=" << d.dropped_ns << " samples_kept=" << d.samples_kept << " samples_dropped=" << d.samples_dropped
