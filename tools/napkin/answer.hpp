@@ -77,6 +77,7 @@ struct occupancy_answer {
 // `napkin diff`: good input only (bad input is a usage_error: exit status 2).
 struct diff_answer {
   report_diff d;
+  std::vector<std::string> gate;  // --gate: only these numbers can make a regression (empty: every number)
 };
 
 // `napkin roofline`: text is the SVG, json and csv the chart's numbers; to `output` (-o) or stdout.
