@@ -14,6 +14,7 @@
 //   merge                         napkin.job (the ranks and the cross-rank table)
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -84,7 +85,7 @@ inline std::string markdown_text(const answer& a) {
     std::string out = to_markdown(d->d);
     if (!d->gate.empty()) {
       out += "\nGated numbers:";
-      for (const std::string& f : d->gate) out += " " + markdown_code(f);
+      for (std::size_t i = 0; i < d->gate.size(); ++i) out += (i == 0 ? " " : ", ") + markdown_code(d->gate[i]);
       out += " (the others are shown, never a regression).\n";
     }
     return out;

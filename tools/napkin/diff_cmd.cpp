@@ -66,14 +66,16 @@ runner setup_diff(CLI::App& sub) {
       ->type_name("PCT")
       ->capture_default_str();
   sub.add_flag("--allow-different-gpu", a->allow_different_gpu, "compare documents about different GPUs");
-  sub.add_option("--gate", a->gate, "only these numbers can regress (all are shown), e.g.\nduration_ns or sm_pct; repeat or a,b")
+  sub.add_option("--gate", a->gate,
+                 "only these numbers can regress (all are shown), e.g.\nduration_ns or sm_pct; repeat or a,b")
       ->type_name("FIELD");
   sub.footer("Documents: what --format json writes (any command) and napkin/report/ writes,\n"
              "or ncu's raw CSV (ncu --csv --page raw --print-units base: kernel-reports).\n"
              "Entities (kernels, estimates, ...) match by name; each number knows its better\n"
              "direction (time lower, throughput higher). Exit status 0 no regression, 1 a\n"
              "regression, 2 bad input: a missing or broken file, an unknown schema version,\n"
-             "different kinds, different GPUs without --allow-different-gpu.");
+             "different kinds, different GPUs without --allow-different-gpu.\n"
+             "--format markdown: the gate's result first, for a CI job summary (docs/ci.md).");
   return [a]() -> answer {
     if (a->old_option->count() == 0 || a->new_option->count() == 0)
       throw usage_error("diff expects two files (OLD NEW), got " +

@@ -2,8 +2,9 @@
 // napkin report RUN.json [--baseline OLD.json] -o report.html: one self-contained HTML page, picked by the
 // document's kind. A measured run (kernel-reports, phase-reports, sol-report, comparison): the run page
 // (napkin/report/html_page.hpp): the kernels table, SOL bars, verdicts, the roofline, the baseline's changes;
-// --format json or csv: the run's kernels as a kernel-reports document or table. A phase monitor's report
-// (monitor-report): the monitor page (napkin/report/monitor_page.hpp); json and csv: the monitor report.
+// --format json or csv: the run's kernels as a kernel-reports document or table (markdown: that table, then
+// the comparison with --baseline). A phase monitor's report (monitor-report): the monitor page
+// (napkin/report/monitor_page.hpp); json, csv and markdown: the monitor report.
 #include <memory>
 #include <optional>
 #include <string>
@@ -83,8 +84,9 @@ runner setup_report(CLI::App& sub) {
   sub.footer("The page needs no network to open; its kind follows the document's: a run page\n"
              "for kernel-reports, phase-reports, sol-report or comparison, a monitor page for\n"
              "monitor-report. The roofline is there when the GPU is known (--gpu or the run's\n"
-             "key) and a kernel has FLOP counts. --format text (default) writes the HTML; json\n"
-             "and csv the run's kernels, or the monitor report.");
+             "key) and a kernel has FLOP counts. --format text (default) writes the HTML; json,\n"
+             "csv and markdown the run's kernels, or the monitor report (markdown: then the\n"
+             "comparison with --baseline).");
   return [a]() -> answer {
     if (a->run.empty()) throw usage_error("report expects a RUN.json");
     if (!is_ncu_csv_file(a->run)) {  // ncu's raw CSV is a kernel-reports run (run_files.hpp)
