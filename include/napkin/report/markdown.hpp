@@ -22,6 +22,7 @@
 
 #include "napkin/document/document.hpp"
 #include "napkin/document/json_writer.hpp"
+#include "napkin/profiler/sections/report_section.hpp"
 #include "napkin/report/compare.hpp"
 #include "napkin/text/markdown.hpp"
 #include "napkin/text/numbers.hpp"
@@ -50,6 +51,9 @@ inline void markdown_walk(const json_value& obj, const std::string& prefix, mark
         }
     } else if (key != "workload_types" && is_left_out_of_comparison(key)) {
       continue;
+    } else if (key == detail::section_about_member && v.is_object()) {  // a section's words: its title only
+      if (const json_value* title = v.find("title"); title != nullptr && title->is_string())
+        out.cells.emplace_back(prefix + key + ".title", markdown_escape(title->as_string()));
     } else if (v.is_number()) {
       out.cells.emplace_back(prefix + key, named_number(v.as_number(), prefix + key));
       out.numeric.push_back(prefix + key);
