@@ -71,10 +71,13 @@ def run(what, argv, baseline, current, expect_status, expect_parts, summary_file
 
 
 # The step as GitHub runs it (bash -e), and the script, on the regression, on no change and on real ncu data.
+# GitHub's two ways to run a step on Linux: the default `bash -e {0}`, and `shell: bash`'s pipefail form.
+github_default = ["bash", "-e", "-c", step_command]
 github = ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", step_command]
 shell = ["sh", "perf_gate.sh", "perf/baseline.json", "perf/current.json"]
 base, now = os.path.join(ci, "baseline.json"), os.path.join(ci, "current.json")
 run("the GitHub step, a regression", github, base, now, 1, [GATE_FAIL] + ROWS)
+run("the GitHub step (default shell), a regression", github_default, base, now, 1, [GATE_FAIL] + ROWS)
 run("the GitHub step, no change", github, base, base, 0, [GATE_PASS])
 run("the script, a regression", shell, base, now, 1, [GATE_FAIL] + ROWS)
 run("the script, no change", shell, base, base, 0, [GATE_PASS])
