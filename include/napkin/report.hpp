@@ -18,6 +18,7 @@
 //   report/roofline_chart.hpp        roofline_chart: ceilings, points, before/after pairs (a value)
 //   report/roofline_svg.hpp          to_svg(chart): a self-contained SVG
 //   report/html_page.hpp             to_html(report_page): one self-contained HTML page per run
+//   report/markdown.hpp              document_markdown, to_markdown(diff): GitHub Markdown for CI summaries
 //   report/ncu_csv_read.hpp          read_ncu_csv: Nsight Compute's raw CSV as kernel_reports
 //   report/source_lines_documents.hpp  source_lines_report (sample_source_lines: hot lines, PCs, stalls)
 // Not included here: report/json_read.hpp (reading JSON back), which needs nlohmann/json.
@@ -33,6 +34,7 @@
 #include "napkin/monitor/monitor_documents.hpp"
 #include "napkin/report/compare.hpp"
 #include "napkin/report/html_page.hpp"
+#include "napkin/report/markdown.hpp"
 #include "napkin/report/math_documents.hpp"
 #include "napkin/report/ncu_csv_read.hpp"
 #include "napkin/report/profiler_documents.hpp"

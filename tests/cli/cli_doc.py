@@ -1,18 +1,20 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 """docs/cli.md's help blocks are the napkin CLI's own --help output, and the sample answers of the README,
-docs/napkin-math.md and docs/reports.md are its own answers. Each block is a line `<!-- napkin ARGS -->`
-followed by a ```text fence holding what `napkin ARGS` prints (run in the current folder: CTest runs the
-documents other than docs/cli.md from the source folder, so ARGS name files such as docs/examples/...).
+docs/napkin-math.md, docs/reports.md and docs/ci.md are its own answers. Each block is a line
+`<!-- napkin ARGS -->` followed by a ```text (or ```markdown) fence holding what `napkin ARGS` prints (run in
+the current folder: CTest runs the documents other than docs/cli.md from the source folder, so ARGS name files
+such as docs/examples/...).
     cli_doc.py --check docs/cli.md NAPKIN    fails when a block differs (CTest cli_doc)
     cli_doc.py --write docs/cli.md NAPKIN    rewrites the blocks from the tool"""
+import os
 import re
 import subprocess
 import sys
 
 mode, doc, napkin = sys.argv[1], sys.argv[2], sys.argv[3]
 text = open(doc, encoding="utf-8").read()
-block = re.compile(r"(<!-- napkin ([^>]*?) -->\n```text\n)(.*?)(```\n)", re.S)
+block = re.compile(r"(<!-- napkin ([^>]*?) -->\n```(?:text|markdown)\n)(.*?)(```\n)", re.S)
 stale = []
 
 

@@ -25,6 +25,8 @@ expect() {  # expect "<completions>" word...
 expect "gemm" napkin ge
 expect "reduction report rmsnorm roofline" napkin r
 expect "json" napkin gemm 1 1 1 --format j
+expect "markdown" napkin diff a.json b.json --format m
+expect "sm_pct" napkin diff a.json b.json --gate sm
 expect "--version" napkin --ver
 expect "softmax" napkin help so
 expect "--dtype" napkin gemm 4096 --dt

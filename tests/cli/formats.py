@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Every napkin command answers in the three formats: --format json validates against the checked-in
+"""Every napkin command answers in the four formats: --format json validates against the checked-in
 schema (docs/schema/napkin.schema.json, jsonschema), --format csv parses with Python's csv module (a header
-row, then rows as long as it), and text stays the default (no --format = --format text). A command
+row, then rows as long as it), --format markdown holds a GitHub pipe table (a header, its alignment row,
+rows as wide as the header; a diff with nothing beyond the threshold has only its gate line), with the
+same exit status, and text stays the default (no --format = --format text). A command
 without arguments here fails the test, so a new command gets some.
     formats.py SCHEMA NAPKIN DOCS RUNS
 DOCS: what `shell_cases.sh make_documents` wrote; RUNS: what make_runs wrote. Run with Debian's
@@ -23,7 +25,7 @@ except ImportError:
 
 schema_file, napkin, docs, runs = sys.argv[1:5]
 
-# Per command, argument lists; every list is run in the three formats.
+# Per command, argument lists; every list is run in the four formats.
 CASES = {
     "attention": [["1", "32", "4K", "128", "--causal"], ["1", "32", "1K,2K", "128", "--gpu", "h100,a100"]],
     "conv2d": [["1", "64", "56", "56", "64", "3", "3", "--padding", "1", "--dtype", "fp16"]],
@@ -53,6 +55,32 @@ CASES = {
 def run(args):
     p = subprocess.run([napkin] + args, capture_output=True)
     return p.returncode, p.stdout.decode("utf-8"), p.stderr.decode("utf-8")
+
+
+CELL_SEPARATOR = re.compile(r"(?<!\\)\|")  # a '|' that a backslash does not escape
+ALIGNMENT_ROW = re.compile(r"^\|( *:?-{3,}:? *\|)+$")
+
+
+def markdown_problems(text):
+    """Why `text` is not Markdown with well-formed pipe tables (at least one); [] when it is."""
+    lines = text.split("\n")
+    tables, problems = 0, []
+    for i, line in enumerate(lines):
+        if not ALIGNMENT_ROW.match(line):
+            continue
+        tables += 1
+        header = lines[i - 1] if i > 0 else ""
+        width = len(CELL_SEPARATOR.split(header)) - 2
+        if not header.startswith("| ") or not header.endswith(" |") or width != line.count("|") - 1:
+            problems.append(f"table {tables}: the header {header!r} does not match its alignment row")
+        for row in lines[i + 1:]:
+            if not row.startswith("|"):
+                break
+            if not row.endswith(" |") or len(CELL_SEPARATOR.split(row)) - 2 != width:
+                problems.append(f"table {tables}: a row of another width than its header: {row[:120]!r}")
+    if tables == 0 and "**Gate: PASS**" not in text:
+        problems.append("no pipe table")
+    return problems
 
 
 def main():
@@ -97,8 +125,13 @@ def main():
                 failures.append(f"`{what} --format csv`: rows of different lengths, or a repeated column name")
             elif any(not h or not re.fullmatch(r"[a-z0-9_]+", h) for h in rows[0]):
                 failures.append(f"`{what} --format csv`: the header row is not column names: {rows[0]}")
+            status_m, out, err = run(cmd + ["--format", "markdown"])
+            if status_m != status:
+                failures.append(f"`{what} --format markdown` exited with {status_m}, text with {status}: {err}")
+            for p in markdown_problems(out)[:3]:
+                failures.append(f"`{what} --format markdown`: {p}")
             checked += 1
-    print(f"{checked} answers checked in 3 formats; kinds: {', '.join(sorted(k for k in kinds if k))}")
+    print(f"{checked} answers checked in 4 formats; kinds: {', '.join(sorted(k for k in kinds if k))}")
     for f in failures:
         print("FAIL:", f)
     return 1 if failures else 0

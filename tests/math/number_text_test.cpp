@@ -102,6 +102,13 @@ TEST_CASE("named_number: the unit the name ends with") {
   CHECK(named_number(3, "passes") == "3");
   CHECK(named_number(0.5, "communication_fraction") == "0.5");
   CHECK(named_number(std::nan(""), "duration_ns") == "nan s");
+  // A flattened path: the last name's unit, else the holding object's; bytes named in the middle.
+  CHECK(named_number(0.8125, "cost.total_s") == "812.50 ms");
+  CHECK(named_number(137438953472, "workload.flop") == "137.4 GFLOP");
+  CHECK(named_number(9.894e14, "peak_flop_per_s.fp16-tc") == "989.4 TFLOP/s");
+  CHECK(named_number(295.343, "ridge_flop_per_byte.fp16-tc") == "295.3 FLOP/B");
+  CHECK(named_number(465353238.46, "max_bytes_for_compute_bound") == "465.4 MB");
+  CHECK(named_number(8, "blocks_by.registers") == "8");
 }
 
 TEST_CASE("padding and the column table count characters, not bytes") {

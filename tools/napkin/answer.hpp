@@ -86,9 +86,10 @@ struct occupancy_answer {
 // `napkin diff`: good input only (bad input is a usage_error: exit status 2).
 struct diff_answer {
   report_diff d;
+  std::vector<std::string> gate;  // --gate: only these numbers can make a regression (empty: every number)
 };
 
-// `napkin roofline`: text is the SVG, json and csv the chart's numbers; to `output` (-o) or stdout.
+// `napkin roofline`: text is the SVG, json, csv and markdown the chart's numbers; to `output` (-o) or stdout.
 struct roofline_answer {
   roofline_chart chart;
   chosen_gpu gpu;  // keeps what chart.gpu's names view alive (a GPU from a file)
@@ -96,7 +97,7 @@ struct roofline_answer {
   std::vector<std::string> notes;  // for stderr: kernels left out of the chart, and why
 };
 
-// `napkin report`: text is the HTML page, json and csv the run's kernels (or the monitor report when
+// `napkin report`: text is the HTML page, json, csv and markdown the run's kernels (or the monitor report when
 // `monitor` is set: a monitor-report document's page; the source lines when `source_lines` is set); to
 // `output` (-o) or stdout.
 struct report_answer {

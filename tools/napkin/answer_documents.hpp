@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// --format json and csv: each answer (answer.hpp) as the report library's value, serialized by its
-// to_json / to_csv (include/napkin/report/; the JSON validates against docs/schema/napkin.schema.json).
+// --format json, csv and markdown: each answer (answer.hpp) as the report library's value, serialized by
+// its to_json / to_csv (include/napkin/report/; the JSON validates against docs/schema/napkin.schema.json)
+// or rendered by report/markdown.hpp: document_markdown of its document, to_markdown of a diff (the gate
+// first) and, for `report --baseline`, the page's comparison after the run's table.
 //   a workload, one case          napkin.estimate   (with "measured" for --time)
 //   a sweep or a GPU comparison   napkin.estimates  (rows = cases; GPUs without the pipe: "unavailable")
 //   gpus (every view)             napkin.gpu-specs  (the whole table, or the GPUs named: peaks, ridges, sources)
@@ -13,6 +15,8 @@
 //   merge                         napkin.job (the ranks and the cross-rank table)
 #pragma once
 
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +25,7 @@
 #include "napkin/math.hpp"
 #include "napkin/report/cli_documents.hpp"
 #include "napkin/report/job_documents.hpp"
+#include "napkin/report/markdown.hpp"
 #include "napkin/report/math_documents.hpp"
 #include "napkin/monitor/monitor_documents.hpp"
 #include "napkin/report/profiler_documents.hpp"
@@ -80,6 +85,34 @@ inline std::string json_text(const answer& a) {
 }
 inline std::string csv_text(const answer& a) {
   return document_text(a, [](const auto& value) { return to_csv(value); });
+}
+
+// The diff's gate first (report/markdown.hpp); any other answer, its document as Markdown tables.
+inline std::string markdown_text(const answer& a) {
+  if (const auto* d = std::get_if<diff_answer>(&a)) {
+    std::string out = to_markdown(d->d);
+    if (!d->gate.empty()) {
+      out += "\nGated numbers:";
+      for (std::size_t i = 0; i < d->gate.size(); ++i) out += (i == 0 ? " " : ", ") + markdown_code(d->gate[i]);
+      out += " (the others are shown, never a regression).\n";
+    }
+    return out;
+  }
+  std::string out = document_text(a, [](const auto& value) { return document_markdown(document_value(value)); });
+  if (const auto* r = std::get_if<report_answer>(&a)) {  // the page's comparison with its baseline
+    std::optional<report_diff> d;
+    if (r->monitor && r->monitor->baseline)
+      d = diff(to_document(*r->monitor->baseline), to_document(r->monitor->report), r->monitor->compare);
+    else if (!r->monitor && r->page.baseline)
+      d = diff(to_document(kernel_reports{*r->page.baseline, 0, {}}, {}, r->page.sections),
+               to_document(kernel_reports{r->page.kernels, 0, {}}, {}, r->page.sections), r->page.compare);
+    if (d) {
+      d->old_source.clear();  // "<memory>": the heading below says what was compared
+      d->new_source.clear();
+      out += "\nThe run against its baseline (--baseline):\n\n" + to_markdown(*d);
+    }
+  }
+  return out;
 }
 
 }  // namespace napkin::cli

@@ -43,7 +43,8 @@ const char* const overview =
 
 const char* const root_footer =
     "Every command takes -h/--help (`napkin help COMMAND` prints the same) and\n"
-    "--format text|json|csv (json: a document of docs/schema/napkin.schema.json).\n"
+    "--format text|json|csv|markdown (json: a document of docs/schema/napkin.schema.json;\n"
+    "markdown: GitHub tables for a CI job summary, docs/ci.md).\n"
     "Exit status: 0 an answer; 1 the answer is a failure (a launch that does not fit on\n"
     "an SM, a regression in `napkin diff`) or the output could not be written; 2 bad\n"
     "usage or input.\n"

@@ -2,7 +2,7 @@
 // The option groups the `napkin` commands share, and solve(): the one path from a workload command's
 // arguments to its answer.
 //
-//   add_output_options(sub, o)     every command (main adds it): --format text|json|csv
+//   add_output_options(sub, o)     every command (main adds it): --format text|json|csv|markdown
 //   add_size(sub, arg, what)       a size argument: one size or a sweep (sweep.hpp)
 //   add_workload_options(sub, o)   the workload commands: GPU(s), pipe, types, counting, --time
 //   solve(...)                     sizes × GPUs → workload_answer
@@ -36,7 +36,7 @@ struct output_options {
 
 inline void add_output_options(CLI::App& sub, output_options& o) {
   sub.add_option("--format", o.format,
-                 "text (for people), json (a document of docs/schema/\nnapkin.schema.json) or csv (a header row, one row per\nentity)")
+                 "text (for people), json (a document of docs/schema/\nnapkin.schema.json), csv (a header row, one row per\nentity) or markdown (GitHub tables for a CI summary)")
       ->type_name("FORMAT")
       ->capture_default_str()
       ->group("Output");
@@ -44,9 +44,9 @@ inline void add_output_options(CLI::App& sub, output_options& o) {
 
 inline void check_output_options(const output_options& o) {
   const std::string f = lower(o.format);
-  if (f != "text" && f != "json" && f != "csv")
-    throw usage_error("--format '" + quote_input(o.format) + "': give text, json or csv" +
-                      did_you_mean(f, {"text", "json", "csv"}));
+  if (f != "text" && f != "json" && f != "csv" && f != "markdown")
+    throw usage_error("--format '" + quote_input(o.format) + "': give text, json, csv or markdown" +
+                      did_you_mean(f, {"text", "json", "csv", "markdown"}));
 }
 
 // ---- Sizes -----------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// Renders an answer (answer.hpp): render() picks the --format (text here; json and csv hand the answer
-// to the report library's serializers, answer_documents.hpp) and, for text, the answer's type.
+// Renders an answer (answer.hpp): render() picks the --format (text here; json, csv and markdown hand the
+// answer to the report library's serializers and renderers, answer_documents.hpp) and, for text, the
+// answer's type.
 // Numbers become text through napkin/text/numbers.hpp; what is here is layout. Every line fits in
 // 100 columns (tests/cli checks it).
 #pragma once
@@ -385,12 +386,13 @@ inline void render_text(std::ostream& out, const merge_answer& a) { out << to_te
 
 // ---- The one entry point ---------------------------------------------------------------------------
 
-// The answer in the --format asked for: text, or the report library's JSON or CSV of the same values.
+// The answer in the --format asked for: text, or the report library's JSON, CSV or Markdown of the same values.
 inline void render(std::ostream& out, const answer& a, const output_options& o) {
   check_output_options(o);
   const std::string format = lower(o.format);
   if (format == "json") out << json_text(a);
   else if (format == "csv") out << csv_text(a);
+  else if (format == "markdown") out << markdown_text(a);
   else if (std::holds_alternative<roofline_answer>(a) || std::holds_alternative<report_answer>(a))
     std::visit([&](const auto& value) { render_text(out, value); }, a);  // SVG and HTML: escaped as markup
   else {

@@ -2,10 +2,11 @@
 // napkin report RUN.json [--baseline OLD.json] -o report.html: one self-contained HTML page, picked by the
 // document's kind. A measured run (kernel-reports, phase-reports, sol-report, comparison): the run page
 // (napkin/report/html_page.hpp): the kernels table, SOL bars, verdicts, the roofline, the baseline's changes;
-// --format json or csv: the run's kernels as a kernel-reports document or table. A phase monitor's report
-// (monitor-report): the monitor page (napkin/report/monitor_page.hpp); json and csv: the monitor report. Source
-// lines (source-lines, napkin::sample_source_lines): the source lines page (napkin/report/source_lines_page.hpp);
-// json and csv: the report.
+// --format json or csv: the run's kernels as a kernel-reports document or table (markdown: that table, then
+// the comparison with --baseline). A phase monitor's report (monitor-report): the monitor page
+// (napkin/report/monitor_page.hpp); json, csv and markdown: the monitor report. Source lines (source-lines,
+// napkin::sample_source_lines): the source lines page (napkin/report/source_lines_page.hpp); json, csv and
+// markdown: the report.
 #include <memory>
 #include <optional>
 #include <string>
@@ -109,8 +110,9 @@ runner setup_report(CLI::App& sub) {
              "for kernel-reports, phase-reports, sol-report or comparison, a monitor page for\n"
              "monitor-report, a source lines page for source-lines. The roofline is there\n"
              "when the GPU is known (--gpu or the run's key) and a kernel has FLOP counts.\n"
-             "--format text (default) writes the HTML; json and csv the run's kernels, the\n"
-             "monitor report or the source lines.");
+             "--format text (default) writes the HTML; json, csv and markdown the run's\n"
+             "kernels, the monitor report or the source lines (markdown: then the comparison\n"
+             "with --baseline).");
   return [a]() -> answer {
     if (a->run.empty()) throw usage_error("report expects a RUN.json");
     if (!is_ncu_csv_file(a->run)) {  // ncu's raw CSV is a kernel-reports run (run_files.hpp)

@@ -2,7 +2,7 @@
 // napkin roofline: a roofline chart (SVG) of one GPU with napkin estimates and/or measured kernels.
 //   napkin roofline --gpu h100 --workload "gemm 4096 4096 4096 --dtype fp16" --workload "softmax 32000 16384"
 //   napkin roofline run.json baseline.json -o chart.svg
-// --format json or csv: the chart's numbers instead of the picture.
+// --format json, csv or markdown: the chart's numbers instead of the picture.
 #include <memory>
 #include <optional>
 #include <string>
@@ -39,8 +39,8 @@ runner setup_roofline(CLI::App& sub) {
   sub.add_option("-o,--output", a->output, "write to FILE instead of standard output")->type_name("FILE");
   sub.footer("Ceilings: every pipe the GPU has a peak for, and DRAM. Measured points need\n"
              "executed FLOP counts (napkin::metric_sets::roofline()); kernels without them\n"
-             "are left out with a note. --format text (default) writes the SVG; json and csv\n"
-             "the chart's numbers.");
+             "are left out with a note. --format text (default) writes the SVG; json, csv\n"
+             "and markdown the chart's numbers.");
   return [a]() -> answer {
     if (a->run.empty() && a->workloads.empty())
       throw usage_error("roofline needs a RUN.json, or --workload \"gemm 4096 4096 4096\" for an estimate");

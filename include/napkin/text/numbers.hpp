@@ -137,11 +137,18 @@ inline bool name_ends_with(std::string_view name, std::string_view suffix) {
 // A number of a report document for people, in the unit its member's name ends with (docs/CONTRIBUTING.md:
 // `duration_ns`, `compute_s`, `sm_pct`, `dram_bytes`, `dram_bytes_per_s`, `flop_per_s`, `sm_hz`,
 // `intensity_flop_per_byte`): times as duration() ("2.05 ms"), rates and sizes with SI prefixes
-// ("66.90 TFLOP/s", "3.614 TB/s", "4.295 GB"), percentages as percent(); any other name (a count, a ratio)
-// with general()'s six digits. `napkin diff` prints both sides of a change this way; the documents keep
-// the exact number.
+// ("66.90 TFLOP/s", "3.614 TB/s", "4.295 GB"), percentages as percent(); a count of bytes named so in its
+// middle (`max_bytes_for_compute_bound`) as bytes; any other name (a count, a ratio) with general()'s six
+// digits. A flattened path takes the unit of its last name, else of the object holding it: `cost.total_s` is
+// a time, `workload.flop` FLOPs, `peak_flop_per_s.fp16` a rate. `napkin diff` prints both sides of a change
+// this way; the documents keep the exact number.
 inline std::string named_number(double value, std::string_view name) {
   using detail::name_ends_with;
+  const std::size_t dot = name.rfind('.');
+  if (dot != std::string_view::npos) {
+    const std::string last = named_number(value, name.substr(dot + 1));
+    return last != general(value) ? last : named_number(value, name.substr(0, dot));
+  }
   if (name_ends_with(name, "_per_byte")) return significant(value) + " FLOP/B";
   if (name_ends_with(name, "_bytes_per_s")) return si(value, "B/s");
   if (name_ends_with(name, "_flop_per_s")) return si(value, "FLOP/s");
@@ -150,7 +157,8 @@ inline std::string named_number(double value, std::string_view name) {
   if (name_ends_with(name, "_s")) return duration(value);
   if (name_ends_with(name, "_pct")) return percent(value);
   if (name_ends_with(name, "_hz")) return si(value, "Hz");
-  if (name_ends_with(name, "_bytes") || name.substr(0, 6) == "bytes_") return si(value, "B");
+  if (name_ends_with(name, "_bytes") || name.substr(0, 6) == "bytes_" || name.find("_bytes_") != std::string_view::npos)
+    return si(value, "B");
   if (name_ends_with(name, "_flop")) return si(value, "FLOP");
   return general(value);
 }
