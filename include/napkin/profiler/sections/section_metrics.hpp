@@ -46,9 +46,9 @@ inline constexpr const char* shared_load_wavefronts = "l1tex__data_pipe_lsu_wave
 inline constexpr const char* shared_store_wavefronts = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
 inline constexpr const char* shared_load_bank_conflicts = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum";
 inline constexpr const char* shared_store_bank_conflicts = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum";
-// Shared load / store instructions (requests). ncu's tables use the SASS-patched counters (smsp__sass_..., a
-// pass of their own, not available to CUPTI's range profiler), which memory_chart() reads where present (an ncu
-// file). napkin collects the hardware counters of instructions with at least one thread predicated on: the
+// Shared load / store instructions (requests). ncu's tables use the SASS-patched counters (smsp__sass_...),
+// which memory_chart() reads where present (an ncu file); CUPTI's host planner accepts them, but in-process they
+// read 0 (H200, CUDA 13.0: docs/why.md). napkin collects the hardware counters of instructions with at least one thread predicated on: the
 // plain counters also count warps whose every thread is predicated off, 5.4x ncu's requests on a shared tree
 // reduction (`if (tid < s)` compiled to predicates) on an H100 (docs/why.md).
 inline constexpr const char* shared_load_instructions = "smsp__inst_executed_op_shared_ld_pred_on_any.sum";
