@@ -19,6 +19,7 @@
 //   report/roofline_svg.hpp          to_svg(chart): a self-contained SVG
 //   report/html_page.hpp             to_html(report_page): one self-contained HTML page per run
 //   report/ncu_csv_read.hpp          read_ncu_csv: Nsight Compute's raw CSV as kernel_reports
+//   report/nvbench_json_read.hpp     read_nvbench_json: nvbench's JSON (a parsed json_value) as kernel_reports
 // Not included here: report/json_read.hpp (reading JSON back), which needs nlohmann/json.
 #pragma once
 
@@ -34,6 +35,7 @@
 #include "napkin/report/html_page.hpp"
 #include "napkin/report/math_documents.hpp"
 #include "napkin/report/ncu_csv_read.hpp"
+#include "napkin/report/nvbench_json_read.hpp"
 #include "napkin/report/profiler_documents.hpp"
 #include "napkin/report/roofline_chart.hpp"
 #include "napkin/report/roofline_svg.hpp"
