@@ -79,7 +79,9 @@ inline constexpr std::string_view global_utilization = "nv/cold/bw/global/utiliz
 
 // Device names as the CUDA runtime reports them (cudaDeviceProp::name, what nvbench writes and nvidia-smi
 // prints) for GPUs of napkin's table; a name not listed gets no key (never a guess from a similar name): "NVIDIA
-// H200" is an H200 SXM or NVL, so it has none.
+// H200" is an H200 SXM or NVL, so it has none. The names are the drivers' public ones; none of these GPUs is in
+// this repository's recorded files (the nvbench files here are a Quadro GV100's and GP100's, which napkin's
+// table does not have), and a name that does not match only costs the key: --gpu gives it.
 struct device_name_key {
   std::string_view name, key;
 };
@@ -300,10 +302,11 @@ inline nvbench_run read_nvbench_json(const json_value& doc, const std::string& f
         if (!std::isfinite(*x) && tag == nvbench_tags::cold_gpu_noise) {
           out.notes.push_back(printable(name) +
                               ": no noise (nvbench could not estimate it from its samples): its time changes "
-                              "are held against the threshold alone");
+                              "are held against the other file's noise, or the threshold alone");
           continue;
         }
-        const std::string bad = detail::measured_number_problem(*x, false);
+        // As json_read_run.hpp reads a value back: a key with "pct" in it is a percentage.
+        const std::string bad = detail::measured_number_problem(*x, tag.find("pct") != std::string::npos);
         if (!bad.empty()) {
           out.notes.push_back(printable(name) + ": " + printable(tag) + " left out, " + bad);
           continue;
