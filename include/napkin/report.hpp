@@ -21,6 +21,7 @@
 //   report/markdown.hpp              document_markdown, to_markdown(diff): GitHub Markdown for CI summaries
 //   report/ncu_csv_read.hpp          read_ncu_csv: Nsight Compute's raw CSV as kernel_reports
 //   report/source_lines_documents.hpp  source_lines_report (sample_source_lines: hot lines, PCs, stalls)
+//   report/nvbench_json_read.hpp     read_nvbench_json: nvbench's JSON (a parsed json_value) as kernel_reports
 // Not included here: report/json_read.hpp (reading JSON back), which needs nlohmann/json.
 #pragma once
 
@@ -37,6 +38,7 @@
 #include "napkin/report/markdown.hpp"
 #include "napkin/report/math_documents.hpp"
 #include "napkin/report/ncu_csv_read.hpp"
+#include "napkin/report/nvbench_json_read.hpp"
 #include "napkin/report/profiler_documents.hpp"
 #include "napkin/report/roofline_chart.hpp"
 #include "napkin/report/roofline_svg.hpp"

@@ -24,13 +24,16 @@ except ImportError:
     sys.exit(77)
 
 schema_file, napkin, docs, runs = sys.argv[1:5]
+# nvbench's JSON, real (tests/report/data/nvbench/README.md): an import, and a diff with nvbench's noise.
+nvbench = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "report", "data", "nvbench")
 
 # Per command, argument lists; every list is run in the four formats.
 CASES = {
     "attention": [["1", "32", "4K", "128", "--causal"], ["1", "32", "1K,2K", "128", "--gpu", "h100,a100"]],
     "conv2d": [["1", "64", "56", "56", "64", "3", "3", "--padding", "1", "--dtype", "fp16"]],
     "diff": [[f"{docs}/a.json", f"{docs}/b.json"], [f"{docs}/sweep.json", f"{docs}/sweep.json"],
-             [f"{docs}/a.json", f"{docs}/c.json", "--allow-different-gpu"]],
+             [f"{docs}/a.json", f"{docs}/c.json", "--allow-different-gpu"],
+             [f"{nvbench}/nvbench_axes_ref.json", f"{nvbench}/nvbench_axes_cmp_edited.json", "--threshold", "1"]],
     "dtypes": [[]],
     "elementwise": [["1M", "--dtype", "fp16"]],
     "gemm": [["4096", "4096", "4096", "--dtype", "fp16", "--time", "200us"],
@@ -44,7 +47,8 @@ CASES = {
     "pipes": [[]],
     "reduction": [["256M"], ["1K..1M*4"]],
     "report": [[f"{runs}/run.json", "--baseline", f"{runs}/baseline.json"],
-               [f"{runs}/monitor.json", "--baseline", f"{runs}/monitor_baseline.json"]],
+               [f"{runs}/monitor.json", "--baseline", f"{runs}/monitor_baseline.json"],
+               [f"{nvbench}/nvbench_axes_cmp.json", "--baseline", f"{nvbench}/nvbench_axes_ref.json"]],
     "rmsnorm": [["1024", "1024", "--dtype", "bf16"]],
     "roofline": [["--workload", "gemm 4096 4096 4096 --dtype fp16", "--workload", "softmax 32000 16384"],
                  [f"{runs}/run.json", f"{runs}/baseline.json"]],

@@ -14,7 +14,7 @@ using namespace napkin;
 
 TEST_CASE("value lists of the profiler's and the monitor's enums") {
   napkin_test::check_value_list(all_bottlenecks, 8);
-  napkin_test::check_value_list(all_measured_by, 6);
+  napkin_test::check_value_list(all_measured_by, 7);
   napkin_test::check_value_list(all_rate_statuses, 7);
   napkin_test::check_value_list(all_idle_models, 2);
   napkin_test::check_value_list(all_monitor_report_formats, 4);

@@ -114,12 +114,16 @@ inline std::vector<std::optional<std::size_t>> add_run_points(roofline_chart& ch
     }
     points.emplace_back(add_measurement(chart, k, k.name + label_suffix));
   }
-  const bool from_ncu = !r.run.kernels.empty() && r.run.kernels.front().how == measured_by::ncu;
+  const measured_by how = r.run.kernels.empty() ? measured_by::user_range : r.run.kernels.front().how;
   if (!left_out.empty())
     notes.push_back(r.file + ": not on the chart (no executed FLOP, DRAM bytes or duration: " +
-                    (from_ncu ? "record with ncu --metrics gpu__time_duration.sum,dram__bytes.sum,"
-                                "smsp__sass_thread_inst_executed_op_{fadd,fmul,ffma}_pred_on.sum (docs/reports.md)"
-                              : "measure with napkin::metric_sets::roofline()") +
+                    (how == measured_by::ncu
+                         ? "record with ncu --metrics gpu__time_duration.sum,dram__bytes.sum,"
+                           "smsp__sass_thread_inst_executed_op_{fadd,fmul,ffma}_pred_on.sum (docs/reports.md)"
+                     : how == measured_by::nvbench
+                         ? "nvbench times kernels and counts no FLOP: profile them with ncu or "
+                           "napkin::metric_sets::roofline(), or plot a --workload estimate"
+                         : "measure with napkin::metric_sets::roofline()") +
                     "): " + left_out);
   return points;
 }

@@ -60,7 +60,7 @@ std::vector<std::string> parse_gate(const std::vector<std::string>& given) {
 
 runner setup_diff(CLI::App& sub) {
   auto a = std::make_shared<diff_args>();
-  a->old_option = sub.add_option("OLD", a->old_file, "the baseline document (JSON, or ncu's raw CSV)")->type_name("FILE");
+  a->old_option = sub.add_option("OLD", a->old_file, "the baseline document (JSON, ncu's raw CSV or\nnvbench's JSON)")->type_name("FILE");
   a->new_option = sub.add_option("NEW", a->new_file, "the new document, of the same kind")->type_name("FILE");
   sub.add_option("--threshold", a->threshold, "a change beyond this many % in the worse direction is a\nregression")
       ->type_name("PCT")
@@ -70,7 +70,9 @@ runner setup_diff(CLI::App& sub) {
                  "only these numbers can regress (all are shown), e.g.\nduration_ns or sm_pct; repeat or a,b")
       ->type_name("FIELD");
   sub.footer("Documents: what --format json writes (any command) and napkin/report/ writes,\n"
-             "or ncu's raw CSV (ncu --csv --page raw --print-units base: kernel-reports).\n"
+             "or ncu's raw CSV (ncu --csv --page raw --print-units base: kernel-reports),\n"
+             "or nvbench's JSON (--json: kernel-reports; each time held against the larger\n"
+             "of --threshold and nvbench's noise, its relative standard deviation).\n"
              "Entities (kernels, estimates, ...) match by name; each number knows its better\n"
              "direction (time lower, throughput higher). Exit status 0 no regression, 1 a\n"
              "regression, 2 bad input: a missing or broken file, an unknown schema version,\n"

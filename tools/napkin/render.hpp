@@ -369,7 +369,8 @@ inline void render_text(std::ostream& out, const diff_answer& a) {
            status_text(c.status, c.regression)});
   }
   flush();
-  out << same << " of " << d.changes.size() << " numbers within " << fixed(d.threshold_pct, 1) << "%\n";
+  out << same << " of " << d.changes.size() << " numbers within " << fixed(d.threshold_pct, 1) << "%"
+      << (d.noise_held() ? " or their noise" : "") << "\n";
   for (const verdict_change& v : d.verdict_changes)
     out << wrap("verdict " + v.field + " of " + v.entity + ": " + v.old_text + " -> " + v.new_text, max_columns, 2)
         << "\n";

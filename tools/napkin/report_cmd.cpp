@@ -98,8 +98,8 @@ runner setup_report(CLI::App& sub) {
   auto a = std::make_shared<report_args>();
   sub.add_option("RUN", a->run,
                  "a measured run's JSON (kernel-reports, phase-reports,\nsol-report or comparison), a phase "
-                 "monitor's\n(monitor-report), sampled source lines (source-lines),\nor ncu's raw CSV (--csv "
-                 "--page raw\n--print-units base)")
+                 "monitor's\n(monitor-report), sampled source lines (source-lines),\nncu's raw CSV (--csv "
+                 "--page raw\n--print-units base) or nvbench's JSON (--json)")
       ->type_name("FILE");
   sub.add_option("--baseline", a->baseline, "an earlier run: each kernel's change")->type_name("FILE");
   a->gpu_option = sub.add_option("--gpu", a->gpu, "GPU for the roofline (default: the run's GPU key)")->type_name("GPU");
@@ -115,7 +115,7 @@ runner setup_report(CLI::App& sub) {
              "with --baseline).");
   return [a]() -> answer {
     if (a->run.empty()) throw usage_error("report expects a RUN.json");
-    if (!is_ncu_csv_file(a->run)) {  // ncu's raw CSV is a kernel-reports run (run_files.hpp)
+    if (!is_imported_run_file(a->run)) {  // ncu's raw CSV and nvbench's JSON are kernel-reports runs (run_files.hpp)
       refuse_other_csv(a->run);
       const read_document_file doc = read_any(a->run);
       if (doc.kind == napkin::report_kind::monitor_report) return monitor_answer(*a, doc);

@@ -25,7 +25,7 @@ struct roofline_args {
 
 runner setup_roofline(CLI::App& sub) {
   auto a = std::make_shared<roofline_args>();
-  sub.add_option("RUN", a->run, "a measured run's JSON (kernel-reports, phase-reports,\nsol-report or comparison), or ncu's raw CSV")
+  sub.add_option("RUN", a->run, "a measured run's JSON (kernel-reports, phase-reports,\nsol-report or comparison), ncu's raw CSV\nor nvbench's JSON")
       ->type_name("FILE");
   sub.add_option("BASELINE", a->baseline, "an earlier run: arrows from its kernels to the run's")->type_name("FILE");
   sub.add_option("--workload", a->workloads,
@@ -45,7 +45,7 @@ runner setup_roofline(CLI::App& sub) {
     if (a->run.empty() && a->workloads.empty())
       throw usage_error("roofline needs a RUN.json, or --workload \"gemm 4096 4096 4096\" for an estimate");
     std::optional<napkin::measured_run> run, base;
-    std::vector<std::string> ncu_notes;  // an ncu CSV's cells left out
+    std::vector<std::string> ncu_notes;  // what an ncu CSV or nvbench JSON import left out
     if (!a->run.empty()) run = read_measured_run(a->run, &ncu_notes);
     if (!a->baseline.empty()) base = read_measured_run(a->baseline, &ncu_notes);
     const chart_gpu_choice g = chart_gpu(a->gpu, a->gpu_option->count() > 0, run ? &*run : nullptr);

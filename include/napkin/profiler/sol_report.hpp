@@ -37,10 +37,11 @@ enum class measured_by {
   scope,          // an RAII scope: one range, one pass, no replay
   phase,          // watch_phase(): an NVTX-annotated phase, one pass per occurrence of its napkin::range
   ncu,            // read from Nsight Compute's raw CSV (report/ncu_csv_read.hpp): ncu measured it, napkin did not
+  nvbench,        // read from nvbench's JSON (report/nvbench_json_read.hpp): one benchmark state, timed by nvbench
 };
-inline constexpr std::array<measured_by, 6> all_measured_by{measured_by::user_range, measured_by::kernel_replay,
+inline constexpr std::array<measured_by, 7> all_measured_by{measured_by::user_range, measured_by::kernel_replay,
                                                             measured_by::application_replay, measured_by::scope,
-                                                            measured_by::phase, measured_by::ncu};
+                                                            measured_by::phase, measured_by::ncu, measured_by::nvbench};
 
 // "unknown" for a value outside the enumerators.
 constexpr std::string_view to_string(measured_by m) noexcept {
@@ -51,6 +52,7 @@ constexpr std::string_view to_string(measured_by m) noexcept {
     case measured_by::scope: return "scope";
     case measured_by::phase: return "phase";
     case measured_by::ncu: return "ncu";
+    case measured_by::nvbench: return "nvbench";
   }
   return "unknown";
 }
@@ -64,6 +66,7 @@ constexpr std::string_view describe(measured_by m) noexcept {
     case measured_by::scope: return "scope, single pass";
     case measured_by::phase: return "NVTX phase, one pass per occurrence";
     case measured_by::ncu: return "kernel, imported from ncu's raw CSV";
+    case measured_by::nvbench: return "benchmark state, imported from nvbench's JSON";
   }
   return "unknown measurement";
 }
@@ -198,11 +201,15 @@ struct sol_report {
   // measure(): the range's span and the GPU's idle time inside it (busy_time.hpp); missing elsewhere.
   std::optional<double> range_ns() const { return derived_or_collected("range_ns", nullptr); }
   std::optional<double> gpu_idle_ns() const { return derived_or_collected("gpu_idle_ns", nullptr); }
+  // nvbench's import: the relative standard deviation of the duration's samples, % (nvbench's noise); diff()
+  // counts a change of the time within it as noise. Missing elsewhere.
+  std::optional<double> duration_noise_pct() const { return derived_or_collected("duration_noise_pct", nullptr); }
   std::optional<double> sm_active_cycles() const { return get(metric::sm_active_cycles); }
   std::optional<double> sm_hz() const { return get(metric::sm_frequency_hz); }
   std::optional<double> dram_hz() const { return get(metric::dram_frequency_hz); }
+  // nvbench's import derives it from the bytes a benchmark declares (report/nvbench_json_read.hpp).
   std::optional<double> dram_bytes() const {
-    if (auto v = get(metric::dram_bytes)) return v;
+    if (auto v = derived_or_collected("dram_bytes", metric::dram_bytes)) return v;
     const auto r = get(metric::dram_bytes_read), w = get(metric::dram_bytes_write);
     if (r && w) return *r + *w;
     return std::nullopt;
@@ -230,6 +237,10 @@ struct sol_report {
     if (!passes_disagree.empty()) return {bottleneck::passes_disagree, passes_disagree};
     if ((!sm_pct() || !memory_pct()) && how == measured_by::ncu)
       return {bottleneck::not_measured, "ncu's CSV has no SM % / Memory %: record with ncu --section SpeedOfLight."};
+    if ((!sm_pct() || !memory_pct()) && how == measured_by::nvbench)  // nvbench times; SM %, Memory % need counters
+      return {bottleneck::not_measured,
+              "nvbench measures time (and the bandwidth of the bytes a benchmark declares), not SM % or Memory %: "
+              "profile the kernel with ncu --section SpeedOfLight or napkin's profiler for a verdict."};
     if (!sm_pct() || !memory_pct())
       return {bottleneck::not_measured, "the \"" + metric_set + "\" set has no SM % / Memory %: use the sol_fast or sol set."};
     return classify_by_sol_table(*sm_pct(), *memory_pct(), dram_pct());

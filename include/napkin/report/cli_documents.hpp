@@ -248,6 +248,7 @@ inline json_value document_value(const report_diff& d, const document_options& o
     x.set("better", json_value::string(std::string(to_string(c.direction))));
     x.set("status", json_value::string(std::string(to_string(c.status))));
     x.set("regression", json_value::boolean(c.regression));
+    if (c.noise_pct) x.set("noise_pct", json_value::number(*c.noise_pct));  // nvbench's noise, where there is one
     changes.push(std::move(x));
   }
   v.set("changes", std::move(changes));

@@ -13,6 +13,10 @@
 // number without a direction is shown but never a regression. Verdicts that changed are listed
 // ("memory-bound (DRAM) -> balanced"). Outcome: no_regression (exit code 0), regression (1), bad_input (2:
 // a document that could not be read, another kind, another GPU, an unknown schema version).
+// Noise: an entity that carries its time's noise ("duration_noise_pct", nvbench's relative standard deviation,
+// report/nvbench_json_read.hpp) has its time and the rates over that time compared against the larger of the
+// threshold and the smaller of the two noises, as nvbench's own nvbench_compare.py calls a change within the
+// smaller noise "SAME"; the noise itself is not compared.
 //
 // Plain C++17, no dependency; compiles with -fno-exceptions (nothing here throws on bad input).
 #pragma once
@@ -116,6 +120,7 @@ struct field_change {
   better direction = better::none;
   change_status status = change_status::same;
   bool regression = false;  // worse, and gated (diff_options::gate_fields)
+  std::optional<double> noise_pct;  // the noise the change was held against, where the entities carry one
 };
 
 struct verdict_change {
@@ -135,6 +140,12 @@ struct report_diff {
   std::vector<std::string> added, removed;  // entities in only one document
 
   bool regressed() const { return outcome == diff_outcome::regression; }
+  // Whether a change was held against a noise (nvbench's): the summary line says "or the noise".
+  bool noise_held() const {
+    for (const field_change& c : changes)
+      if (c.noise_pct) return true;
+    return false;
+  }
   bool bad_input() const { return outcome == diff_outcome::bad_input; }
   int exit_code() const { return static_cast<int>(outcome); }
 };
@@ -149,8 +160,9 @@ inline bool gated(const diff_options& o, const std::string& field) {
 }
 
 inline field_change compare_number(const std::string& entity, const std::string& field, std::optional<double> a,
-                                   std::optional<double> b, const diff_options& o) {
-  field_change c{entity, field, a, b, std::nullopt, better_direction(field), change_status::same, false};
+                                   std::optional<double> b, const diff_options& o,
+                                   std::optional<double> noise_pct = std::nullopt) {
+  field_change c{entity, field, a, b, std::nullopt, better_direction(field), change_status::same, false, noise_pct};
   if (!a || !b) {
     c.status = a ? change_status::removed : change_status::added;
     return c;
@@ -161,7 +173,7 @@ inline field_change compare_number(const std::string& entity, const std::string&
     pct = (*b - *a) / std::fabs(*a) * 100.0;
     c.change_pct = pct;
   }
-  const bool beyond = *a == 0 || std::fabs(pct) > o.threshold_pct;
+  const bool beyond = *a == 0 || std::fabs(pct) > std::max(o.threshold_pct, noise_pct.value_or(0.0));
   if (!beyond) return c;
   if (c.direction == better::none) {
     c.status = change_status::changed;
@@ -173,20 +185,34 @@ inline field_change compare_number(const std::string& entity, const std::string&
   return c;
 }
 
+// The noise of a time and of the rates over it ("duration_noise_pct"); none for any other field.
+inline constexpr std::string_view duration_noise_field = "duration_noise_pct";
+inline bool timed_field(std::string_view field) {
+  return field == "duration_ns" || field == "dram_bytes_per_s" || field == "dram_pct" || field == "flop_per_s";
+}
+
 // Fields are matched through an index (an entity may carry thousands of metric values: no n^2 search).
 inline void compare_entities(const report_entity& a, const report_entity& b, const std::string& name,
                              const diff_options& o, report_diff& out) {
   std::unordered_map<std::string_view, const report_number*> old_numbers, new_numbers;
   for (const auto& n : a.numbers) old_numbers.try_emplace(n.field, &n);
   for (const auto& n : b.numbers) new_numbers.try_emplace(n.field, &n);
+  // The smaller noise of the two, or the one there is (nvbench_compare.py's rule).
+  std::optional<double> noise;
+  for (const auto* numbers : {&old_numbers, &new_numbers})
+    if (const auto it = numbers->find(duration_noise_field); it != numbers->end())
+      noise = noise ? std::min(*noise, it->second->value) : it->second->value;
+  const auto noise_of = [&noise](std::string_view field) { return timed_field(field) ? noise : std::nullopt; };
   for (const auto& n : b.numbers) {
+    if (n.field == duration_noise_field) continue;
     const auto old = old_numbers.find(n.field);
     const std::optional<double> old_value =
         old != old_numbers.end() ? std::optional<double>(old->second->value) : std::nullopt;
-    out.changes.push_back(compare_number(name, n.field, old_value, n.value, o));
+    out.changes.push_back(compare_number(name, n.field, old_value, n.value, o, noise_of(n.field)));
   }
   for (const auto& n : a.numbers)
-    if (new_numbers.count(n.field) == 0) out.changes.push_back(compare_number(name, n.field, n.value, std::nullopt, o));
+    if (new_numbers.count(n.field) == 0 && n.field != duration_noise_field)
+      out.changes.push_back(compare_number(name, n.field, n.value, std::nullopt, o, noise_of(n.field)));
   for (const auto& v : b.verdicts) {
     const report_verdict* old = a.verdict(v.field);
     if (old != nullptr && old->text != v.text) out.verdict_changes.push_back({name, v.field, old->text, v.text});
@@ -287,7 +313,8 @@ inline report_diff diff(const report_document& baseline, const report_document& 
 
 // A change for people, the diff-number form every renderer of a diff uses (text, the CLI, the HTML page):
 // old_value_text/new_value_text in the unit of the field's name (named_number: "2.05 ms", "66.90 TFLOP/s"; "-" when
-// absent), change_text "+10.0%", "from 0" or "".
+// absent), change_text "+10.0%", "+2.0% (noise 2.42%)" (with the noise it was held against, where the
+// entities carry one), "from 0" or "".
 inline std::string old_value_text(const field_change& c) { return c.old_value ? named_number(*c.old_value, c.field) : "-"; }
 inline std::string new_value_text(const field_change& c) { return c.new_value ? named_number(*c.new_value, c.field) : "-"; }
 // A change's status for people: "worse (regression)", "better".
@@ -297,7 +324,8 @@ inline std::string status_text(change_status s, bool regression) {
 inline std::string change_text(const field_change& c) {
   if (c.status == change_status::added || c.status == change_status::removed) return "";
   if (!c.change_pct) return c.old_value && *c.old_value == 0 && c.new_value && *c.new_value != 0 ? "from 0" : "";
-  return (*c.change_pct > 0 ? "+" : "") + fixed(*c.change_pct, 1) + "%";
+  return (*c.change_pct > 0 ? "+" : "") + fixed(*c.change_pct, 1) + "%" +
+         (c.noise_pct ? " (noise " + percent(*c.noise_pct, 2) + ")" : "");
 }
 
 // The table for people: the outcome, then every number that is not "same", verdict changes, and entities
@@ -330,7 +358,7 @@ inline std::string to_text(const report_diff& d) {
   }
   if (!t.empty()) out += t.text("  ");
   out += "  " + std::to_string(same) + " of " + std::to_string(d.changes.size()) + " numbers within " +
-         fixed(d.threshold_pct, 1) + "%\n";
+         fixed(d.threshold_pct, 1) + "%" + (d.noise_held() ? " or their noise" : "") + "\n";
   for (const auto& v : d.verdict_changes)
     out += "  verdict " + printable(v.entity) + " " + printable(v.field) + ": " +
            printable(v.old_text) + " -> " + printable(v.new_text) + "\n";

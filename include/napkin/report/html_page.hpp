@@ -166,7 +166,7 @@ inline std::string html_baseline_section(const page_comparison& c, const std::st
                          : std::to_string(regressions) + " number" + (regressions == 1 ? "" : "s") +
                                " got worse beyond the threshold") +
        "; " + std::to_string(same) + " of " + std::to_string(d.changes.size()) + " numbers within " + threshold +
-       ".</p>\n";
+       (d.noise_held() ? " or their noise" : "") + ".</p>\n";
 
   s += "<table id=\"changes\"><thead><tr><th>" + entity + "</th><th class=\"num\">" + time_header +
        "</th><th class=\"num\">Change</th><th>Status</th><th>SOL verdict</th></tr></thead>\n<tbody>\n";
@@ -333,9 +333,14 @@ inline std::string to_html(const report_page& page) {
     const sol_verdict sol = k.sol_table();
     const auto ncu = k.ncu_rule();
     s += "<section class=\"kernel\" id=\"kernel-" + std::to_string(i) + "\"><h3>" + xml_escape(k.name) + "</h3>\n";
-    s += "<div class=\"meta\">" + detail::html_time_text(k.duration_ns()) + " &middot; set " +
-         xml_escape(k.metric_set) + ", " + std::to_string(k.passes) + " pass" + (k.passes == 1 ? "" : "es") + ", " +
-         std::string(describe(k.how)) + " &middot; measurement cost " + detail::html_cost_text(k.cost) + "</div>\n";
+    // An import (ncu, nvbench) has no napkin passes or cost; nvbench's time has its noise.
+    const bool imported = k.how == measured_by::ncu || k.how == measured_by::nvbench;
+    const auto noise = k.duration_noise_pct();
+    s += "<div class=\"meta\">" + detail::html_time_text(k.duration_ns()) +
+         (noise ? " (noise " + percent(*noise, 2) + ")" : std::string()) + " &middot; set " + xml_escape(k.metric_set) +
+         ", " + (imported ? std::string() : std::to_string(k.passes) + " pass" + (k.passes == 1 ? "" : "es") + ", ") +
+         std::string(describe(k.how)) +
+         (imported ? std::string() : " &middot; measurement cost " + detail::html_cost_text(k.cost)) + "</div>\n";
     s += detail::html_sol_bar("sm", "SM", k.sm_pct()) + detail::html_sol_bar("memory", "Memory", k.memory_pct()) +
          detail::html_sol_bar("dram", "DRAM", k.dram_pct()) + detail::html_sol_bar("l1tex", "L1/TEX", k.l1tex_pct()) +
          detail::html_sol_bar("l2", "L2", k.l2_pct());

@@ -98,6 +98,7 @@ inline json_value sol_report_value(const sol_report& r, const section_makers& ma
   v.set("metric_set", json_value::string(r.metric_set));
   v.set("passes", json_value::count(r.passes));
   for (const auto& [name, value] : sol_numbers(r)) v.set(name, json_number_or_null(value));
+  if (const auto noise = r.duration_noise_pct()) v.set("duration_noise_pct", json_value::number(*noise));  // nvbench's
   v.set("passes_agree", json_value::boolean(r.passes_disagree.empty()));
   v.set("passes_disagree", r.passes_disagree.empty() ? json_value() : json_value::string(r.passes_disagree));
   json_value verdicts = json_value::object();
