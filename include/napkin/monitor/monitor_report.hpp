@@ -184,7 +184,7 @@ inline bool monitor_over_peak(const std::vector<monitor_row>& rows) {
 
 inline std::string to_text(const monitor_report& r) {
   const device_totals& d = r.totals;
-  if (d.sampled_ns == 0 && r.kernels.empty()) {
+  if (d.sampled_ns == 0 && r.kernels.empty() && d.sm_dropouts == 0) {
     // Nothing to show: say why (off, no device, or on and nothing ran) rather than "0 ns sampled".
     const bool off = r.status.rfind("off", 0) == 0;
     return "napkin monitor, device " + std::to_string(r.device) + ": nothing sampled: " +
