@@ -246,3 +246,37 @@ TEST_CASE("without ncu's SpeedOfLight section the verdict says how to get it") {
   CHECK(sol.run.kernels[0].sol_table().kind != bottleneck::not_measured);
   CHECK(sol.run.kernels[0].ncu_rule());
 }
+
+TEST_CASE("ncu's CSV with SpeedOfLight and the FLOP counters (real, H200): the verdicts and FLOPs from ncu's numbers") {
+  // tests/report/data/ncu_zoo_sol_raw.csv (data/README.md): ncu 2025.3.1 on an H200, --section SpeedOfLight
+  // --section LaunchStats and napkin's nine FLOP counters, four zoo kernels. Its clocks are in "hz", the base unit.
+  const ncu_csv_run r = read_ncu_csv(file_text(data + "/ncu_zoo_sol_raw.csv"), "sol.csv");
+  REQUIRE(r.run.kernels.size() == 4);
+  const auto find = [&](const std::string& prefix) -> const sol_report& {
+    for (const auto& k : r.run.kernels)
+      if (k.name.rfind(prefix, 0) == 0) return k;
+    FAIL("no kernel " << prefix);
+    return r.run.kernels.front();
+  };
+  const sol_report& fp32 = find("zoo_fp32_fma");
+  const sol_report& fp64 = find("zoo_fp64_fma");
+  const sol_report& strided = find("zoo_strided_load");
+  const sol_report& copy = find("zoo_stream_copy");
+  // The cells: SM 98.32 %, Memory 0.01 %, 295,072 ns; 8,858,370,048 FFMA and 2,162,688 FADD thread instructions:
+  // 2 x 8,858,370,048 + 2,162,688 = 17,718,902,784 FP32 FLOP.
+  CHECK(*fp32.sm_pct() == doctest::Approx(98.32));
+  CHECK(*fp32.memory_pct() == doctest::Approx(0.01));
+  CHECK(*fp32.duration_ns() == 295072);
+  CHECK(*fp32.flop_fp32() == 17718902784.0);
+  CHECK(*fp64.flop_fp64() == 2.0 * 8858370048.0 + 2162688.0);
+  CHECK(*fp32.sm_hz() > 1e9);  // the "hz" column read as it is
+  // Verdicts from ncu's SOL numbers by napkin's table: the FMA kernels compute-bound, the loads memory-bound.
+  CHECK(fp32.sol_table().kind == bottleneck::compute_bound);
+  CHECK(fp64.sol_table().kind == bottleneck::compute_bound);
+  CHECK(strided.sol_table().kind == bottleneck::memory_bound_dram);  // Memory = DRAM 92.44 %, SM 2.61 %
+  CHECK(copy.sol_table().kind == bottleneck::memory_bound_dram);     // Memory = DRAM 81.13 %, SM 6.19 %
+  // ncu's own rule on the same numbers: SM or Memory at 80 % or more is high throughput.
+  REQUIRE(fp32.ncu_rule());
+  CHECK(fp32.ncu_rule()->kind == ncu_bottleneck::high_throughput);
+  CHECK(copy.ncu_rule()->kind == ncu_bottleneck::high_throughput);
+}

@@ -60,7 +60,11 @@ runner setup_roofline(CLI::App& sub) {
       const auto after = add_run_points(out.chart, *run, "", out.notes);
       if (base) join_pairs(out.chart, *base, add_run_points(out.chart, *base, " (baseline)", out.notes), *run, after);
     }
-    if (out.chart.points.empty()) throw usage_error("nothing to plot: no estimate and no kernel with FLOP counts");
+    if (out.chart.points.empty()) {  // say what each file lacked, not only that nothing is left
+      std::string why = "nothing to plot: no estimate and no kernel with executed FLOP, DRAM bytes and a duration";
+      for (const std::string& n : out.notes) why += "\n" + n;
+      throw usage_error(why);
+    }
     return out;
   };
 }
