@@ -165,7 +165,10 @@ TEST_CASE("the periodic report: on_report's callback is called every report_ever
   keep_busy(b, 1.0);  // ~10 periods (drains every 10-100 ms, so a period may be late, never doubled)
   mon.stop();
   std::printf("periodic: %d reports in 1 s, the last with %llu samples\n", calls.load(), last_kept.load());
-  CHECK(calls.load() >= 4);
+  // A period ends at the first drain after it (up to 100 ms late) and the first waits for the session's start
+  // and first decode (~150-190 ms of CPU): at worst one report per 200 ms after 200 ms. Seen on an H100 at
+  // the 1 ms default interval: 3, 4, 4 and 5 reports in 1 s.
+  CHECK(calls.load() >= 3);
   CHECK(calls.load() <= 11);
   CHECK(last_kept.load() > 0);
   const napkin::monitor_report r = mon.report();  // where it was made: the device and the process

@@ -47,7 +47,7 @@ std::string input_error_of(F f) {
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
-const sol_report& kernel(const ncu_csv_run& r, const std::string& prefix) {
+const sol_report& kernel(const ncu_csv_run& r, const char* prefix) {  // not a std::string: a temporary argument of a function returning a reference is -Wdangling-reference (GCC 13)
   for (const sol_report& k : r.run.kernels)
     if (k.name.rfind(prefix, 0) == 0) return k;
   FAIL("no kernel " << prefix);
@@ -252,7 +252,7 @@ TEST_CASE("ncu's CSV with SpeedOfLight and the FLOP counters (real, H200): the v
   // --section LaunchStats and napkin's nine FLOP counters, four zoo kernels. Its clocks are in "hz", the base unit.
   const ncu_csv_run r = read_ncu_csv(file_text(data + "/ncu_zoo_sol_raw.csv"), "sol.csv");
   REQUIRE(r.run.kernels.size() == 4);
-  const auto find = [&](const std::string& prefix) -> const sol_report& {
+  const auto find = [&](const char* prefix) -> const sol_report& {
     for (const auto& k : r.run.kernels)
       if (k.name.rfind(prefix, 0) == 0) return k;
     FAIL("no kernel " << prefix);

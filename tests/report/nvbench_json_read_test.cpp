@@ -53,7 +53,7 @@ std::string input_error_of(F f) {
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
-const sol_report& kernel(const nvbench_run& r, const std::string& name) {
+const sol_report& kernel(const nvbench_run& r, const char* name) {  // const char*: -Wdangling-reference (GCC 13)
   for (const sol_report& k : r.run.kernels)
     if (k.name == name) return k;
   FAIL("no kernel " << name);
