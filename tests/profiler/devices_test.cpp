@@ -16,14 +16,14 @@
 #include "napkin/profiler.hpp"
 #include "napkin/document/gpu_uuid.hpp"
 #include "napkin/report/profiler_documents.hpp"
+#include "support/text.hpp"
 
 using namespace napkin;
+using napkin_test::contains;
 using nlohmann::json;
 using std::chrono::milliseconds;
 
 namespace {
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 sol_report measured_on_device_1() {
   sol_report r;

@@ -15,15 +15,15 @@
 #include "napkin/profiler/report.hpp"
 #include "napkin/profiler/sections/section_text.hpp"
 #include "napkin/profiler/sections/sections.hpp"
+#include "support/text.hpp"
 #include "report/samples.hpp"
 #include "report/section_samples.hpp"
 
 using namespace napkin;
+using napkin_test::contains;
 using napkin_test::error_message;
 
 namespace {
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 report_section good() {
   report_section s;

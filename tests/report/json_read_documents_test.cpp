@@ -16,8 +16,11 @@
 #include "napkin/report/json_read_run.hpp"
 #include "samples.hpp"
 #include "support/files.hpp"
+#include "support/text.hpp"
 
 using namespace napkin;
+using napkin_test::contains;
+using napkin_test::input_error_of;
 
 namespace {
 const std::string out = NAPKIN_REPORT_TEST_OUT;
@@ -26,18 +29,6 @@ std::string write_file(const std::string& name, const std::string& text) {
   return napkin_test::write_file(out, name, text);
 }
 
-// The message of the input error `f` raises ("" when it raises none).
-template <class F>
-std::string input_error_of(F f) {
-  try {
-    f();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
-}
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 }  // namespace
 
 TEST_CASE("a measured run read back writes the same document") {

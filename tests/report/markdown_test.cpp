@@ -6,12 +6,13 @@
 
 #include "napkin/math.hpp"
 #include "napkin/report.hpp"
+#include "support/text.hpp"
 #include "samples.hpp"
 
 using namespace napkin;
+using napkin_test::contains;
 
 namespace {
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 }  // namespace
 
 TEST_CASE("markdown_escape: a name from a file ends no cell and starts no markup") {

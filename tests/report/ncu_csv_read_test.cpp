@@ -20,8 +20,11 @@
 #include "napkin/report/json_read_run.hpp"
 #include "napkin/report/ncu_csv_read.hpp"
 #include "support/files.hpp"
+#include "support/text.hpp"
 
 using namespace napkin;
+using napkin_test::contains;
+using napkin_test::input_error_of;
 
 namespace {
 
@@ -34,18 +37,6 @@ std::string file_text(const std::string& path) {
   s << in.rdbuf();
   return s.str();
 }
-
-template <class F>
-std::string input_error_of(F f) {
-  try {
-    f();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
-}
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 const sol_report& kernel(const ncu_csv_run& r, const char* prefix) {  // not a std::string: a temporary argument of a function returning a reference is -Wdangling-reference (GCC 13)
   for (const sol_report& k : r.run.kernels)

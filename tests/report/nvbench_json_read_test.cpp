@@ -15,8 +15,11 @@
 #include "napkin/report/json_read_run.hpp"
 #include "napkin/report/nvbench_json_read.hpp"
 #include "support/files.hpp"
+#include "support/text.hpp"
 
 using namespace napkin;
+using napkin_test::contains;
+using napkin_test::input_error_of;
 
 namespace {
 
@@ -40,18 +43,6 @@ nvbench_run read_text(const std::string& text, const std::string& file = "n.json
 }
 
 nvbench_run read_data(const std::string& name) { return read_text(file_text(data + "/" + name), name); }
-
-template <class F>
-std::string input_error_of(F f) {
-  try {
-    f();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
-}
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 const sol_report& kernel(const nvbench_run& r, const char* name) {  // const char*: -Wdangling-reference (GCC 13)
   for (const sol_report& k : r.run.kernels)

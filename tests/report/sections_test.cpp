@@ -19,13 +19,13 @@
 #include "samples.hpp"
 #include "section_samples.hpp"
 #include "support/files.hpp"
+#include "support/text.hpp"
 
 using namespace napkin;
+using napkin_test::contains;
 using napkin_test::error_message;
 
 namespace {
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 std::size_t count(const std::string& text, const std::string& part) {
   std::size_t n = 0;

@@ -16,25 +16,16 @@
 #include "napkin/report/source_lines_page.hpp"
 #include "source_lines_samples.hpp"
 #include "support/files.hpp"
+#include "support/text.hpp"
 
 using namespace napkin;
+using napkin_test::contains;
+using napkin_test::input_error_of;
 using json = nlohmann::ordered_json;  // members in the document's order
 
 namespace {
 
 const std::string out = NAPKIN_REPORT_TEST_OUT;
-
-template <class F>
-std::string input_error_of(F f) {
-  try {
-    f();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
-}
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 const report_entity& entity(const report_document& d, const char* name) {  // const char*: -Wdangling-reference (GCC 13)
   for (const report_entity& e : d.entities)

@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "charts.hpp"
@@ -54,43 +55,42 @@ void same_gpu(const report_args& a, const napkin::gpu_identity& base, const napk
   if (!problem.empty()) throw usage_error(problem);
 }
 
-// The monitor page of a monitor-report document, and of its baseline (a monitor-report too).
+// The page of a document of one kind (`what`: "a monitor-report") and of its baseline, of the same kind; pages
+// without a roofline (the monitor's, the source lines') say so when --gpu is given.
+template <class Page, class Read>
+Page page_with_baseline(const report_args& a, const read_document_file& doc, std::string_view kind,
+                        const std::string& what, const std::string& page_name, Read read, report_answer& out) {
+  Page page;
+  page.title = a.title.empty() ? "napkin " + page_name + ": " + a.run : a.title;
+  page.report = read(doc.value, a.run);
+  if (!a.baseline.empty()) {
+    const read_document_file base = read_any(a.baseline);
+    if (base.kind != kind)
+      throw usage_error(a.baseline + ": a document of kind '" + base.kind + "'; the baseline of " + what + " is " +
+                        what);
+    same_gpu(a, base.gpu, doc.gpu);
+    page.baseline = read(base.value, a.baseline);
+  }
+  if (a.gpu_option->count() > 0)
+    out.notes.push_back("--gpu: the " + page_name + " page has no roofline; --gpu is not used");
+  return page;
+}
+
 answer monitor_answer(const report_args& a, const read_document_file& doc) {
   report_answer out;
   out.output = a.output;
-  napkin::monitor_page page;
-  page.title = a.title.empty() ? "napkin monitor: " + a.run : a.title;
-  page.report = napkin::read_monitor_report(doc.value, a.run);
-  if (!a.baseline.empty()) {
-    const read_document_file base = read_any(a.baseline);
-    if (base.kind != napkin::report_kind::monitor_report)
-      throw usage_error(a.baseline + ": a document of kind '" + base.kind +
-                        "'; the baseline of a monitor-report is a monitor-report");
-    same_gpu(a, base.gpu, doc.gpu);
-    page.baseline = napkin::read_monitor_report(base.value, a.baseline);
-  }
-  if (a.gpu_option->count() > 0) out.notes.push_back("--gpu: the monitor page has no roofline; --gpu is not used");
-  out.monitor = std::move(page);
+  out.monitor = page_with_baseline<napkin::monitor_page>(
+      a, doc, napkin::report_kind::monitor_report, "a monitor-report", "monitor",
+      [](const auto& value, const std::string& file) { return napkin::read_monitor_report(value, file); }, out);
   return out;
 }
 
-// The source lines page of a source-lines document, and of its baseline (a source-lines document too).
 answer source_lines_answer(const report_args& a, const read_document_file& doc) {
   report_answer out;
   out.output = a.output;
-  napkin::source_lines_page page;
-  page.title = a.title.empty() ? "napkin source lines: " + a.run : a.title;
-  page.report = napkin::read_source_lines(doc.value, a.run);
-  if (!a.baseline.empty()) {
-    const read_document_file base = read_any(a.baseline);
-    if (base.kind != napkin::report_kind::source_lines)
-      throw usage_error(a.baseline + ": a document of kind '" + base.kind +
-                        "'; the baseline of a source-lines document is a source-lines document");
-    same_gpu(a, base.gpu, doc.gpu);
-    page.baseline = napkin::read_source_lines(base.value, a.baseline);
-  }
-  if (a.gpu_option->count() > 0) out.notes.push_back("--gpu: the source lines page has no roofline; --gpu is not used");
-  out.source_lines = std::move(page);
+  out.source_lines = page_with_baseline<napkin::source_lines_page>(
+      a, doc, napkin::report_kind::source_lines, "a source-lines document", "source lines",
+      [](const auto& value, const std::string& file) { return napkin::read_source_lines(value, file); }, out);
   return out;
 }
 
