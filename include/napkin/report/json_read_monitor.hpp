@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "napkin/document/document.hpp"
+#include "napkin/document/json_fields.hpp"
 #include "napkin/error.hpp"
 #include "napkin/monitor/monitor_documents.hpp"
 #include "napkin/monitor/monitor_report.hpp"
@@ -34,61 +35,37 @@ NAPKIN_BEGIN_NAMESPACE
 
 namespace detail {
 
-[[noreturn]] inline void bad_monitor(const std::string& where, const std::string& what) {
-  raise_input_error("napkin: " + where + ": " + what);
-}
-
-inline const json_value& monitor_member(const json_value& o, const char* field, const std::string& where) {
-  const json_value* v = o.is_object() ? o.find(field) : nullptr;
-  if (v == nullptr) bad_monitor(where, std::string("no \"") + field + "\"");
-  return *v;
-}
-
-inline std::uint64_t monitor_count(const json_value& o, const char* field, const std::string& where) {
-  const json_value& v = monitor_member(o, field, where);
-  // 2^63 at most: converting a larger double to an integer is undefined.
-  if (!v.is_number() || !(v.as_number() >= 0) || v.as_number() > 9.2e18 || v.as_number() != std::floor(v.as_number()))
-    bad_monitor(where + "." + field, "expected a count (a whole number >= 0)");
-  return static_cast<std::uint64_t>(v.as_number());
-}
-
 // A number, or null for a reading never taken. Every reading is >= 0 (times, bytes, rates, fractions), and
 // a percentage (a member ending in _pct) is at most 1000: the library's one check (document/document.hpp).
 inline std::optional<double> monitor_reading(const json_value& o, const char* field, const std::string& where) {
-  const json_value& v = monitor_member(o, field, where);
+  const json_value& v = json_member(o, field, where);
   if (v.is_null()) return std::nullopt;
-  if (!v.is_number()) bad_monitor(where + "." + field, "expected a number or null");
+  if (!v.is_number()) bad_json_field(where + "." + field, "expected a number or null");
   const double x = v.as_number();
   if (std::string bad = detail::measured_number_problem(x, detail::is_percentage_member(field)); !bad.empty())
-    bad_monitor(where + "." + field, bad);
+    bad_json_field(where + "." + field, bad);
   return x;
 }
 
 inline double monitor_number_member(const json_value& o, const char* field, const std::string& where) {
   const std::optional<double> v = monitor_reading(o, field, where);
-  if (!v) bad_monitor(where + "." + field, "expected a number");
+  if (!v) bad_json_field(where + "." + field, "expected a number");
   return *v;
-}
-
-inline std::string monitor_text(const json_value& o, const char* field, const std::string& where) {
-  const json_value& v = monitor_member(o, field, where);
-  if (!v.is_string()) bad_monitor(where + "." + field, "expected a string");
-  return v.as_string();
 }
 
 inline bottleneck monitor_bottleneck(const std::string& text, const std::string& where) {
   if (const std::optional<bottleneck> b = from_string(text, all_bottlenecks)) return *b;
-  bad_monitor(where, "unknown verdict kind '" + quote_input(text) + "'");
+  bad_json_field(where, "unknown verdict kind '" + quote_input(text) + "'");
 }
 
 inline monitor_row monitor_row_of(const json_value& e, const std::string& where) {
-  if (!e.is_object()) bad_monitor(where, "expected an object");
+  if (!e.is_object()) bad_json_field(where, "expected an object");
   monitor_row r;
-  r.name = monitor_text(e, "label", where);
+  r.name = json_text(e, "label", where);
   monitor_totals& t = r.totals;
-  t.count = monitor_count(e, "count", where);
-  r.complete = monitor_count(e, "complete", where);
-  if (r.complete > t.count) bad_monitor(where + ".complete", "more complete launches than launches (count)");
+  t.count = json_count(e, "count", where);
+  r.complete = json_count(e, "complete", where);
+  if (r.complete > t.count) bad_json_field(where + ".complete", "more complete launches than launches (count)");
   t.incomplete = t.count - r.complete;
   r.partial = t.incomplete > 0;
   r.mean_ns = monitor_number_member(e, "mean_ns", where);
@@ -99,38 +76,38 @@ inline monitor_row monitor_row_of(const json_value& e, const std::string& where)
   r.memory_pct = monitor_reading(e, "memory_pct", where);
   r.dram_bytes_per_s = monitor_reading(e, "dram_bytes_per_s", where);
   r.dram_bytes_per_complete_launch = monitor_reading(e, "dram_bytes_per_complete_launch", where);
-  const json_value& totals = monitor_member(e, "totals", where);
+  const json_value& totals = json_member(e, "totals", where);
   const std::string at = where + ".totals";
-  if (!totals.is_object()) bad_monitor(at, "expected an object");
-  t.gpu_ns = monitor_count(totals, "gpu_ns", at);
-  t.sampled_ns = monitor_count(totals, "sampled_ns", at);
-  t.dropped_ns = monitor_count(totals, "dropped_ns", at);
-  t.concurrent_ns = monitor_count(totals, "concurrent_ns", at);
+  if (!totals.is_object()) bad_json_field(at, "expected an object");
+  t.gpu_ns = json_count(totals, "gpu_ns", at);
+  t.sampled_ns = json_count(totals, "sampled_ns", at);
+  t.dropped_ns = json_count(totals, "dropped_ns", at);
+  t.concurrent_ns = json_count(totals, "concurrent_ns", at);
   if (t.sampled_ns > t.gpu_ns || t.dropped_ns > t.gpu_ns - t.sampled_ns)
-    bad_monitor(at, "sampled_ns + dropped_ns is more than gpu_ns");
-  if (monitor_count(totals, "unsampled_ns", at) != t.unsampled_ns())
-    bad_monitor(at + ".unsampled_ns", "is not gpu_ns - sampled_ns - dropped_ns");
+    bad_json_field(at, "sampled_ns + dropped_ns is more than gpu_ns");
+  if (json_count(totals, "unsampled_ns", at) != t.unsampled_ns())
+    bad_json_field(at + ".unsampled_ns", "is not gpu_ns - sampled_ns - dropped_ns");
   r.split.communication_ns = monitor_number_member(totals, "communication_ns", at);
   r.split.compute_ns = monitor_number_member(totals, "compute_ns", at);
   r.dram_read_bytes = monitor_reading(totals, "dram_read_bytes", at);
   r.dram_write_bytes = monitor_reading(totals, "dram_write_bytes", at);
   r.dram_bytes = monitor_reading(totals, "dram_bytes", at);
-  const json_value& verdicts = monitor_member(e, "verdicts", where);
+  const json_value& verdicts = json_member(e, "verdicts", where);
   const std::string verdicts_where = where + ".verdicts";  // named: GCC 15 flags a reference next to a temporary
-  const json_value& sol = monitor_member(verdicts, "sol_table", verdicts_where);
-  r.verdict.kind = monitor_bottleneck(monitor_text(sol, "kind", where + ".verdicts.sol_table"),
+  const json_value& sol = json_member(verdicts, "sol_table", verdicts_where);
+  r.verdict.kind = monitor_bottleneck(json_text(sol, "kind", where + ".verdicts.sol_table"),
                                       where + ".verdicts.sol_table.kind");
-  r.verdict.reason = monitor_text(sol, "reason", where + ".verdicts.sol_table");
+  r.verdict.reason = json_text(sol, "reason", where + ".verdicts.sol_table");
   // The rate solve's resolution; a document from before it has none (its readings were window means).
   r.resolution.status = rate_status::not_solved;
   r.resolution.reason = "the document predates the rate solve: its readings are window means";
   if (const json_value* res = verdicts.find("resolution")) {
     const std::string res_where = verdicts_where + ".resolution";
-    const std::string kind = monitor_text(*res, "kind", res_where);
+    const std::string kind = json_text(*res, "kind", res_where);
     // An unknown kind stays not_solved, as in a document from before the rate solve.
     if (const std::optional<rate_status> s = from_string(kind, all_rate_statuses)) r.resolution.status = *s;
-    r.resolution.reason = monitor_text(*res, "reason", res_where);
-    r.resolution.windows = monitor_count(e, "resolution_windows", where);
+    r.resolution.reason = json_text(*res, "reason", res_where);
+    r.resolution.windows = json_count(e, "resolution_windows", where);
     r.resolution.solo_share = monitor_reading(e, "alone_fraction", where);
     r.resolution.standard_error_pct = monitor_reading(e, "standard_error_pct", where);
     r.resolution.collinearity = monitor_reading(e, "collinearity", where);
@@ -143,25 +120,25 @@ inline monitor_row monitor_row_of(const json_value& e, const std::string& where)
 // The monitor report in a monitor-report document `doc` (json_read.hpp's read_json_file) read from `file`.
 inline monitor_report read_monitor_report(const json_value& doc, const std::string& file) {
   monitor_report r;
-  const json_value& m = detail::monitor_member(doc, "monitor", file);
+  const json_value& m = detail::json_member(doc, "monitor", file);
   const std::string at = file + ": monitor";
-  const std::uint64_t device = detail::monitor_count(m, "device", at);
-  if (device > 1000000) detail::bad_monitor(at + ".device", "expected a device index");
+  const std::uint64_t device = detail::json_count(m, "device", at);
+  if (device > 1000000) detail::bad_json_field(at + ".device", "expected a device index");
   r.device = static_cast<int>(device);
-  const std::string idle = detail::monitor_text(m, "idle_model", at);
+  const std::string idle = detail::json_text(m, "idle_model", at);
   if (const std::optional<idle_model> m = from_string(idle, all_idle_models)) r.idle = *m;
-  else detail::bad_monitor(at + ".idle_model", "unknown idle model '" + quote_input(idle) + "'");
+  else detail::bad_json_field(at + ".idle_model", "unknown idle model '" + quote_input(idle) + "'");
   device_totals& d = r.totals;
-  d.last_ns = detail::monitor_count(m, "wall_ns", at);  // first_ns 0: wall_ns() is what the document says
-  d.sampled_ns = detail::monitor_count(m, "sampled_ns", at);
-  d.busy_ns = detail::monitor_count(m, "busy_ns", at);
-  d.idle_ns = detail::monitor_count(m, "idle_ns", at);
-  d.dropped_ns = detail::monitor_count(m, "dropped_ns", at);
-  d.samples_kept = detail::monitor_count(m, "samples_kept", at);
-  d.samples_dropped = detail::monitor_count(m, "samples_dropped", at);
-  d.setup_samples_dropped = detail::monitor_count(m, "setup_samples_dropped", at);
-  d.late_kernels = detail::monitor_count(m, "late_kernels", at);
-  if (m.find("sm_dropouts") != nullptr) d.sm_dropouts = detail::monitor_count(m, "sm_dropouts", at);  // newer field
+  d.last_ns = detail::json_count(m, "wall_ns", at);  // first_ns 0: wall_ns() is what the document says
+  d.sampled_ns = detail::json_count(m, "sampled_ns", at);
+  d.busy_ns = detail::json_count(m, "busy_ns", at);
+  d.idle_ns = detail::json_count(m, "idle_ns", at);
+  d.dropped_ns = detail::json_count(m, "dropped_ns", at);
+  d.samples_kept = detail::json_count(m, "samples_kept", at);
+  d.samples_dropped = detail::json_count(m, "samples_dropped", at);
+  d.setup_samples_dropped = detail::json_count(m, "setup_samples_dropped", at);
+  d.late_kernels = detail::json_count(m, "late_kernels", at);
+  if (m.find("sm_dropouts") != nullptr) d.sm_dropouts = detail::json_count(m, "sm_dropouts", at);  // newer field
   r.idle_fraction = detail::monitor_reading(m, "idle_fraction", at);
   r.idle_sm_pct = detail::monitor_reading(m, "idle_sm_pct", at);
   r.idle_dram_pct = detail::monitor_reading(m, "idle_dram_pct", at);
@@ -186,16 +163,16 @@ inline monitor_report read_monitor_report(const json_value& doc, const std::stri
     text("device_pci_bus_id", r.context.device_pci_bus_id);
     text("device_uuid", r.context.device_uuid);
   }
-  const json_value& rows = detail::monitor_member(doc, "rows", file);
-  if (!rows.is_array()) detail::bad_monitor(file + ": rows", "expected an array");
+  const json_value& rows = detail::json_member(doc, "rows", file);
+  if (!rows.is_array()) detail::bad_json_field(file + ": rows", "expected an array");
   for (std::size_t i = 0; i < rows.items().size(); ++i) {
     const std::string where = file + ": rows[" + std::to_string(i) + "]";
-    const std::string by = detail::monitor_text(rows.items()[i], "by", where);
+    const std::string by = detail::json_text(rows.items()[i], "by", where);
     monitor_row row = detail::monitor_row_of(rows.items()[i], where);
     if (by == "phase") r.phases.push_back(std::move(row));
     else if (by == "path") r.paths.push_back(std::move(row));
     else if (by == "kernel") r.kernels.push_back(std::move(row));
-    else detail::bad_monitor(where + ".by", "expected phase, path or kernel, got '" + quote_input(by) + "'");
+    else detail::bad_json_field(where + ".by", "expected phase, path or kernel, got '" + quote_input(by) + "'");
   }
   return r;
 }

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "napkin/document/document.hpp"
+#include "napkin/document/json_fields.hpp"
 #include "napkin/error.hpp"
 #include "napkin/profiler/source_lines_report.hpp"
 #include "napkin/report/json_read.hpp"
@@ -30,68 +31,38 @@ NAPKIN_BEGIN_NAMESPACE
 
 namespace detail {
 
-[[noreturn]] inline void bad_source_lines(const std::string& where, const std::string& what) {
-  raise_input_error("napkin: " + where + ": " + what);
-}
-
-inline const json_value& source_member(const json_value& o, const char* field, const std::string& where) {
-  const json_value* v = o.is_object() ? o.find(field) : nullptr;
-  if (v == nullptr) bad_source_lines(where, std::string("no \"") + field + "\"");
-  return *v;
-}
-
-inline bool is_json_count(const json_value& v) {
-  // 2^63 at most: converting a larger double to an integer is undefined.
-  return v.is_number() && v.as_number() >= 0 && v.as_number() <= 9.2e18 && v.as_number() == std::floor(v.as_number());
-}
-
-inline std::uint64_t source_count_value(const json_value& v, const std::string& where) {
-  if (!is_json_count(v)) bad_source_lines(where, "expected a count (a whole number >= 0)");
-  return v.kind() == json_value::type::count ? v.as_count() : static_cast<std::uint64_t>(v.as_number());
-}
-
-inline std::uint64_t source_count(const json_value& o, const char* field, const std::string& where) {
-  return source_count_value(source_member(o, field, where), where + "." + field);
-}
-
-inline std::string source_text(const json_value& o, const char* field, const std::string& where) {
-  const json_value& v = source_member(o, field, where);
-  if (!v.is_string()) bad_source_lines(where + "." + field, "expected a string");
-  return v.as_string();
-}
-
 inline bool source_flag(const json_value& o, const char* field, const std::string& where) {
-  const json_value& v = source_member(o, field, where);
-  if (v.kind() != json_value::type::boolean) bad_source_lines(where + "." + field, "expected true or false");
+  const json_value& v = json_member(o, field, where);
+  if (v.kind() != json_value::type::boolean) bad_json_field(where + "." + field, "expected true or false");
   return v.as_boolean();
 }
 
 inline double source_seconds(const json_value& o, const char* field, const std::string& where) {
-  const json_value& v = source_member(o, field, where);
-  if (!v.is_number()) bad_source_lines(where + "." + field, "expected a number");
+  const json_value& v = json_member(o, field, where);
+  if (!v.is_number()) bad_json_field(where + "." + field, "expected a number");
   if (std::string bad = measured_number_problem(v.as_number(), false); !bad.empty())
-    bad_source_lines(where + "." + field, bad);
+    bad_json_field(where + "." + field, bad);
   return v.as_number();
 }
 
 inline std::vector<stall_samples> source_stalls(const json_value& o, const std::string& where) {
-  const json_value& v = source_member(o, "stalls", where);
-  if (!v.is_object()) bad_source_lines(where + ".stalls", "expected an object of stall reason: samples");
+  const json_value& v = json_member(o, "stalls", where);
+  if (!v.is_object()) bad_json_field(where + ".stalls", "expected an object of stall reason: samples");
   std::vector<stall_samples> out;
   for (std::size_t i = 0; i < v.keys().size(); ++i)
-    out.push_back({v.keys()[i], source_count_value(v.items()[i], where + ".stalls." + v.keys()[i])});
+    out.push_back({v.keys()[i], json_count_value(v.items()[i], where + ".stalls." + v.keys()[i])});
   return out;
 }
 
 // A row's file, directory and line (null: the module has no line for it).
 inline source_location source_where(const json_value& o, const std::string& where) {
   source_location w;
-  w.file = source_text(o, "file", where);
-  w.dir = source_text(o, "dir", where);
-  const json_value& line = source_member(o, "line", where);
+  w.file = json_text(o, "file", where);
+  w.dir = json_text(o, "dir", where);
+  const json_value& line = json_member(o, "line", where);
   if (!line.is_null()) {
-    const std::uint64_t n = source_count_value(line, where + ".line");
-    if (n == 0 || n > 0xffffffffu) bad_source_lines(where + ".line", "expected a line number (1 or more) or null");
+    const std::uint64_t n = json_count_value(line, where + ".line");
+    if (n == 0 || n > 0xffffffffu) bad_json_field(where + ".line", "expected a line number (1 or more) or null");
     w.line = static_cast<std::uint32_t>(n);
   }
   return w;
@@ -101,11 +72,11 @@ inline source_location source_where(const json_value& o, const std::string& wher
 // hand, or a row under the wrong function, is refused rather than drawn with a share it does not have.
 inline void check_source_share(const json_value& o, std::uint64_t samples, std::uint64_t whole,
                                const std::string& where) {
-  const json_value& v = source_member(o, "share_pct", where);
+  const json_value& v = json_member(o, "share_pct", where);
   const std::optional<double> expected = source_share_pct(samples, whole);
   if (v.is_null() && !expected) return;
   if (!v.is_number() || !expected || std::fabs(v.as_number() - *expected) > 1e-9 * std::fmax(1.0, *expected))
-    bad_source_lines(where + ".share_pct",
+    bad_json_field(where + ".share_pct",
                      "is not samples / " + std::string(whole == 0 ? "0" : std::to_string(whole)) + " x 100" +
                          (expected ? " (" + general(*expected) + ")" : std::string(" (null)")));
 }
@@ -116,21 +87,21 @@ inline void check_source_share(const json_value& o, std::uint64_t samples, std::
 inline source_lines_report read_source_lines(const json_value& doc, const std::string& file) {
   source_lines_report r;
   {
-    const json_value& s = detail::source_member(doc, "sampling", file);
+    const json_value& s = detail::json_member(doc, "sampling", file);
     const std::string at = file + ": sampling";
-    if (!s.is_object()) detail::bad_source_lines(at, "expected an object");
+    if (!s.is_object()) detail::bad_json_field(at, "expected an object");
     source_sampling_cost& c = r.cost;
-    const json_value& period = detail::source_member(s, "period_log2", at);
+    const json_value& period = detail::json_member(s, "period_log2", at);
     if (!period.is_null()) {
-      const std::uint64_t p = detail::source_count_value(period, at + ".period_log2");
-      if (p < 1 || p > 31) detail::bad_source_lines(at + ".period_log2", "expected 1..31 or null");
+      const std::uint64_t p = detail::json_count_value(period, at + ".period_log2");
+      if (p < 1 || p > 31) detail::bad_json_field(at + ".period_log2", "expected 1..31 or null");
       c.period_log2 = static_cast<std::uint32_t>(p);
     }
-    c.total_samples = detail::source_count(s, "total_samples", at);
-    c.dropped_samples = detail::source_count(s, "dropped_samples", at);
-    c.non_user_samples = detail::source_count(s, "non_user_samples", at);
-    c.pc_records = detail::source_count(s, "pc_records", at);
-    c.drains = static_cast<std::size_t>(detail::source_count(s, "drains", at));
+    c.total_samples = detail::json_count(s, "total_samples", at);
+    c.dropped_samples = detail::json_count(s, "dropped_samples", at);
+    c.non_user_samples = detail::json_count(s, "non_user_samples", at);
+    c.pc_records = detail::json_count(s, "pc_records", at);
+    c.drains = static_cast<std::size_t>(detail::json_count(s, "drains", at));
     c.hardware_buffer_full = detail::source_flag(s, "hardware_buffer_full", at);
     c.setup_s = detail::source_seconds(s, "setup_s", at);
     c.run_s = detail::source_seconds(s, "run_s", at);
@@ -138,65 +109,65 @@ inline source_lines_report read_source_lines(const json_value& doc, const std::s
     c.correlate_s = detail::source_seconds(s, "correlate_s", at);
     detail::source_seconds(s, "total_s", at);  // the sum of the four: derived again when written
   }
-  const json_value& notes = detail::source_member(doc, "notes", file);
-  if (!notes.is_array()) detail::bad_source_lines(file + ": notes", "expected an array of strings");
+  const json_value& notes = detail::json_member(doc, "notes", file);
+  if (!notes.is_array()) detail::bad_json_field(file + ": notes", "expected an array of strings");
   for (std::size_t i = 0; i < notes.items().size(); ++i) {
     if (!notes.items()[i].is_string())
-      detail::bad_source_lines(file + ": notes[" + std::to_string(i) + "]", "expected a string");
+      detail::bad_json_field(file + ": notes[" + std::to_string(i) + "]", "expected a string");
     r.notes.push_back(notes.items()[i].as_string());
   }
-  const json_value& rows = detail::source_member(doc, "rows", file);
-  if (!rows.is_array()) detail::bad_source_lines(file + ": rows", "expected an array");
+  const json_value& rows = detail::json_member(doc, "rows", file);
+  if (!rows.is_array()) detail::bad_json_field(file + ": rows", "expected an array");
   // Rows come as the writer puts them: a function, then its lines, then its PCs.
   std::vector<std::size_t> function_row;  // the row of each function, for the shares checked at the end
   for (std::size_t i = 0; i < rows.items().size(); ++i) {
     const json_value& row = rows.items()[i];
     const std::string where = file + ": rows[" + std::to_string(i) + "]";
-    if (!row.is_object()) detail::bad_source_lines(where, "expected an object");
-    const std::string by = detail::source_text(row, "by", where);
-    const std::string function = detail::source_text(row, "function", where);
-    const std::string symbol = detail::source_text(row, "symbol", where);
+    if (!row.is_object()) detail::bad_json_field(where, "expected an object");
+    const std::string by = detail::json_text(row, "by", where);
+    const std::string function = detail::json_text(row, "function", where);
+    const std::string symbol = detail::json_text(row, "symbol", where);
     if (by == "function") {
       function_lines f;
       f.function = function;
       f.symbol = symbol;
-      f.samples = detail::source_count(row, "samples", where);
-      f.not_issued = detail::source_count(row, "not_issued_samples", where);
+      f.samples = detail::json_count(row, "samples", where);
+      f.not_issued = detail::json_count(row, "not_issued_samples", where);
       f.stalls = detail::source_stalls(row, where);
       f.line_info = detail::source_flag(row, "line_info", where);
-      f.lines_sampled = static_cast<std::size_t>(detail::source_count(row, "lines_sampled", where));
-      f.pcs_sampled = static_cast<std::size_t>(detail::source_count(row, "pcs_sampled", where));
-      f.note = detail::source_text(row, "note", where);
+      f.lines_sampled = static_cast<std::size_t>(detail::json_count(row, "lines_sampled", where));
+      f.pcs_sampled = static_cast<std::size_t>(detail::json_count(row, "pcs_sampled", where));
+      f.note = detail::json_text(row, "note", where);
       r.functions.push_back(std::move(f));
       function_row.push_back(i);
       continue;
     }
     if (by != "line" && by != "pc")
-      detail::bad_source_lines(where + ".by", "expected function, line or pc, got '" + quote_input(by) + "'");
-    if (r.functions.empty()) detail::bad_source_lines(where, "a " + by + " row before any function row");
+      detail::bad_json_field(where + ".by", "expected function, line or pc, got '" + quote_input(by) + "'");
+    if (r.functions.empty()) detail::bad_json_field(where, "a " + by + " row before any function row");
     function_lines& f = r.functions.back();
     if (function != f.function || symbol != f.symbol)
-      detail::bad_source_lines(where, "a " + by + " row of '" + quote_input(function) +
+      detail::bad_json_field(where, "a " + by + " row of '" + quote_input(function) +
                                           "' under the function row of '" + quote_input(f.function) + "'");
-    const std::uint64_t samples = detail::source_count(row, "samples", where);
-    const std::uint64_t not_issued = detail::source_count(row, "not_issued_samples", where);
+    const std::uint64_t samples = detail::json_count(row, "samples", where);
+    const std::uint64_t not_issued = detail::json_count(row, "not_issued_samples", where);
     detail::check_source_share(row, samples, f.samples, where);
     if (by == "line") {
-      if (!f.pcs.empty()) detail::bad_source_lines(where, "a line row after the function's PC rows");
+      if (!f.pcs.empty()) detail::bad_json_field(where, "a line row after the function's PC rows");
       source_line l;
       l.where = detail::source_where(row, where);
-      if (!l.where.known()) detail::bad_source_lines(where, "a line row needs a file and a line");
+      if (!l.where.known()) detail::bad_json_field(where, "a line row needs a file and a line");
       l.samples = samples;
       l.not_issued = not_issued;
       l.stalls = detail::source_stalls(row, where);
-      const json_value& pcs = detail::source_member(row, "pcs", where);
-      if (!pcs.is_array()) detail::bad_source_lines(where + ".pcs", "expected an array of PC offsets");
+      const json_value& pcs = detail::json_member(row, "pcs", where);
+      if (!pcs.is_array()) detail::bad_json_field(where + ".pcs", "expected an array of PC offsets");
       for (std::size_t k = 0; k < pcs.items().size(); ++k)
-        l.pcs.push_back(detail::source_count_value(pcs.items()[k], where + ".pcs[" + std::to_string(k) + "]"));
+        l.pcs.push_back(detail::json_count_value(pcs.items()[k], where + ".pcs[" + std::to_string(k) + "]"));
       f.lines.push_back(std::move(l));
     } else {
       hot_pc p;
-      p.pc_offset = detail::source_count(row, "pc_offset", where);
+      p.pc_offset = detail::json_count(row, "pc_offset", where);
       p.where = detail::source_where(row, where);
       p.samples = samples;
       p.not_issued = not_issued;
@@ -206,13 +177,13 @@ inline source_lines_report read_source_lines(const json_value& doc, const std::s
   }
   std::uint64_t all = 0;
   for (const function_lines& f : r.functions) {
-    if (all + f.samples < all) detail::bad_source_lines(file + ": rows", "the functions' samples add up past 2^64");
+    if (all + f.samples < all) detail::bad_json_field(file + ": rows", "the functions' samples add up past 2^64");
     all += f.samples;
   }
   for (std::size_t i = 0; i < r.functions.size(); ++i)
     detail::check_source_share(rows.items()[function_row[i]], r.functions[i].samples, all,
                                file + ": rows[" + std::to_string(function_row[i]) + "]");
-  if (std::string bad = validate_source_lines(r); !bad.empty()) detail::bad_source_lines(file, bad);
+  if (std::string bad = validate_source_lines(r); !bad.empty()) detail::bad_json_field(file, bad);
   return r;
 }
 
