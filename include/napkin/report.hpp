@@ -31,7 +31,7 @@
 #include "napkin/document/document.hpp"
 #include "napkin/document/json_writer.hpp"
 #include "napkin/document/text_file.hpp"
-#include "napkin/monitor/communication.hpp"
+#include "napkin/system/communication.hpp"
 #include "napkin/monitor/monitor_documents.hpp"
 #include "napkin/report/compare.hpp"
 #include "napkin/report/html_page.hpp"

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// napkin/monitor/communication.hpp: which kernels communicate (NCCL, NVSHMEM) by name, as CUPTI reports
+// napkin/system/communication.hpp: which kernels communicate (NCCL, NVSHMEM) by name, as CUPTI reports
 // it (demangled, mangled, with a return type), and the communication / compute split's arithmetic.
 // The names are those NCCL's sources declare (src/device/common.h: ncclDevKernel_<coll>_<op>_<type>_
 // <algo>_<proto>, taking ncclDevKernelArgsStorage<4096>; before NCCL 2.19: ncclKernel_...) and NVSHMEM's
 // internal nvshmemi_ kernels; the mangled forms follow the Itanium C++ ABI (_Z, length, name).
 #include <doctest/doctest.h>
 
-#include "napkin/monitor/communication.hpp"
+#include "napkin/system/communication.hpp"
 
 using napkin::is_communication_kernel;
 using napkin::time_split;

@@ -18,7 +18,7 @@
 
 #include "napkin/monitor/accumulator.hpp"
 #include "napkin/monitor/attribution.hpp"
-#include "napkin/monitor/communication.hpp"
+#include "napkin/system/communication.hpp"
 #include "napkin/monitor/monitor_report.hpp"
 #include "napkin/monitor/monitor_totals.hpp"
 #include "napkin/monitor/rate_rows.hpp"

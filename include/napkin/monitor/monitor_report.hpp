@@ -13,7 +13,7 @@
 // DRAM bytes: a row's totals cover only the sampled part of its launches; when some launches were not
 // fully sampled (the hardware buffer holds a bounded number of samples) the row is `partial` and the
 // comparable figure is DRAM bytes per complete launch (a launch fully inside kept samples). Nothing is
-// extrapolated. Communication: the share of a row's GPU time in NCCL/NVSHMEM kernels (monitor/communication.hpp);
+// extrapolated. Communication: the share of a row's GPU time in NCCL/NVSHMEM kernels (system/communication.hpp);
 // a row mostly in them is reported as communication. Arithmetic and rules: docs/monitor.md.
 //
 // Readings are the rate solve's (monitor/rate_solver.hpp): each (kernel name, phase) class's own rates,
@@ -40,7 +40,7 @@
 #include "napkin/text/numbers.hpp"
 #include "napkin/text/printable.hpp"
 #include "napkin/text/table.hpp"
-#include "napkin/monitor/communication.hpp"
+#include "napkin/system/communication.hpp"
 #include "napkin/monitor/monitor_totals.hpp"
 #include "napkin/monitor/rate_status.hpp"
 #include "napkin/profiler/verdicts.hpp"

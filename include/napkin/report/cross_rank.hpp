@@ -11,7 +11,7 @@
 //     (null) when the median is 0;
 //   - the ranks that lack the row. They are left out of min/median/max (a missing row is no work, not
 //     zero time), and listed, because a kernel that runs on some ranks only is itself a finding.
-// Per rank: GPU time split into communication (NCCL/NVSHMEM kernels, napkin/monitor/communication.hpp) and
+// Per rank: GPU time split into communication (NCCL/NVSHMEM kernels, napkin/system/communication.hpp) and
 // compute. From the rank's kernel rows when it has any; otherwise from its phase rows whose communication
 // time is known; otherwise unknown. A row or rank with more than half its time in communication is flagged
 // "mostly communication".
@@ -42,7 +42,7 @@
 #include "napkin/text/printable.hpp"
 #include "napkin/text/table.hpp"
 #include "napkin/error.hpp"
-#include "napkin/monitor/communication.hpp"
+#include "napkin/system/communication.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 
