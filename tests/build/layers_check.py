@@ -24,9 +24,9 @@ LAYERS = {
     "config": 1,
     "error": 2, "detail": 2, "text": 2,
     "check": 3, "nvtx": 3,
-    "math": 4, "occupancy": 4, "document": 4,
+    "math": 4, "occupancy": 4, "document": 4, "system": 4,
     "cupti": 5,
-    "profiler": 6, "system": 6, "monitor": 6,
+    "profiler": 6, "monitor": 6,
     "report": 7, "mpi": 7,
 }
 NAPKIN_INCLUDE = re.compile(r'^\s*#\s*include\s*[<"](napkin/[^>"]+)[>"]', re.M)
