@@ -1,7 +1,7 @@
 // napkin::monitor on a multi-phase workload: what docs/monitor.md measures on the GPU machine.
 //
 //   monitor_workload run [--seconds S | --iterations N] [--monitor on|off] [--interval-us I] [--buffer-mib B]
-//                        [--drain-ms D]
+//                        [--drain-ms D] [--system on|off]
 //                        [--sample-ms FOR EVERY]   (NAPKIN_MONITOR's sample=FORms/EVERYms; 0 0: sample=all)
 //       (--iterations N: exactly N iterations instead of S seconds, for the wall-time overhead)
 //       "prefill" (two SGEMMs), "decode" (16 copies and 4 softmaxes), "sample" (4 small kernels and host
@@ -260,11 +260,12 @@ napkin::monitor_settings settings_with(long interval_us) {
 int main(int argc, char** argv) try {
   const std::string mode = argc > 1 ? argv[1] : "run";
   double seconds = 3;
-  bool monitor_on = true;
+  bool monitor_on = true, system_on = true;
   long interval_us = 0, iterations = 0, buffer_mib = 0, drain_ms = 0, back_to_back = 0, settle_ms = 500, sample_ms = -1, every_ms = 0;
   for (int i = 2; i < argc; ++i) {
     if (std::strcmp(argv[i], "--seconds") == 0 && i + 1 < argc) seconds = std::atof(argv[++i]);
     else if (std::strcmp(argv[i], "--monitor") == 0 && i + 1 < argc) monitor_on = std::strcmp(argv[++i], "on") == 0;
+    else if (std::strcmp(argv[i], "--system") == 0 && i + 1 < argc) system_on = std::strcmp(argv[++i], "on") == 0;
     else if (std::strcmp(argv[i], "--interval-us") == 0 && i + 1 < argc) interval_us = std::atol(argv[++i]);
     else if (std::strcmp(argv[i], "--iterations") == 0 && i + 1 < argc) iterations = std::atol(argv[++i]);
     else if (std::strcmp(argv[i], "--buffer-mib") == 0 && i + 1 < argc) buffer_mib = std::atol(argv[++i]);
@@ -286,6 +287,7 @@ int main(int argc, char** argv) try {
       return 0;
     }
     napkin::monitor_settings with = settings_with(interval_us);
+    with.system = system_on;
     if (buffer_mib > 0) with.hardware_buffer_bytes = static_cast<std::uint64_t>(buffer_mib) << 20;
     if (drain_ms > 0) with.drain_period_ns = static_cast<std::uint64_t>(drain_ms) * 1000000;
     if (sample_ms >= 0) {  // --sample-ms 0 0: all the time; without it, the monitor's default schedule
@@ -296,7 +298,7 @@ int main(int argc, char** argv) try {
     std::fprintf(stderr, "monitor: %s\n", mon.status().c_str());
     const double wall = run_for(s, seconds, iterations);
     const napkin::monitor_report r = mon.report();
-    std::printf("WORKLOAD_WALL_S monitor=on wall_s=%.4f\n", wall);
+    std::printf("WORKLOAD_WALL_S monitor=on wall_s=%.4f system=%s\n", wall, system_on ? "on" : "off");
     const napkin::monitor::cpu_use cpu = mon.cpu();
     std::printf("MONITOR_CPU_S cpu_s=%.4f wall_s=%.4f decode_s=%.4f activity_s=%.4f attribute_s=%.4f samples=%zu "
                 "kernels=%zu\n",

@@ -22,6 +22,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <map>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -29,71 +30,13 @@
 #include <vector>
 
 #include "napkin/cupti/errors.hpp"
-#include "napkin/cupti/kernel_launch.hpp"
+#include "napkin/cupti/activity_records.hpp"
 #include "napkin/cupti/kernel_names.hpp"
+#include "napkin/system/cuda_calls.hpp"
+#include "napkin/system/records.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 namespace detail {
-
-// One kernel as the Activity API saw it (times in CUPTI's timestamp clock, ns).
-struct kernel_activity {
-  std::string name;  // demangled
-  std::uint64_t start_ns = 0, end_ns = 0;
-  std::uint32_t device = 0, stream = 0, correlation = 0;
-  std::uint64_t phase_id = 0;  // 0: launched outside any napkin::range
-  std::uint64_t blocks = 0;    // thread blocks in the grid
-  kernel_launch launch;        // how it was launched (launch_of(); the device's facts left empty)
-};
-
-// How a kernel record says its kernel was launched. The record's device facts (compute capability, SM
-// count) are not in it: the caller that knows the device adds them. Negative sizes in a record read as 0
-// dimensions (a launch the occupancy section then refuses), never as huge unsigned numbers.
-inline kernel_launch launch_of(const CUpti_ActivityKernel10& k) noexcept {
-  const auto dim = [](std::int32_t v) { return v > 0 ? static_cast<std::uint32_t>(v) : 0u; };
-  kernel_launch l;
-  l.grid = {dim(k.gridX), dim(k.gridY), dim(k.gridZ)};
-  l.block = {dim(k.blockX), dim(k.blockY), dim(k.blockZ)};
-  l.registers_per_thread = k.registersPerThread;
-  l.static_smem_bytes = k.staticSharedMemory;
-  l.dynamic_smem_bytes = k.dynamicSharedMemory;
-  if (k.sharedMemoryExecuted > 0 && k.sharedMemoryExecuted <= 0x7fffffffu)
-    l.smem_config_bytes = static_cast<int>(k.sharedMemoryExecuted);
-  if (k.isSharedMemoryCarveoutRequested != 0) l.carveout_requested_pct = k.sharedMemoryCarveoutRequested;
-  switch (k.cacheConfig.config.requested) {  // a CUfunc_cache value
-    case CU_FUNC_CACHE_PREFER_SHARED: l.cache_requested = cache_preference::prefer_shared; break;
-    case CU_FUNC_CACHE_PREFER_L1: l.cache_requested = cache_preference::prefer_l1; break;
-    case CU_FUNC_CACHE_PREFER_EQUAL: l.cache_requested = cache_preference::prefer_equal; break;
-    default: l.cache_requested = cache_preference::none; break;
-  }
-  l.dynamic_smem_opted_in = k.shmemLimitConfig == CUPTI_FUNC_SHMEM_LIMIT_OPTIN;
-  l.local_memory_per_thread_bytes = k.localMemoryPerThread;
-  if (k.clusterX > 0 && k.clusterY > 0 && k.clusterZ > 0) l.cluster = launch_dims{k.clusterX, k.clusterY, k.clusterZ};
-  return l;
-}
-
-// A stretch of GPU work (a kernel, a memcpy or a memset) on a device, in CUPTI's timestamp clock (ns).
-struct busy_interval {
-  std::uint64_t start_ns = 0, end_ns = 0;
-  std::uint32_t device = 0;
-  bool kernel = true;  // false: a memcpy or memset
-};
-
-// The time covered by at least one of `intervals` that starts in [from, to) (ns), overlaps counted once.
-inline std::uint64_t busy_ns_between(std::vector<busy_interval> intervals, std::uint64_t from, std::uint64_t to) {
-  intervals.erase(std::remove_if(intervals.begin(), intervals.end(),
-                                 [&](const busy_interval& b) { return b.start_ns < from || b.start_ns >= to ||
-                                                                      b.end_ns < b.start_ns; }),
-                  intervals.end());
-  std::sort(intervals.begin(), intervals.end(),
-            [](const busy_interval& a, const busy_interval& b) { return a.start_ns < b.start_ns; });
-  std::uint64_t busy = 0, covered_to = 0;
-  for (const busy_interval& b : intervals) {
-    const std::uint64_t start = std::max(b.start_ns, covered_to);
-    if (b.end_ns > start) busy += b.end_ns - start;
-    covered_to = std::max(covered_to, b.end_ns);
-  }
-  return busy;
-}
 
 class activity_collector {
  public:
@@ -130,6 +73,7 @@ class activity_collector {
     const std::lock_guard<std::mutex> lock(mutex_);
     kernels_.clear();
     phase_of_.clear();
+    phase_order_.clear();
   }
 
   // A measurement's hold: GPU-busy intervals (kernels, memcpy, memset) of every device, kept until taken
@@ -143,9 +87,12 @@ class activity_collector {
       return true;
     }
     if (!try_enable_kernels()) return false;
-    if (cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY) != CUPTI_SUCCESS ||
-        cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMSET) != CUPTI_SUCCESS) {
-      (void)cuptiActivityDisable(CUPTI_ACTIVITY_KIND_MEMCPY);
+    if (!try_enable_kind(CUPTI_ACTIVITY_KIND_MEMCPY)) {
+      disable_kernels();
+      return false;
+    }
+    if (!try_enable_kind(CUPTI_ACTIVITY_KIND_MEMSET)) {
+      disable_kind(CUPTI_ACTIVITY_KIND_MEMCPY);
       disable_kernels();
       return false;
     }
@@ -155,10 +102,64 @@ class activity_collector {
   void release_intervals() noexcept {
     const std::lock_guard<std::mutex> lock(mutex_);
     if (interval_users_ == 0 || --interval_users_ > 0) return;
-    (void)cuptiActivityDisable(CUPTI_ACTIVITY_KIND_MEMCPY);
-    (void)cuptiActivityDisable(CUPTI_ACTIVITY_KIND_MEMSET);
+    disable_kind(CUPTI_ACTIVITY_KIND_MEMCPY);
+    disable_kind(CUPTI_ACTIVITY_KIND_MEMSET);
     disable_kernels();
     intervals_.clear();
+  }
+
+  // The system view's hold (a monitor's, beside hold()): copies and memsets of `device` and every runtime and
+  // driver call, each with its launch's phase, for take_system(slot). Returns the holder's slot: each holder
+  // gets every host call (a process with a monitor per device has one host).
+  std::size_t hold_system(std::uint32_t device) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    enable_kind(CUPTI_ACTIVITY_KIND_MEMCPY);
+    enable_kind(CUPTI_ACTIVITY_KIND_MEMCPY2);  // peer copies
+    enable_kind(CUPTI_ACTIVITY_KIND_MEMSET);
+    std::size_t slot = 0;
+    while (slot < system_slots_.size() && system_slots_[slot].used) ++slot;
+    if (slot == system_slots_.size()) system_slots_.emplace_back();
+    system_slots_[slot] = {true, device, calls_base_ + calls_.size()};
+    return slot;
+  }
+  void release_system(std::size_t slot) noexcept {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (slot >= system_slots_.size() || !system_slots_[slot].used) return;
+    system_slots_[slot].used = false;
+    disable_kind(CUPTI_ACTIVITY_KIND_MEMCPY);
+    disable_kind(CUPTI_ACTIVITY_KIND_MEMCPY2);
+    disable_kind(CUPTI_ACTIVITY_KIND_MEMSET);
+    trim_calls();
+  }
+  // Takes the copies and memsets of the slot's device and the host calls it has not seen, with their phases.
+  system_records take_system(std::size_t slot) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    system_records out;
+    if (slot >= system_slots_.size() || !system_slots_[slot].used) return out;
+    system_slot& me = system_slots_[slot];
+    std::deque<gpu_work> keep;
+    for (gpu_work& w : copies_) {
+      if (w.device != me.device) {
+        keep.push_back(std::move(w));
+        continue;
+      }
+      set_phase(w.correlation, w.phase, w.instance);
+      out.work.push_back(std::move(w));
+    }
+    copies_.swap(keep);
+    for (std::uint64_t i = std::max(me.cursor, calls_base_); i < calls_base_ + calls_.size(); ++i) {
+      host_call c = calls_[static_cast<std::size_t>(i - calls_base_)];
+      set_phase(c.correlation, c.phase, c.instance);
+      out.calls.push_back(c);
+    }
+    me.cursor = calls_base_ + calls_.size();
+    trim_calls();
+    return out;
+  }
+  // Copies and host calls the bounded queues refused.
+  std::size_t system_dropped() const {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    return system_dropped_;
   }
 
   // A measurement's hold on launches: every kernel of every device with its launch (launch_of()), kept until
@@ -220,10 +221,8 @@ class activity_collector {
         keep.push_back(std::move(k));
         continue;
       }
-      if (const auto it = phase_of_.find(k.correlation); it != phase_of_.end()) {
-        k.phase_id = it->second;
-        phase_of_.erase(it);
-      }
+      // Not erased: a graph's kernels share their launch's correlation id (phase_of_ is bounded instead).
+      if (const auto it = phase_of_.find(k.correlation); it != phase_of_.end()) k.phase_id = it->second;
       out.push_back(std::move(k));
     }
     kernels_.swap(keep);
@@ -243,6 +242,8 @@ class activity_collector {
   }
 
   static constexpr std::size_t max_queued_kernels = 1u << 20;
+  // Correlation ids whose phase is remembered: launches between a drain and the next, many times over.
+  static constexpr std::size_t max_phase_entries = 1u << 18;
   static constexpr std::size_t buffer_bytes = 1u << 20;
 
  private:
@@ -271,11 +272,97 @@ class activity_collector {
     if (kernel_users_ > 0 && --kernel_users_ == 0) (void)cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
   }
 
+  // Under mutex_: an activity kind stays enabled while any user holds it.
+  void enable_kind(CUpti_ActivityKind kind) {
+    if (kind_users_[kind] == 0) NAPKIN_DETAIL_PROFILER_CHECK(cuptiActivityEnable(kind));
+    ++kind_users_[kind];
+  }
+  bool try_enable_kind(CUpti_ActivityKind kind) noexcept {
+    if (kind_users_[kind] == 0 && cuptiActivityEnable(kind) != CUPTI_SUCCESS) return false;
+    ++kind_users_[kind];
+    return true;
+  }
+  void disable_kind(CUpti_ActivityKind kind) noexcept {
+    if (kind_users_[kind] > 0 && --kind_users_[kind] == 0) (void)cuptiActivityDisable(kind);
+  }
+
+  struct system_slot {
+    bool used = false;
+    std::uint32_t device = 0;
+    std::uint64_t cursor = 0;  // the next host call it takes (calls_base_ counts those trimmed)
+  };
+  bool system_wants(std::uint32_t device) const noexcept {
+    for (const system_slot& s : system_slots_)
+      if (s.used && s.device == device) return true;
+    return false;
+  }
+  void trim_calls() noexcept {  // under mutex_: drop the host calls every holder has taken
+    std::uint64_t upto = calls_base_ + calls_.size();
+    for (const system_slot& s : system_slots_)
+      if (s.used) upto = std::min(upto, s.cursor);
+    while (calls_base_ < upto && !calls_.empty()) {
+      calls_.pop_front();
+      ++calls_base_;
+    }
+  }
+  void set_phase(std::uint32_t correlation, std::uint32_t& phase, std::uint64_t& instance) const {
+    if (const auto it = phase_of_.find(correlation); it != phase_of_.end()) {
+      phase = phase_path_of(it->second);
+      instance = phase_instance_of(it->second);
+    }
+  }
+  void keep_copy(gpu_work w) {
+    if (!system_wants(w.device)) return;
+    if (copies_.size() >= max_queued_kernels) {
+      ++system_dropped_;
+      return;
+    }
+    copies_.push_back(std::move(w));
+  }
+  void keep_call(const CUpti_ActivityAPI& a, bool runtime) {
+    if (std::none_of(system_slots_.begin(), system_slots_.end(), [](const system_slot& s) { return s.used; })) return;
+    if (calls_.size() >= max_queued_kernels) {
+      ++system_dropped_;
+      return;
+    }
+    const std::uint64_t key = (static_cast<std::uint64_t>(runtime) << 32) | a.cbid;
+    auto it = call_kinds_.find(key);
+    if (it == call_kinds_.end()) {
+      const char* name = nullptr;
+      (void)cuptiGetCallbackName(runtime ? CUPTI_CB_DOMAIN_RUNTIME_API : CUPTI_CB_DOMAIN_DRIVER_API, a.cbid, &name);
+      it = call_kinds_.emplace(key, name != nullptr ? classify_cuda_call(name) : host_call_kind::other).first;
+    }
+    host_call c;
+    c.kind = it->second;
+    c.start_ns = a.start;
+    c.end_ns = a.end;
+    c.thread = a.threadId;
+    c.correlation = a.correlationId;
+    calls_.push_back(c);
+  }
+  void keep_phase(std::uint32_t correlation, std::uint64_t external_id) {
+    if (phase_of_.emplace(correlation, external_id).second) phase_order_.push_back(correlation);
+    while (phase_order_.size() > max_phase_entries) {  // oldest first: their records have long been taken
+      phase_of_.erase(phase_order_.front());
+      phase_order_.pop_front();
+    }
+  }
+
   // CUPTI's range profiler launches a kernel of its own when a user range ends ("WaitNs", 80 us on an H200,
   // on a stream of CUPTI's: benchmarks/device/activity_probe.cu), after the range's work and before its
   // pass is synchronized. It is not the measured work.
   static bool is_range_profiler_kernel(const char* name) noexcept {
     return name != nullptr && std::strcmp(name, "WaitNs") == 0;
+  }
+
+  static void fill_work(gpu_work& w, std::uint64_t start, std::uint64_t end, std::uint32_t device,
+                        std::uint32_t stream, std::uint32_t correlation, std::uint32_t graph) noexcept {
+    w.start_ns = start;
+    w.end_ns = end;
+    w.device = device;
+    w.stream = stream;
+    w.correlation = correlation;
+    w.graph = graph;
   }
 
   void keep_interval(std::uint64_t start, std::uint64_t end, std::uint32_t device, bool kernel) {
@@ -310,9 +397,31 @@ class activity_collector {
       if (record->kind == CUPTI_ACTIVITY_KIND_MEMCPY) {
         const auto* c = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
         keep_interval(c->start, c->end, c->deviceId, false);
+        gpu_work w;
+        w.kind = gpu_work_kind::copy;
+        w.direction = copy_direction_of(c->copyKind);
+        w.memory = copy_host_memory(w.direction, c->srcKind, c->dstKind);
+        w.bytes = c->bytes;
+        fill_work(w, c->start, c->end, c->deviceId, c->streamId, c->correlationId, c->graphId);
+        keep_copy(std::move(w));
+      } else if (record->kind == CUPTI_ACTIVITY_KIND_MEMCPY2) {
+        const auto* c = reinterpret_cast<const CUpti_ActivityMemcpyPtoP4*>(record);
+        gpu_work w;
+        w.kind = gpu_work_kind::copy;
+        w.direction = copy_direction::peer;
+        w.bytes = c->bytes;
+        fill_work(w, c->start, c->end, c->deviceId, c->streamId, c->correlationId, c->graphId);
+        keep_copy(std::move(w));
       } else if (record->kind == CUPTI_ACTIVITY_KIND_MEMSET) {
         const auto* s = reinterpret_cast<const CUpti_ActivityMemset4*>(record);
         keep_interval(s->start, s->end, s->deviceId, false);
+        gpu_work w;
+        w.kind = gpu_work_kind::memset;
+        w.bytes = s->bytes;
+        fill_work(w, s->start, s->end, s->deviceId, s->streamId, s->correlationId, s->graphId);
+        keep_copy(std::move(w));
+      } else if (record->kind == CUPTI_ACTIVITY_KIND_RUNTIME || record->kind == CUPTI_ACTIVITY_KIND_DRIVER) {
+        keep_call(*reinterpret_cast<const CUpti_ActivityAPI*>(record), record->kind == CUPTI_ACTIVITY_KIND_RUNTIME);
       } else if (record->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) {
         const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
         if (!is_range_profiler_kernel(k->name)) keep_interval(k->start, k->end, k->deviceId, true);
@@ -329,6 +438,7 @@ class activity_collector {
         a.device = k->deviceId;
         a.stream = k->streamId;
         a.correlation = k->correlationId;
+        a.graph = k->graphId;
         a.launch = launch_of(*k);
         if (k->gridX > 0 && k->gridY > 0 && k->gridZ > 0) a.blocks = a.launch.blocks();
         if (for_launches) launches_.push_back(a);
@@ -336,8 +446,7 @@ class activity_collector {
       } else if (record->kind == CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION) {
         const auto* e = reinterpret_cast<const CUpti_ActivityExternalCorrelation*>(record);
         ++external_records_;
-        if (e->externalKind == CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0 && phase_of_.size() < max_queued_kernels)
-          phase_of_[e->correlationId] = e->externalId;
+        if (e->externalKind == CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0) keep_phase(e->correlationId, e->externalId);
       }
     }
 #if NAPKIN_HAS_EXCEPTIONS
@@ -368,7 +477,15 @@ class activity_collector {
   std::size_t dropped_ = 0;
   std::deque<kernel_activity> kernels_;
   std::deque<kernel_activity> launches_;  // for hold_launches()
-  std::unordered_map<std::uint32_t, std::uint64_t> phase_of_;  // correlation id -> phase id
+  std::unordered_map<std::uint32_t, std::uint64_t> phase_of_;  // correlation id -> external id (phase_external_id)
+  std::deque<std::uint32_t> phase_order_;                        // phase_of_'s keys, oldest first
+  std::map<CUpti_ActivityKind, std::size_t> kind_users_;         // enable_kind()
+  std::vector<system_slot> system_slots_;                        // hold_system()
+  std::deque<gpu_work> copies_;                                  // copies and memsets for hold_system()
+  std::deque<host_call> calls_;                                  // runtime and driver calls for hold_system()
+  std::uint64_t calls_base_ = 0;                                 // host calls trimmed from calls_'s front
+  std::unordered_map<std::uint64_t, host_call_kind> call_kinds_;  // (runtime?, cbid) -> what the call does
+  std::size_t system_dropped_ = 0;
 };
 
 }  // namespace detail

@@ -11,6 +11,7 @@
 
 #include <cupti_activity.h>
 
+#include <atomic>
 #include <cstdint>
 #include <mutex>
 #include <string>
@@ -50,7 +51,10 @@ class phase_tracker final : public range_listener {
       return false;  // out of memory: this range is not attributed
     }
 #endif
-    (void)cuptiActivityPushExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, id);
+    // The path with this opening's number: the system view projects each opening on its own.
+    const std::uint64_t instance = next_instance_.fetch_add(1, std::memory_order_relaxed) + 1;
+    (void)cuptiActivityPushExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0,
+                                                 phase_external_id(id, instance));
     return true;
   }
   void on_pop() noexcept override {
@@ -59,8 +63,26 @@ class phase_tracker final : public range_listener {
     if (!stack().empty()) stack().pop_back();
   }
 
-  // The path of a phase id, outermost first; empty for 0 (no phase).
+  // Every phase path by id ("decode/attention"; id 0: ""), for the system view's report.
+  std::vector<std::string> path_names() const {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    std::vector<std::string> names(phases_.size() + 1);
+    for (std::uint64_t id = 1; id < names.size(); ++id) {
+      std::string joined;
+      for (std::uint64_t at = id; at != 0;) {
+        const auto it = phases_.find(at);
+        if (it == phases_.end()) break;
+        joined = joined.empty() ? it->second.second : it->second.second + "/" + joined;
+        at = it->second.first;
+      }
+      names[id] = std::move(joined);
+    }
+    return names;
+  }
+
+  // The path of a phase id (or of an external id: phase_external_id), outermost first; empty for 0 (no phase).
   std::vector<std::string> path(std::uint64_t id) const {
+    id = phase_path_of(id);
     const std::lock_guard<std::mutex> lock(mutex_);
     std::vector<std::string> out;
     while (id != 0) {
@@ -90,6 +112,7 @@ class phase_tracker final : public range_listener {
     return id;
   }
 
+  std::atomic<std::uint64_t> next_instance_{0};
   mutable std::mutex mutex_;
   std::unordered_map<std::string, std::uint64_t> ids_;                               // "parent/name" -> id
   std::unordered_map<std::uint64_t, std::pair<std::uint64_t, std::string>> phases_;  // id -> (parent, name)
@@ -107,6 +130,22 @@ inline kernel_record to_kernel_record(kernel_activity&& k) {
   r.phase = phase_tracker::instance().path(k.phase_id);
   r.blocks = k.blocks;
   return r;
+}
+
+// The system view's record of a kernel (a copy of its name: the attribution takes the record's own).
+inline gpu_work to_gpu_work(const kernel_activity& k) {
+  gpu_work w;
+  w.kind = gpu_work_kind::kernel;
+  w.start_ns = k.start_ns;
+  w.end_ns = k.end_ns;
+  w.device = k.device;
+  w.stream = k.stream;
+  w.correlation = k.correlation;
+  w.graph = k.graph;
+  w.phase = phase_path_of(k.phase_id);
+  w.instance = phase_instance_of(k.phase_id);
+  w.name = k.name;
+  return w;
 }
 
 }  // namespace detail

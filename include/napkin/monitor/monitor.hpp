@@ -52,6 +52,7 @@
 #include "napkin/monitor/start_failure.hpp"
 #include "napkin/monitor/start_failure_cuda.hpp"
 #include "napkin/nvtx/listener.hpp"
+#include "napkin/system/system_view.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 
@@ -142,6 +143,7 @@ class monitor final : private process_state::pausable_sampler {
     const timeline_counts& t = timeline_.counts();
     return "kernel records " + std::to_string(cpu_.kernels) + ", launches inside napkin ranges " +
            std::to_string(a.external_records()) + ", kernel records lost " + std::to_string(a.dropped()) +
+           ", copy and host-call records lost " + std::to_string(a.system_dropped()) +
            ", session restarts " + std::to_string(restarts_.load()) + ", samples without a usable time " +
            std::to_string(t.untimed) + " (placed by their cycles " + std::to_string(t.placed) + ", lost " +
            std::to_string(t.lost) + ")" + t.examples + ", refused data " + std::to_string(rejected_) +
@@ -182,6 +184,12 @@ class monitor final : private process_state::pausable_sampler {
       config_.emplace(chip_, detail::monitor_metrics(chip_));
       detail::activity_collector::instance().hold();
       activity_held_ = true;
+      if (s.system) {  // copies, memsets and host calls for the system view (docs/system.md)
+        system_options so;
+        so.device = static_cast<std::uint32_t>(device);
+        system_.emplace(so);
+        system_slot_ = detail::activity_collector::instance().hold_system(static_cast<std::uint32_t>(device));
+      }
       detail::install_range_listener(&detail::phase_tracker::instance(), detail::listener_slot::monitor);
       // Started during a napkin::profiler measurement (it holds the counters): registered paused, the
       // sampler made when the measurement ends (resume_after_profiler). The registry's mutex keeps a
@@ -269,6 +277,12 @@ class monitor final : private process_state::pausable_sampler {
     const double cpu1 = detail::thread_cpu_seconds();
     detail::activity_collector::flush();
     std::vector<detail::kernel_activity> done = detail::activity_collector::instance().take(static_cast<std::uint32_t>(device_));
+    system_records system_batch;
+    if (system_slot_) {
+      system_batch = detail::activity_collector::instance().take_system(*system_slot_);
+      system_batch.work.reserve(system_batch.work.size() + done.size());
+      for (const detail::kernel_activity& k : done) system_batch.work.push_back(detail::to_gpu_work(k));
+    }
     const double cpu2 = detail::thread_cpu_seconds();
 
     const std::lock_guard<std::mutex> lock(data_mutex_);
@@ -289,6 +303,11 @@ class monitor final : private process_state::pausable_sampler {
           if (overflow) timeline_.samples_lost();
           for (const pm_sample& sample : fresh) timeline_.push(sample, accumulator_);
           for (auto& k : done) accumulator_.add_kernel(detail::to_kernel_record(std::move(k)));
+          if (system_) {
+            system_->add(std::move(system_batch));
+            const std::uint64_t now_ts = detail::cupti_timestamp_now();
+            if (now_ts > settle_lag_ns) system_->settle(now_ts - settle_lag_ns);
+          }
           // Windows older than the settle lag cannot get more kernels in practice (a kernel's record arrives
           // after it ends, within a drain or two): attribute them and fold their kernels, so memory stays bounded.
           if (timeline_.last_end() > settle_lag_ns) accumulator_.settle(timeline_.last_end() - settle_lag_ns);
@@ -380,7 +399,9 @@ class monitor final : private process_state::pausable_sampler {
     const std::lock_guard<std::mutex> lock(data_mutex_);
     monitor_accumulator all = accumulator_;  // a copy: windows still waiting for late kernels stay open
     all.finish();
-    return with_context(make_monitor_report(all, device_));
+    monitor_report r = make_monitor_report(all, device_);
+    if (system_) r.system = system_->report(detail::phase_tracker::instance().path_names());
+    return with_context(std::move(r));
   }
   // Counts data the monitor refused or a step that failed, for diagnostics().
   void refuse(std::string why) {
@@ -404,6 +425,8 @@ class monitor final : private process_state::pausable_sampler {
   void release_cupti() noexcept {
     detail::remove_range_listener(&detail::phase_tracker::instance(), detail::listener_slot::monitor);
     sampler_.reset();
+    if (system_slot_) detail::activity_collector::instance().release_system(*system_slot_);
+    system_slot_.reset();
     if (activity_held_) detail::activity_collector::instance().release();
     activity_held_ = false;
     config_.reset();
@@ -432,6 +455,8 @@ class monitor final : private process_state::pausable_sampler {
   std::mutex decode_mutex_;  // one drain, pause or resume at a time
   mutable std::mutex data_mutex_;
   monitor_accumulator accumulator_;
+  std::optional<system_view> system_;        // settings.system: copies, host calls, idle causes, rules
+  std::optional<std::size_t> system_slot_;   // the activity collector's hold_system()
   sample_timeline timeline_;  // sample order, setup samples, overflows, samples without a usable time
   std::size_t rejected_ = 0;
   std::string last_error_;

@@ -16,6 +16,8 @@
 //                                         the path cannot hold a comma)
 //     every=<duration>                    a report this often too: to monitor::on_report's callback, or written
 //                                         like the exit report (format=, file=: the latest one)
+//     system=on|off                       the system view: copies, host waits, idle causes, rules (default on;
+//                                         docs/system.md)
 //     sample=<duration>/<duration>|all    sample part of the time: 1s/30s samples the first second of every 30,
 //                                         counted from the first kernel (default 1s/60s); all: all the time
 //                                         (the CPU cost follows the time sampled; docs/monitor.md)
@@ -92,6 +94,9 @@ struct monitor_settings {
   // keeps the monitor under 3 % of a core on a busy GPU (docs/monitor.md, "The default").
   std::uint64_t sample_for_ns = 1'000'000'000;
   std::uint64_t sample_every_ns = 60'000'000'000;
+  // The system view (napkin/system/, docs/system.md): copies, memsets and host calls beside the kernels, for
+  // idle time and its causes, overlap, waits, the rules and the next kernel to profile. NAPKIN_MONITOR's system=.
+  bool system = true;
 };
 
 // The largest value of each setting: beyond them a setting is a typo (or an overflow waiting in the
@@ -223,7 +228,7 @@ inline monitor_settings_result parse_monitor_settings(const char* value) {
     r.error = detail::switch_word_problem("NAPKIN_MONITOR", v) + ", nor key=value options";
     return r;
   }
-  constexpr std::string_view keys = "device, interval, buffer, samples, report, every, format, file, sample";
+  constexpr std::string_view keys = "device, interval, buffer, samples, report, every, format, file, sample, system";
   unsigned seen = 0;
   bool report_off = false;
   std::size_t pos = 0;
@@ -239,9 +244,9 @@ inline monitor_settings_result parse_monitor_settings(const char* value) {
     const std::string_view key = item.substr(0, eq), val = item.substr(eq + 1);
     const std::string quoted = "\"" + std::string(val) + "\"";
     const std::string_view names[] = {"device", "interval", "buffer", "samples", "report",
-                                      "every",  "format",   "file",   "sample"};
+                                      "every",  "format",   "file",   "sample", "system"};
     unsigned bit = 0;
-    for (unsigned i = 0; i < 9; ++i)
+    for (unsigned i = 0; i < 10; ++i)
       if (key == names[i]) bit = 1u << i;
     if (bit == 0) return fail("unknown option \"" + std::string(key) + "\" (known: " + std::string(keys) + ")");
     if (seen & bit) return fail("option \"" + std::string(key) + "\" is given twice");
@@ -263,6 +268,11 @@ inline monitor_settings_result parse_monitor_settings(const char* value) {
       if (key == "every" && n > monitor_limits::max_every_ns)
         return fail("every: " + quoted + " is above a day (86400 s), napkin's limit for the report period");
       (key == "interval" ? r.settings.interval_ns : r.settings.report_every_ns) = n;
+    } else if (key == "system") {
+      const detail::switch_word w = detail::parse_switch_word(val);
+      if (w == detail::switch_word::on) r.settings.system = true;
+      else if (w == detail::switch_word::off && !val.empty()) r.settings.system = false;
+      else return fail("system: " + quoted + " is not on or off");
     } else if (key == "sample") {
       const std::size_t slash = val.find('/');
       std::uint64_t every = 0;

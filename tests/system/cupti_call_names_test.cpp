@@ -1,0 +1,64 @@
+// The names CUPTI gives the API records the monitor collects (cuptiGetCallbackName: a table in CUPTI, no
+// driver or GPU needed), classified: every runtime and driver call of the kinds the system view counts.
+#include <doctest/doctest.h>
+
+#include <cupti.h>
+
+#include <string>
+
+#include "napkin/system/cuda_calls.hpp"
+
+namespace {
+std::string name_of(CUpti_CallbackDomain domain, CUpti_CallbackId id) {
+  const char* name = nullptr;
+  REQUIRE(cuptiGetCallbackName(domain, id, &name) == CUPTI_SUCCESS);
+  REQUIRE(name != nullptr);
+  return name;
+}
+napkin::host_call_kind runtime(CUpti_CallbackId id) {
+  return napkin::classify_cuda_call(name_of(CUPTI_CB_DOMAIN_RUNTIME_API, id));
+}
+napkin::host_call_kind driver(CUpti_CallbackId id) {
+  return napkin::classify_cuda_call(name_of(CUPTI_CB_DOMAIN_DRIVER_API, id));
+}
+}  // namespace
+
+using napkin::host_call_kind;
+
+TEST_CASE("runtime API records by their CUPTI names") {
+  CHECK(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020) == host_call_kind::device_synchronize);
+  CHECK(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_v3020) == host_call_kind::stream_synchronize);
+  CHECK(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_ptsz_v7000) == host_call_kind::stream_synchronize);
+  CHECK(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaEventSynchronize_v3020) == host_call_kind::event_synchronize);
+  CHECK(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020) == host_call_kind::synchronous_copy);
+  CHECK(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_ptds_v7000) == host_call_kind::synchronous_copy);
+  CHECK(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyToSymbol_v3020) == host_call_kind::synchronous_copy);
+  CHECK(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyPeer_v4000) == host_call_kind::synchronous_copy);
+  CHECK(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020) == host_call_kind::other);
+  CHECK(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_ptsz_v7000) == host_call_kind::other);
+  CHECK(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaMemset_v3020) == host_call_kind::synchronous_memset);
+  CHECK(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_v3020) == host_call_kind::other);
+  CHECK(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000) == host_call_kind::launch);
+  CHECK(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000) == host_call_kind::launch);
+  CHECK(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060) == host_call_kind::launch);
+  CHECK(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000) == host_call_kind::launch);
+  CHECK(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000) == host_call_kind::graph_launch);
+  CHECK(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000) == host_call_kind::graph_launch);
+  CHECK(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaStreamWaitEvent_v3020) == host_call_kind::other);
+  CHECK(runtime(CUPTI_RUNTIME_TRACE_CBID_cudaEventRecord_v3020) == host_call_kind::other);
+}
+
+TEST_CASE("driver API records by their CUPTI names") {
+  CHECK(driver(CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize) == host_call_kind::device_synchronize);
+  CHECK(driver(CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize) == host_call_kind::stream_synchronize);
+  CHECK(driver(CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize_ptsz) == host_call_kind::stream_synchronize);
+  CHECK(driver(CUPTI_DRIVER_TRACE_CBID_cuEventSynchronize) == host_call_kind::event_synchronize);
+  CHECK(driver(CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoD_v2) == host_call_kind::synchronous_copy);
+  CHECK(driver(CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoH_v2) == host_call_kind::synchronous_copy);
+  CHECK(driver(CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2) == host_call_kind::other);
+  CHECK(driver(CUPTI_DRIVER_TRACE_CBID_cuMemsetD32_v2) == host_call_kind::synchronous_memset);
+  CHECK(driver(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel) == host_call_kind::launch);
+  CHECK(driver(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz) == host_call_kind::launch);
+  CHECK(driver(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx) == host_call_kind::launch);
+  CHECK(driver(CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch) == host_call_kind::graph_launch);
+}
