@@ -3,7 +3,7 @@
 // system_report (system/system_report.hpp), per phase and for the run, like Nsight Systems' `nsys analyze`
 // and `gpukernsum` in-process. Records come in any order and batch size (add); settle(t) analyzes those
 // that ended by t and keeps only sums, so memory stays bounded; report() settles the rest on a copy.
-// Plain C++17; no CUDA, no exceptions. Over 450 lines because the chunk analysis is one piece of state.
+// Plain C++17; no CUDA, no exceptions.
 //
 // Definitions (docs/system.md is written from them). Times are [start, end) ns on one clock.
 // - Projection: an instance's projection is [min start, max end] of the GPU work (kernels, copies,
@@ -67,7 +67,10 @@
 #include "napkin/error.hpp"
 #include "napkin/system/communication.hpp"
 #include "napkin/system/duration_histogram.hpp"
+#include "napkin/system/host_activity.hpp"
 #include "napkin/system/intervals.hpp"
+#include "napkin/system/kernel_table.hpp"
+#include "napkin/system/phase_counts.hpp"
 #include "napkin/system/records.hpp"
 #include "napkin/system/system_report.hpp"
 #include "napkin/system/system_rules.hpp"
@@ -84,7 +87,6 @@ struct system_options {
 namespace detail {
 
 inline constexpr std::size_t system_history_intervals = 4096;
-inline constexpr const char* system_other_kernels = "(other kernels)";
 
 // A phase (or the run) while records come: its sums and what joins the next chunk to the last one.
 struct system_phase_state {
@@ -92,11 +94,6 @@ struct system_phase_state {
   interval_set span_history;     // the latest intervals of the span (no time counted twice)
   bool has_open = false;         // the projection that ended last in the latest chunk
   std::uint64_t open_instance = 0, open_end_ns = 0;
-};
-
-struct system_kernel_sums {
-  std::uint64_t count = 0, gpu_ns = 0;
-  std::map<std::uint32_t, std::uint64_t> ns_by_phase;
 };
 
 struct system_graph_state {
@@ -112,53 +109,6 @@ struct system_copy_match {
   std::uint64_t bytes = 0;
 };
 
-// Adds p's counts and sums (not its span, busy and idle) to `into`.
-inline void add_phase_counts(system_phase& into, const system_phase& p) noexcept {
-  into.instances += p.instances;
-  into.kernels += p.kernels;
-  into.kernel_ns += p.kernel_ns;
-  into.communication_ns += p.communication_ns;
-  merge_into(into.kernel_durations, p.kernel_durations);
-  merge_into(into.stream_gaps, p.stream_gaps);
-  auto add = [](copy_totals& a, const copy_totals& b) {
-    a.count += b.count;
-    a.ns += b.ns;
-    a.bytes += b.bytes;
-  };
-  for (std::size_t i = 0; i < into.copies_by_direction.size(); ++i)
-    add(into.copies_by_direction[i], p.copies_by_direction[i]);
-  for (std::size_t i = 0; i < into.copies_by_memory.size(); ++i) add(into.copies_by_memory[i], p.copies_by_memory[i]);
-  into.copy_overlapped_ns += p.copy_overlapped_ns;
-  add(into.memsets, p.memsets);
-  into.copies_on_kernel_streams += p.copies_on_kernel_streams;
-  for (std::size_t i = 0; i < into.host_calls.size(); ++i) add(into.host_calls[i], p.host_calls[i]);
-  into.host_blocked_ns += p.host_blocked_ns;
-  add(into.synchronous_copies, p.synchronous_copies);
-  into.graph_launches += p.graph_launches;
-  merge_into(into.graph_gaps, p.graph_gaps);
-  merge_into(into.graph_spans, p.graph_spans);
-}
-
-// What the host was doing, as disjoint sets by priority (idle_causes).
-struct host_activity {
-  interval_set waiting, launching, other_api;
-};
-
-inline idle_causes split_idle(const interval_set& idle, const host_activity& h) {
-  idle_causes c;
-  c.host_waiting_ns = total_length(intersect(idle, h.waiting));
-  c.host_launching_ns = total_length(intersect(idle, h.launching));
-  c.host_other_api_ns = total_length(intersect(idle, h.other_api));
-  c.host_outside_ns = total_length(idle) - c.host_waiting_ns - c.host_launching_ns - c.host_other_api_ns;
-  return c;
-}
-
-inline void add_causes(idle_causes& a, const idle_causes& b) noexcept {
-  a.host_waiting_ns += b.host_waiting_ns;
-  a.host_launching_ns += b.host_launching_ns;
-  a.host_other_api_ns += b.host_other_api_ns;
-  a.host_outside_ns += b.host_outside_ns;
-}
 
 }  // namespace detail
 
@@ -250,7 +200,7 @@ class system_view {
     const interval_set busy = unite(busy_history_, merge_intervals(std::move(all)));
     const interval_set kernel_busy = unite(kernel_history_, merge_intervals(std::move(kernels)));
 
-    const detail::host_activity host = host_activity_of(calls);
+    const host_activity host = host_activity_of(calls);
 
     analyze_spans(work, busy, host);
     analyze_work(work, kernel_busy);
@@ -264,28 +214,9 @@ class system_view {
     keep_latest(kernel_history_, detail::system_history_intervals);
   }
 
-  static detail::host_activity host_activity_of(const std::vector<host_call>& calls) {
-    std::vector<time_interval> waiting, launching, other;
-    for (const host_call& c : calls) {
-      const time_interval i{c.start_ns, c.end_ns};
-      if (blocks_host(c.kind))
-        waiting.push_back(i);
-      else if (c.kind == host_call_kind::launch || c.kind == host_call_kind::graph_launch)
-        launching.push_back(i);
-      else
-        other.push_back(i);
-    }
-    detail::host_activity h;
-    h.waiting = merge_intervals(std::move(waiting));
-    const interval_set launch_all = merge_intervals(std::move(launching));
-    h.launching = subtract(launch_all, h.waiting);
-    h.other_api = subtract(merge_intervals(std::move(other)), unite(h.waiting, launch_all));
-    return h;
-  }
-
   // Folds one chunk's projection pieces into a phase's (or the run's) span, busy, idle and idle split.
   static void add_span(detail::system_phase_state& s, std::vector<time_interval> pieces, const interval_set& busy,
-                       const detail::host_activity& host) {
+                       const host_activity& host) {
     const interval_set chunk_span = merge_intervals(std::move(pieces));
     const interval_set fresh = subtract(chunk_span, s.span_history);
     const interval_set idle = subtract(fresh, busy);
@@ -293,13 +224,13 @@ class system_view {
     s.sums.span_ns += span;
     s.sums.idle_ns += idle_ns;
     s.sums.busy_ns += span - idle_ns;
-    detail::add_causes(s.sums.idle_by_host, detail::split_idle(idle, host));
+    add_causes(s.sums.idle_by_host, split_idle(idle, host));
     s.span_history = unite(s.span_history, chunk_span);
     keep_latest(s.span_history, detail::system_history_intervals);
   }
 
   // Instances to projections, per phase; the run's one span.
-  void analyze_spans(const std::vector<gpu_work>& work, const interval_set& busy, const detail::host_activity& host) {
+  void analyze_spans(const std::vector<gpu_work>& work, const interval_set& busy, const host_activity& host) {
     if (work.empty()) return;
     std::map<std::pair<std::uint32_t, std::uint64_t>, time_interval> projections;
     std::uint64_t first = work.front().start_ns, last = 0;
@@ -357,7 +288,7 @@ class system_view {
         p.kernel_ns += d;
         if (is_communication_kernel(w.name)) p.communication_ns += d;
         add_duration(p.kernel_durations, d);
-        add_kernel_name(w.name, w.phase, d);
+        kernels_.add(w.name, w.phase, d);
       } else if (w.kind == gpu_work_kind::copy) {
         for (copy_totals* c : {&p.copies_by_direction[static_cast<std::size_t>(w.direction)],
                                &p.copies_by_memory[static_cast<std::size_t>(w.memory)]}) {
@@ -373,20 +304,6 @@ class system_view {
         p.memsets.bytes += w.bytes;
       }
     }
-  }
-
-  void add_kernel_name(const std::string& name, std::uint32_t phase_id, std::uint64_t ns) {
-    auto it = kernel_names_.find(name);
-    detail::system_kernel_sums* k = nullptr;
-    if (it != kernel_names_.end())
-      k = &it->second;
-    else if (kernel_names_.size() < options_.max_kernel_names)
-      k = &kernel_names_[name];
-    else
-      k = &other_kernels_;
-    ++k->count;
-    k->gpu_ns += ns;
-    k->ns_by_phase[phase_id] += ns;
   }
 
   void analyze_calls(const std::vector<gpu_work>& work, const std::vector<host_call>& calls) {
@@ -482,57 +399,20 @@ class system_view {
     g.open = false;
   }
 
-  static std::string phase_name(const std::vector<std::string>& names, std::uint32_t id) {
-    if (id == 0) return "";
-    if (id < names.size()) return names[id];
-    return "(phase " + std::to_string(id) + ")";
-  }
-
   system_report make_report(const std::vector<std::string>& names) const {
     system_report r;
     r.run = run_.sums;
     r.run.name = "(run)";
     for (const auto& [id, s] : phases_) {
       system_phase p = s.sums;
-      p.name = phase_name(names, id);
-      detail::add_phase_counts(r.run, p);
+      p.name = system_phase_name(names, id);
+      add_phase_counts(r.run, p);
       r.phases.push_back(std::move(p));
     }
     std::stable_sort(r.phases.begin(), r.phases.end(),
                      [](const system_phase& a, const system_phase& b) { return a.span_ns > b.span_ns; });
 
-    // gpukernsum: names by GPU time; with "(other kernels)", the smallest names fold into it to keep the cap.
-    std::vector<std::pair<std::string, detail::system_kernel_sums>> rows(kernel_names_.begin(), kernel_names_.end());
-    auto by_time = [](const auto& a, const auto& b) {
-      return a.second.gpu_ns != b.second.gpu_ns ? a.second.gpu_ns > b.second.gpu_ns : a.first < b.first;
-    };
-    std::sort(rows.begin(), rows.end(), by_time);
-    if (other_kernels_.count > 0) {
-      detail::system_kernel_sums other = other_kernels_;
-      while (!rows.empty() && rows.size() + 1 > options_.max_kernel_names) {
-        other.count += rows.back().second.count;
-        other.gpu_ns += rows.back().second.gpu_ns;
-        for (const auto& [id, ns] : rows.back().second.ns_by_phase) other.ns_by_phase[id] += ns;
-        rows.pop_back();
-      }
-      rows.emplace_back(detail::system_other_kernels, std::move(other));
-      std::stable_sort(rows.begin(), rows.end(), by_time);
-    }
-    std::uint64_t total = 0;
-    for (const auto& row : rows) total += row.second.gpu_ns;
-    for (const auto& [name, k] : rows) {
-      kernel_time_share t;
-      t.name = name;
-      t.count = k.count;
-      t.gpu_ns = k.gpu_ns;
-      t.share = total ? static_cast<double>(k.gpu_ns) / static_cast<double>(total) : 0.0;
-      std::uint32_t top = 0;
-      std::uint64_t top_ns = 0;
-      for (const auto& [id, ns] : k.ns_by_phase)
-        if (ns > top_ns) top = id, top_ns = ns;
-      t.top_phase = phase_name(names, top);
-      r.kernels.push_back(std::move(t));
-    }
+    r.kernels = kernels_.rows(names);
 
     r.records_dropped = dropped_;
     r.late_records = late_;
@@ -551,8 +431,7 @@ class system_view {
   detail::system_phase_state run_;
   std::map<std::uint32_t, detail::system_phase_state> phases_;
   interval_set busy_history_, kernel_history_;
-  std::map<std::string, detail::system_kernel_sums> kernel_names_;
-  detail::system_kernel_sums other_kernels_;
+  kernel_table kernels_{options_.max_kernel_names};
   std::map<std::uint32_t, std::uint64_t> stream_last_end_;
   std::map<std::uint32_t, detail::system_graph_state> graphs_;
   std::unordered_map<std::uint32_t, detail::system_copy_match> previous_copies_;
