@@ -373,3 +373,25 @@ TEST_CASE("next target: a dominant kernel on a busy GPU, an idle GPU, no dominan
     CHECK(v.report(names).next.reason == "no kernels");
   }
 }
+
+TEST_CASE("work outside every range projects by stretches that other phases' work breaks") {
+  // Setup [0, 10) outside every range, a#1 [100, 200), then outside again [1000, 1010), [1100, 1200), a settle,
+  // [1300, 1400): a#1 breaks the first stretch; the second goes on across the settle. Stretches [0, 10) and
+  // [1000, 1400), not [0, 1400): span 410 us, busy 10 + 10 + 100 + 100 = 220 us, idle 190 us.
+  system_view v;
+  system_records r1;
+  r1.work = {kernel(0, 10, 0, 0), kernel(100, 200, 1, 1), kernel(1000, 1010, 0, 0), kernel(1100, 1200, 0, 0)};
+  v.add(r1);
+  v.settle(t0 + 1250 * us);
+  system_records r2;
+  r2.work = {kernel(1300, 1400, 0, 0)};
+  v.add(r2);
+  const system_report rep = v.report(names);
+  const system_phase* outside = find_phase(rep, "");
+  REQUIRE(outside);
+  CHECK(outside->instances == 0);
+  CHECK(outside->span_ns == 410 * us);
+  CHECK(outside->idle_ns == 190 * us);
+  CHECK(outside->busy_ns == 220 * us);
+  CHECK(rep.run.span_ns == 1400 * us);
+}

@@ -8,8 +8,10 @@
 // Definitions (docs/system.md is written from them). Times are [start, end) ns on one clock.
 // - Projection: an instance's projection is [min start, max end] of the GPU work (kernels, copies,
 //   memsets) launched inside it (gpu_work::instance), as Nsight Systems projects NVTX ranges onto the GPU.
-//   Work with instance 0 in a phase counts as one instance of it (not in system_phase::instances, which
-//   counts range openings with work).
+//   Work outside any instance (instance 0: phase 0, outside every range) projects by stretches: the work
+//   of one phase, by start, until work of another phase or instance starts (a program without ranges: one
+//   stretch, the run's span; setup and teardown around ranges: two). system_phase::instances counts range
+//   openings with work, not stretches.
 // - A phase's span is the union of its instances' projections (overlapping instances counted once), so
 //   two instances separated by another phase's work leave that work out. busy_ns: the time in the span
 //   covered by any GPU work of the device (any phase's, any stream); idle_ns = span - busy.
@@ -229,19 +231,42 @@ class system_view {
     keep_latest(s.span_history, detail::system_history_intervals);
   }
 
-  // Instances to projections, per phase; the run's one span.
+  // Instances to projections, per phase; work outside any instance to stretches; the run's one span.
   void analyze_spans(const std::vector<gpu_work>& work, const interval_set& busy, const host_activity& host) {
     if (work.empty()) return;
-    std::map<std::pair<std::uint32_t, std::uint64_t>, time_interval> projections;
-    std::uint64_t first = work.front().start_ns, last = 0;
+    std::map<std::pair<std::uint32_t, std::uint64_t>, time_interval> projections;  // (phase, instance != 0)
+    std::map<std::uint32_t, std::vector<time_interval>> pieces;                    // by phase
+    bool stretch = false;  // a stretch of instance-0 work of one phase, by start, that no other work breaks
+    std::uint32_t stretch_phase = 0;
+    time_interval current{};
+    const std::uint64_t first = work.front().start_ns;
+    std::uint64_t last = 0;
     for (const gpu_work& w : work) {
+      last = std::max(last, w.end_ns);
+      if (w.instance == 0 && stretch && w.phase == stretch_phase) {
+        current.end_ns = std::max(current.end_ns, w.end_ns);
+        continue;
+      }
+      if (stretch) pieces[stretch_phase].push_back(current);
+      stretch = w.instance == 0;
+      if (stretch) {
+        stretch_phase = w.phase;
+        current = {w.start_ns, w.end_ns};
+        if (&w == &work.front() && stretch_open_ && open_stretch_phase_ == w.phase && w.start_ns > open_stretch_end_ns_)
+          pieces[w.phase].push_back({open_stretch_end_ns_, w.start_ns});  // the last chunk's stretch goes on
+        continue;
+      }
       auto it = projections.find({w.phase, w.instance});
       if (it == projections.end())
         projections.emplace(std::make_pair(w.phase, w.instance), time_interval{w.start_ns, w.end_ns});
       else
         it->second = {std::min(it->second.start_ns, w.start_ns), std::max(it->second.end_ns, w.end_ns)};
-      last = std::max(last, w.end_ns);
     }
+    if (stretch) pieces[stretch_phase].push_back(current);
+    stretch_open_ = stretch;
+    open_stretch_phase_ = stretch_phase;
+    open_stretch_end_ns_ = current.end_ns;
+
     // The run: one projection that goes on across chunks.
     std::vector<time_interval> run_pieces{{first, last}};
     if (run_.has_open && first > run_.open_end_ns) run_pieces.push_back({run_.open_end_ns, first});
@@ -252,27 +277,27 @@ class system_view {
     for (auto it = projections.begin(); it != projections.end();) {
       const std::uint32_t id = it->first.first;
       detail::system_phase_state& s = phase(id);
-      std::vector<time_interval> pieces;
+      std::vector<time_interval>& mine = pieces[id];
       bool has_open = false;
       std::uint64_t open_instance = 0, open_end = 0;
       for (; it != projections.end() && it->first.first == id; ++it) {
         const std::uint64_t instance = it->first.second;
         const time_interval p = it->second;
-        pieces.push_back(p);
+        mine.push_back(p);
         const bool continues = s.has_open && s.open_instance == instance;
-        if (continues && p.start_ns > s.open_end_ns) pieces.push_back({s.open_end_ns, p.start_ns});
-        if (instance != 0 && !continues) ++s.sums.instances;
+        if (continues && p.start_ns > s.open_end_ns) mine.push_back({s.open_end_ns, p.start_ns});
+        if (!continues) ++s.sums.instances;
         if (!has_open || p.end_ns >= open_end) {
           has_open = true;
           open_instance = instance;
           open_end = continues ? std::max(p.end_ns, s.open_end_ns) : p.end_ns;
         }
       }
-      add_span(s, std::move(pieces), busy, host);
       s.has_open = has_open;
       s.open_instance = open_instance;
       s.open_end_ns = open_end;
     }
+    for (auto& [id, v] : pieces) add_span(phase(id), std::move(v), busy, host);
   }
 
   // Kernels, copies and memsets: counts, time, bytes, overlap, names.
@@ -429,6 +454,9 @@ class system_view {
   std::uint64_t settled_ns_ = 0;
   std::uint64_t dropped_ = 0, late_ = 0, refused_ = 0, other_device_ = 0;
   detail::system_phase_state run_;
+  bool stretch_open_ = false;  // the last chunk ended in a stretch of work outside any instance
+  std::uint32_t open_stretch_phase_ = 0;
+  std::uint64_t open_stretch_end_ns_ = 0;
   std::map<std::uint32_t, detail::system_phase_state> phases_;
   interval_set busy_history_, kernel_history_;
   kernel_table kernels_{options_.max_kernel_names};
