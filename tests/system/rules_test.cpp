@@ -283,3 +283,23 @@ TEST_CASE("findings are sorted by time at stake; thresholds are members") {
   CHECK(f[1].phase == "loop");
   CHECK(f[1].at_stake_ns == 980 * us);
 }
+
+TEST_CASE("launch_bound's time at stake is at most the phase's idle time") {
+  // loop [0, 100) on stream 1, then tiny: 100 kernels [10000 + 6 i, 10003 + 6 i) on stream 1. tiny's gaps:
+  // 9900 us back to loop's kernel, then 99 x 3 us = 297 us: 10197 us in all, but tiny's span (597 us) has
+  // only 297 us idle, which is what graphs could save.
+  system_records r;
+  r.work.push_back(kernel(0, 100, 1, 1));
+  for (int i = 0; i < 100; ++i) {
+    r.work.push_back(kernel(10000 + 6.0 * i, 10003 + 6.0 * i, 4, 2));
+    r.calls.push_back(call(host_call_kind::launch, 9997 + 6.0 * i, 10003 + 6.0 * i, 4, 2));
+  }
+  const system_report rep = report_of(r);
+  const system_phase* p = find_phase(rep, "tiny");
+  REQUIRE(p);
+  CHECK(p->stream_gaps.total == 100);
+  CHECK(p->stream_gaps.sum_ns == static_cast<long double>(10197 * us));
+  CHECK(p->idle_ns == 297 * us);
+  REQUIRE(fired(rep) == std::vector<system_rule>{system_rule::launch_bound});
+  CHECK(rep.findings.front().at_stake_ns == 297 * us);
+}

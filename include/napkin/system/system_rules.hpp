@@ -5,6 +5,28 @@
 // Thresholds are system_thresholds' members (defaults below); docs/system.md lists them with the rules.
 // The synchronous-copy rule leaves out host-to-device copies of <= 64 KiB as Nsight Systems'
 // cuda_memcpy_sync rule does (docs.nvidia.com/nsight-systems/UserGuide, "Expert Systems Analysis").
+//
+// Rule                 fires when (defaults)                                        at_stake_ns
+// gpu_starved          idle >= 20 % of span and >= 1 ms; not where launch_bound     idle
+//                      or graph_gaps fired (they explain the idle); advice by the
+//                      largest part of idle_by_host
+// synchronous_copy     synchronous_copies' host time >= 1 % of span and >= 100 us  that host time
+// pageable_copy        pageable copies' GPU time >= 5 % of span and >= 100 us       that GPU time
+// copy_not_overlapped  kernels and copies each >= 10 % of busy, copies >= 100 us,    min(copy time not under a
+//                      copy_overlapped_ns < 20 % of copy time; advice: one stream      kernel, kernel time)
+//                      (most copies on kernel streams) or other streams
+// sync_per_kernel      device+stream+event synchronize calls >= 0.5 x kernels,     idle (the gaps the
+//                      kernels >= 20                                                synchronizations open)
+// launch_bound         kernels >= 100, median kernel <= 20 us, median stream gap   sum of stream gaps, at
+//                      >= 0.5 x median kernel                                       most the phase's idle
+// communication_bound  communication_ns >= 50 % of kernel_ns, kernel_ns >= 1 ms      communication_ns
+// graph_gaps           graph executions >= 3, median gap >= median execution span  sum of graph gaps, at
+//                      and >= 10 us                                                 most the phase's idle
+// (A stream gap or graph gap may reach back before the phase's span, to another phase's kernel: the time
+// at stake is bounded by the idle time in the phase's span.)
+// Medians are duration_histogram's (within 9 %). Next target: kernels by GPU time; when the run's busy
+// time >= 50 % of its span and the top kernel has >= 30 % of all kernel time, that kernel, with the
+// napkin::profiler call that measures it; else none, and why.
 // Plain C++17; no CUDA, no exceptions.
 #pragma once
 
@@ -193,7 +215,7 @@ inline void find_phase_issues(const system_phase& p, const system_thresholds& t,
             ")",
         "launch overhead: capture the launches into a CUDA graph (cudaStreamBeginCapture, cudaGraphLaunch) "
         "or fuse the kernels",
-        static_cast<std::uint64_t>(p.stream_gaps.sum_ns));
+        std::min(static_cast<std::uint64_t>(p.stream_gaps.sum_ns), p.idle_ns));
 
   if (p.kernel_ns >= t.communication_min_kernel_ns &&
       static_cast<double>(p.communication_ns) >= t.communication_fraction * static_cast<double>(p.kernel_ns))
@@ -212,7 +234,7 @@ inline void find_phase_issues(const system_phase& p, const system_thresholds& t,
             system_ns_text(static_cast<double>(p.graph_gaps.sum_ns)) + " in all)",
         "the GPU idles between executions: queue the next cudaGraphLaunch before the host work (the launch is "
         "asynchronous), move the host work to another thread, or put it into the graph (host nodes)",
-        static_cast<std::uint64_t>(p.graph_gaps.sum_ns));
+        std::min(static_cast<std::uint64_t>(p.graph_gaps.sum_ns), p.idle_ns));
 }
 
 }  // namespace detail
