@@ -11,6 +11,7 @@
 #include "napkin/system/duration_histogram.hpp"
 #include "napkin/system/system_view.hpp"
 #include "support/text.hpp"
+#include "support/value_lists.hpp"
 #include "system/helpers.hpp"
 
 using namespace napkin;
@@ -394,4 +395,14 @@ TEST_CASE("work outside every range projects by stretches that other phases' wor
   CHECK(outside->idle_ns == 190 * us);
   CHECK(outside->busy_ns == 220 * us);
   CHECK(rep.run.span_ns == 1400 * us);
+}
+
+TEST_CASE("value lists of the system view's enums") {
+  napkin_test::check_value_list(all_copy_directions, 6);
+  // all_host_memories is left out: host_memory::unknown prints "unknown", the name the convention keeps
+  // for values outside the enumerators (docs/CONTRIBUTING.md, "Enum to text").
+  napkin_test::check_value_list(all_host_call_kinds, 8);
+  napkin_test::check_value_list(all_system_rules, 8);
+  CHECK(from_string("gpu-starved", all_system_rules) == system_rule::gpu_starved);
+  CHECK(from_string("h2d", all_copy_directions) == copy_direction::host_to_device);
 }
