@@ -41,15 +41,19 @@
 //   execution stays open across settles until the graph's next one starts (or report()).
 // - Chunks: settle(t) analyzes the pending records with end_ns <= t as one chunk and folds it into the
 //   sums. A record that arrives with end_ns <= the latest settle time is counted in late_records and
-//   analyzed in a later chunk. An instance whose work falls into two consecutive chunks of its phase keeps
-//   one projection (the pieces are joined); otherwise each chunk's piece is a projection of its own. Busy
-//   and span time already counted are not counted again (the latest 4096 intervals of busy time and of
-//   each span are kept for that). Work that has not arrived when a chunk settles (it ended after t) is
+//   analyzed in a later chunk. An instance split across chunks keeps one projection (its pieces and the
+//   time between them joined) when it is the phase's instance whose projection ended last in the phase's
+//   previous chunk, and a stretch when the next chunk starts with work of its phase outside any instance;
+//   otherwise each chunk's piece is a projection of its own (and counts as an instance again). Busy and
+//   span time already counted are not counted again (the latest 4096 intervals of busy time and of each
+//   span are kept for that). Work that has not arrived when a chunk settles (it ended after t) is
 //   not seen by that chunk: the time it covers inside that chunk's spans counts as idle; host calls are
 //   matched to the idle time of their own chunk only.
 // - Refused: a record with start_ns or end_ns 0, or end_ns < start_ns (records_refused); GPU work of
 //   another device is ignored (records_other_device); beyond max_pending_records pending records a record
 //   is dropped (records_dropped); kernel names beyond max_kernel_names fold into "(other kernels)".
+//   Host calls carry no device: every thread's calls count (a process that drives several GPUs included).
+// One thread at a time: a system_view is not synchronized.
 #pragma once
 
 #include "napkin/config.hpp"
@@ -69,6 +73,7 @@
 #include "napkin/error.hpp"
 #include "napkin/system/communication.hpp"
 #include "napkin/system/duration_histogram.hpp"
+#include "napkin/system/graph_executions.hpp"
 #include "napkin/system/host_activity.hpp"
 #include "napkin/system/intervals.hpp"
 #include "napkin/system/kernel_table.hpp"
@@ -96,14 +101,6 @@ struct system_phase_state {
   interval_set span_history;     // the latest intervals of the span (no time counted twice)
   bool has_open = false;         // the projection that ended last in the latest chunk
   std::uint64_t open_instance = 0, open_end_ns = 0;
-};
-
-struct system_graph_state {
-  bool open = false;  // an execution that may go on in the next chunk
-  std::uint32_t correlation = 0, phase = 0;
-  std::uint64_t start_ns = 0, end_ns = 0;
-  bool has_previous = false;
-  std::uint64_t previous_end_ns = 0;
 };
 
 struct system_copy_match {
@@ -161,7 +158,7 @@ class system_view {
   system_report report(const std::vector<std::string>& phase_names) const {
     system_view v = *this;
     v.settle(std::numeric_limits<std::uint64_t>::max());
-    for (auto& g : v.graphs_) v.close_graph_execution(g.second);
+    v.graphs_.close_all([&v](std::uint32_t id) -> system_phase& { return v.phase(id).sums; });
     return v.make_report(phase_names);
   }
 
@@ -208,7 +205,7 @@ class system_view {
     analyze_work(work, kernel_busy);
     analyze_calls(work, calls);
     analyze_stream_gaps(work);
-    analyze_graphs(work);
+    graphs_.add(work, [this](std::uint32_t id) -> system_phase& { return phase(id).sums; });
 
     busy_history_ = busy;
     keep_latest(busy_history_, detail::system_history_intervals);
@@ -377,53 +374,6 @@ class system_view {
     }
   }
 
-  void analyze_graphs(const std::vector<gpu_work>& work) {
-    std::map<std::pair<std::uint32_t, std::uint32_t>, detail::system_graph_state> executions;  // (graph, correlation)
-    for (const gpu_work& w : work) {
-      if (w.kind != gpu_work_kind::kernel || w.graph == 0) continue;
-      auto [it, fresh] = executions.try_emplace({w.graph, w.correlation});
-      detail::system_graph_state& e = it->second;
-      if (fresh) {
-        e.correlation = w.correlation;
-        e.phase = w.phase;
-        e.start_ns = w.start_ns;
-        e.end_ns = w.end_ns;
-      } else {
-        e.end_ns = std::max(e.end_ns, w.end_ns);  // the chunk is sorted by start: start_ns is the first
-      }
-    }
-    std::vector<std::pair<std::uint32_t, detail::system_graph_state>> sorted;
-    for (const auto& e : executions) sorted.push_back({e.first.first, e.second});
-    std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
-      return a.first != b.first ? a.first < b.first : a.second.start_ns < b.second.start_ns;
-    });
-    for (const auto& [graph, e] : sorted) {
-      detail::system_graph_state& g = graphs_[graph];
-      if (g.open && g.correlation == e.correlation) {  // the execution went on past the last settle
-        g.start_ns = std::min(g.start_ns, e.start_ns);
-        g.end_ns = std::max(g.end_ns, e.end_ns);
-        continue;
-      }
-      close_graph_execution(g);
-      g.open = true;
-      g.correlation = e.correlation;
-      g.phase = e.phase;
-      g.start_ns = e.start_ns;
-      g.end_ns = e.end_ns;
-    }
-  }
-
-  void close_graph_execution(detail::system_graph_state& g) {
-    if (!g.open) return;
-    system_phase& p = phase(g.phase).sums;
-    ++p.graph_launches;
-    add_duration(p.graph_spans, g.end_ns - g.start_ns);
-    if (g.has_previous && g.start_ns >= g.previous_end_ns) add_duration(p.graph_gaps, g.start_ns - g.previous_end_ns);
-    g.has_previous = true;
-    g.previous_end_ns = g.end_ns;
-    g.open = false;
-  }
-
   system_report make_report(const std::vector<std::string>& names) const {
     system_report r;
     r.run = run_.sums;
@@ -461,7 +411,7 @@ class system_view {
   interval_set busy_history_, kernel_history_;
   kernel_table kernels_{options_.max_kernel_names};
   std::map<std::uint32_t, std::uint64_t> stream_last_end_;
-  std::map<std::uint32_t, detail::system_graph_state> graphs_;
+  graph_executions graphs_;
   std::unordered_map<std::uint32_t, detail::system_copy_match> previous_copies_;
 };
 
