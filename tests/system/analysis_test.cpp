@@ -406,3 +406,22 @@ TEST_CASE("value lists of the system view's enums") {
   CHECK(from_string("gpu-starved", all_system_rules) == system_rule::gpu_starved);
   CHECK(from_string("h2d", all_copy_directions) == copy_direction::host_to_device);
 }
+
+TEST_CASE("a synchronous copy call finds its GPU copy in the chunk before") {
+  // GPU copies h2d 4 KiB [10, 20) (correlation 21) and d2h 1 MiB [30, 40) (22) settle at 42 us; their calls
+  // [5, 25) and [25, 45) end later, in the next chunk: the small h2d one is still left out, the d2h one kept.
+  system_view v;
+  system_records r1;
+  r1.work = {copy(10, 20, 1, 1, 1, copy_direction::host_to_device, host_memory::pinned, 4096, 21),
+             copy(30, 40, 1, 1, 1, copy_direction::device_to_host, host_memory::pinned, 1 << 20, 22)};
+  r1.calls = {call(host_call_kind::synchronous_copy, 5, 25, 1, 1, 1, 21),
+              call(host_call_kind::synchronous_copy, 25, 45, 1, 1, 1, 22)};
+  v.add(r1);
+  v.settle(t0 + 42 * us);
+  CHECK(v.pending() == 1);  // the second call
+  const system_phase* a = find_phase(v.report(names), "a");
+  REQUIRE(a);
+  CHECK(a->synchronous_copies.count == 1);
+  CHECK(a->synchronous_copies.ns == 20 * us);
+  CHECK(a->synchronous_copies.bytes == 1u << 20);
+}

@@ -123,6 +123,15 @@ TEST_CASE("copy_not_overlapped: copy and compute on one stream fire, on two stre
   CHECK(serialized.findings.front().at_stake_ns == 2000 * us);
   CHECK(contains(serialized.findings.front().advice, "serialized on one stream"));
 
+  // The same times with the copies on stream 2: still serialized (a dependency), the other advice.
+  for (gpu_work& w : one.work)
+    if (w.kind == gpu_work_kind::copy) w.stream = 2;
+  const system_report other_stream = report_of(one);
+  CHECK(find_phase(other_stream, "step")->copies_on_kernel_streams == 0);
+  REQUIRE(fired(other_stream) == std::vector<system_rule>{system_rule::copy_not_overlapped});
+  CHECK(other_stream.findings.front().at_stake_ns == 2000 * us);
+  CHECK(contains(other_stream.findings.front().advice, "copies on other streams still do not overlap"));
+
   // Two streams: kernel i [200 i, 200 i + 200) on stream 1 while copy i runs on stream 2: all overlapped.
   system_records two;
   for (int i = 0; i < 10; ++i) {
