@@ -425,3 +425,27 @@ TEST_CASE("a synchronous copy call finds its GPU copy in the chunk before") {
   CHECK(a->synchronous_copies.ns == 20 * us);
   CHECK(a->synchronous_copies.bytes == 1u << 20);
 }
+
+TEST_CASE("an idle gap across a settle is split by host calls of both chunks") {
+  // Kernel [0, 100), a launch [120, 140), settled at 150 us; then a stream sync [150, 210) and a kernel
+  // [200, 300). The run's idle [100, 200): launching 20 us (the earlier chunk's call), waiting 50 us, outside 30.
+  system_view v;
+  system_records r1;
+  r1.work = {kernel(0, 100, 1, 1)};
+  r1.calls = {call(host_call_kind::launch, 120, 140, 1, 1)};
+  v.add(r1);
+  v.settle(t0 + 150 * us);
+  system_records r2;
+  r2.work = {kernel(200, 300, 1, 1)};
+  r2.calls = {call(host_call_kind::stream_synchronize, 150, 210, 1, 1)};
+  v.add(r2);
+  const system_report rep = v.report(names);
+  CHECK(rep.run.idle_ns == 100 * us);
+  CHECK(rep.run.idle_by_host.host_launching_ns == 20 * us);
+  CHECK(rep.run.idle_by_host.host_waiting_ns == 50 * us);
+  CHECK(rep.run.idle_by_host.host_outside_ns == 30 * us);
+  const system_phase* a = find_phase(rep, "a");
+  REQUIRE(a);
+  CHECK(a->idle_by_host.host_launching_ns == 20 * us);  // a#1 goes on across the settle: one projection
+  CHECK(a->idle_ns == 100 * us);
+}

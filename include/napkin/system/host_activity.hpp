@@ -22,7 +22,8 @@ struct host_activity {
   interval_set other_api;  // else some thread in another call
 };
 
-inline host_activity host_activity_of(const std::vector<host_call>& calls) {
+// The calls' time by class, each class merged on its own (the classes may overlap).
+inline host_activity host_call_time(const std::vector<host_call>& calls) {
   std::vector<time_interval> waiting, launching, other;
   for (const host_call& c : calls) {
     const time_interval i{c.start_ns, c.end_ns};
@@ -33,12 +34,13 @@ inline host_activity host_activity_of(const std::vector<host_call>& calls) {
     else
       other.push_back(i);
   }
-  host_activity h;
-  h.waiting = merge_intervals(std::move(waiting));
-  const interval_set launch_all = merge_intervals(std::move(launching));
-  h.launching = subtract(launch_all, h.waiting);
-  h.other_api = subtract(merge_intervals(std::move(other)), unite(h.waiting, launch_all));
-  return h;
+  return {merge_intervals(std::move(waiting)), merge_intervals(std::move(launching)),
+          merge_intervals(std::move(other))};
+}
+
+// host_call_time's classes made disjoint by priority: waiting, then launching, then other calls.
+inline host_activity by_priority(const host_activity& t) {
+  return {t.waiting, subtract(t.launching, t.waiting), subtract(t.other_api, unite(t.waiting, t.launching))};
 }
 
 // `idle` split by what the host was doing; host_outside_ns is the rest.

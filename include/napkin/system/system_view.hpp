@@ -47,8 +47,8 @@
 //   otherwise each chunk's piece is a projection of its own (and counts as an instance again). Busy and
 //   span time already counted are not counted again (the latest 4096 intervals of busy time and of each
 //   span are kept for that). Work that has not arrived when a chunk settles (it ended after t) is
-//   not seen by that chunk: the time it covers inside that chunk's spans counts as idle; host calls are
-//   matched to the idle time of their own chunk only.
+//   not seen by that chunk: the time it covers inside that chunk's spans counts as idle. Idle time is
+//   split by the host calls of its chunk and the latest 4096 intervals of each class of the earlier ones'.
 // - Refused: a record with start_ns or end_ns 0, or end_ns < start_ns (records_refused); GPU work of
 //   another device is ignored (records_other_device); beyond max_pending_records pending records a record
 //   is dropped (records_dropped); kernel names beyond max_kernel_names fold into "(other kernels)".
@@ -199,7 +199,12 @@ class system_view {
     const interval_set busy = unite(busy_history_, merge_intervals(std::move(all)));
     const interval_set kernel_busy = unite(kernel_history_, merge_intervals(std::move(kernels)));
 
-    const host_activity host = host_activity_of(calls);
+    // The host's calls, with the latest of the earlier chunks' (an idle gap may reach back into them).
+    host_activity calls_time = host_call_time(calls);
+    calls_time.waiting = unite(host_history_.waiting, calls_time.waiting);
+    calls_time.launching = unite(host_history_.launching, calls_time.launching);
+    calls_time.other_api = unite(host_history_.other_api, calls_time.other_api);
+    const host_activity host = by_priority(calls_time);
 
     analyze_spans(work, busy, host);
     analyze_work(work, kernel_busy);
@@ -211,6 +216,9 @@ class system_view {
     keep_latest(busy_history_, detail::system_history_intervals);
     kernel_history_ = kernel_busy;
     keep_latest(kernel_history_, detail::system_history_intervals);
+    host_history_ = std::move(calls_time);
+    for (interval_set* h : {&host_history_.waiting, &host_history_.launching, &host_history_.other_api})
+      keep_latest(*h, detail::system_history_intervals);
   }
 
   // Folds one chunk's projection pieces into a phase's (or the run's) span, busy, idle and idle split.
@@ -409,6 +417,7 @@ class system_view {
   std::uint64_t open_stretch_end_ns_ = 0;
   std::map<std::uint32_t, detail::system_phase_state> phases_;
   interval_set busy_history_, kernel_history_;
+  host_activity host_history_;  // the host calls' time by class, latest intervals
   kernel_table kernels_{options_.max_kernel_names};
   std::map<std::uint32_t, std::uint64_t> stream_last_end_;
   graph_executions graphs_;
