@@ -63,6 +63,10 @@ struct system_phase {
   std::uint64_t copies_on_kernel_streams = 0;  // copies on a stream that also ran this phase's kernels
   std::array<copy_totals, all_host_call_kinds.size()> host_calls{};  // index: all_host_call_kinds (bytes unused)
   std::uint64_t host_blocked_ns = 0;  // in blocking calls (blocks_host), overlaps between threads counted once per thread
+  // The synchronous copy calls (host_call_kind::synchronous_copy) except host-to-device ones of <= 64 KiB
+  // (the synchronous_copy rule; Nsight Systems' cuda_memcpy_sync leaves them out too): count, host ns and
+  // the bytes of their GPU copies (matched by correlation id; a call with no copy in its chunk is kept).
+  copy_totals synchronous_copies;
   std::uint64_t graph_launches = 0;   // graph executions (a graph's kernels sharing one launch)
   duration_histogram graph_gaps;      // between consecutive executions of one graph: start - previous end
   duration_histogram graph_spans;     // each execution's first kernel start to last kernel end
@@ -136,6 +140,8 @@ struct system_report {
   next_target next;
   std::uint64_t records_dropped = 0;  // records the bounded store refused
   std::uint64_t late_records = 0;     // records that arrived after their time was settled (counted alone)
+  std::uint64_t records_refused = 0;  // records with end < start or a zero time (not analyzed)
+  std::uint64_t records_other_device = 0;  // GPU work of another device than system_options::device (ignored)
 };
 
 NAPKIN_END_NAMESPACE
