@@ -103,7 +103,7 @@ TEST_CASE("every error names the variable and the bad part") {
   CHECK(error("report=sometimes").find("report: \"sometimes\" is not exit or off") != std::string::npos);
   CHECK(error("intervall=2ms") ==
         "napkin: NAPKIN_MONITOR=\"intervall=2ms\": unknown option \"intervall\" (known: device, interval, buffer, "
-        "samples, report, every, format, file, sample)");
+        "samples, report, every, format, file, sample, system)");
   CHECK(error("interval=2ms,interval=3ms").find("option \"interval\" is given twice") != std::string::npos);
   CHECK(error("interval=2ms,,device=1").find("an empty option") != std::string::npos);
   CHECK(error("interval=2ms,").find("an empty option") != std::string::npos);
@@ -194,6 +194,26 @@ TEST_CASE("from the environment: the error raised, or as a value") {
                        std::invalid_argument);
   unsetenv("NAPKIN_MONITOR");
   CHECK_FALSE(monitor_settings_from_env().enabled);
+}
+
+TEST_CASE("system=: the system view on (the default) or off") {
+  CHECK(napkin::monitor_settings{}.system);
+  CHECK(napkin::parse_monitor_settings("on").settings.system);
+  CHECK(napkin::parse_monitor_settings("system=on").settings.system);
+  const napkin::monitor_settings_result off = napkin::parse_monitor_settings("system=off,interval=2ms");
+  REQUIRE(off.ok());
+  CHECK_FALSE(off.settings.system);
+  CHECK(off.settings.enabled);
+  CHECK(off.settings.interval_ns == 2'000'000);
+  CHECK_FALSE(napkin::parse_monitor_settings("system=no").settings.system);
+  for (const char* bad : {"system=", "system=maybe", "system=2"}) {
+    CAPTURE(bad);
+    const napkin::monitor_settings_result r = napkin::parse_monitor_settings(bad);
+    CHECK_FALSE(r.ok());
+    CHECK(r.error.find("system: \"") != std::string::npos);
+    CHECK(r.error.find("is not on or off") != std::string::npos);
+  }
+  CHECK(napkin::parse_monitor_settings("system=on,system=off").error.find("given twice") != std::string::npos);
 }
 
 TEST_CASE("sample=: part of the time") {

@@ -399,8 +399,7 @@ TEST_CASE("work outside every range projects by stretches that other phases' wor
 
 TEST_CASE("value lists of the system view's enums") {
   napkin_test::check_value_list(all_copy_directions, 6);
-  // all_host_memories is left out: host_memory::unknown prints "unknown", the name the convention keeps
-  // for values outside the enumerators (docs/CONTRIBUTING.md, "Enum to text").
+  napkin_test::check_value_list(all_host_memories, 5);
   napkin_test::check_value_list(all_host_call_kinds, 8);
   napkin_test::check_value_list(all_system_rules, 8);
   CHECK(from_string("gpu-starved", all_system_rules) == system_rule::gpu_starved);

@@ -86,7 +86,7 @@ constexpr host_memory host_memory_of(std::uint8_t memory_kind) noexcept {
     case CUPTI_ACTIVITY_MEMORY_KIND_MANAGED: case CUPTI_ACTIVITY_MEMORY_KIND_MANAGED_STATIC: return host_memory::managed;
     case CUPTI_ACTIVITY_MEMORY_KIND_DEVICE: case CUPTI_ACTIVITY_MEMORY_KIND_DEVICE_STATIC:
     case CUPTI_ACTIVITY_MEMORY_KIND_ARRAY: return host_memory::none;
-    default: return host_memory::unknown;
+    default: return host_memory::unspecified;
   }
 }
 // The host side of a copy: the source for a copy from the host, the destination for one to it.

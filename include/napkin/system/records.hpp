@@ -39,17 +39,17 @@ constexpr std::string_view to_string(copy_direction d) noexcept {
 
 // The host memory a copy read or wrote: pageable memory makes the driver stage the copy through a pinned
 // buffer, so it cannot overlap kernels and runs at a fraction of the link's bandwidth.
-enum class host_memory { none, pageable, pinned, managed, unknown };
+enum class host_memory { none, pageable, pinned, managed, unspecified };  // unspecified: CUPTI recorded no kind
 inline constexpr std::array<host_memory, 5> all_host_memories{host_memory::none, host_memory::pageable,
                                                               host_memory::pinned, host_memory::managed,
-                                                              host_memory::unknown};
+                                                              host_memory::unspecified};
 constexpr std::string_view to_string(host_memory m) noexcept {
   switch (m) {
     case host_memory::none: return "none";
     case host_memory::pageable: return "pageable";
     case host_memory::pinned: return "pinned";
     case host_memory::managed: return "managed";
-    case host_memory::unknown: return "unknown";
+    case host_memory::unspecified: return "unspecified";
   }
   return "unknown";
 }
