@@ -260,7 +260,7 @@ TEST_CASE("diff: the system rows compare by name; more idle time is worse, more 
 
 TEST_CASE("the system view as CSV rows, in Markdown and on the HTML page") {
   const system_report s = system_samples::report();
-  const std::string csv = system_csv(s);
+  const std::string csv = to_csv(s);
   CHECK(contains(csv, "phase,instances,span_ns,busy_ns,idle_ns,idle_fraction,"));
   CHECK(contains(csv, "\ndecode,10,30000000,10000000,20000000,"));
   CHECK(contains(csv, "\n(run),11,40000000,15000000,25000000,0.625,"));
@@ -279,4 +279,25 @@ TEST_CASE("the system view as CSV rows, in Markdown and on the HTML page") {
   CHECK(contains(page, "<li data-rule=\"gpu-starved\">"));
   CHECK(contains(page, "gemm&lt;float&gt;"));
   CHECK(contains(page, "no kernel to profile yet: the GPU was idle 62.5% of the run"));
+}
+
+TEST_CASE("an empty system view: no span, no copies, nothing fired") {
+  const system_report empty;
+  const std::string text = to_text(empty);
+  CHECK(contains(text, "GPU span 0 ns, busy 0 ns, idle 0 ns (n/a)\n"));
+  CHECK_FALSE(contains(text, "host while idle"));  // no idle time to split
+  CHECK(contains(text, "  findings: none (no rule fired)\n"));
+  CHECK_FALSE(contains(text, "bandwidth"));  // no copies table
+  const monitor_report m = with_system(empty);
+  const json_value doc = document_value(m);
+  const json_value& run = *doc.find("system")->find("run");
+  CHECK(run.find("idle_fraction")->is_null());  // 0 of 0: no fraction, never 0
+  CHECK(run.find("copy_overlap_fraction")->is_null());
+  const json_read_result parsed = parse_json(to_json(m), "empty.json");
+  REQUIRE(parsed.ok());
+  const monitor_report read = read_monitor_report(parsed.value, "empty.json");
+  REQUIRE(read.system.has_value());
+  CHECK(read.system->phases.empty());
+  CHECK(to_json(read) == to_json(m));
+  CHECK(contains(to_html(monitor_page{"t", m, {}, {}}), "no GPU span"));
 }

@@ -156,8 +156,9 @@ inline json_value system_value(const system_report& r) {
 // host_other_api_ns, host_outside_ns, kernels, kernel_ns, communication_ns, kernel_mean_ns, stream_gaps,
 // stream_gap_mean_ns, copy_ns, copy_overlapped_ns, copy_overlap_fraction, pageable_copy_ns, h2d_ns, d2h_ns,
 // d2d_ns, peer_ns, h2h_ns, other_ns (copy time by direction), memset_ns, syncs, host_blocked_ns, launches,
-// graph_launches. One row per phase, then the run ("(run)"); the empty phase's name is empty.
-inline std::string system_csv(const system_report& r) {
+// graph_launches. One row per phase, then the run ("(run)"); the empty phase's name is empty. A table of its own:
+// the monitor's to_csv (monitor/monitor_documents.hpp) stays one table of its rows.
+inline std::string to_csv(const system_report& r) {
   csv_table t;
   t.columns = {"phase",           "instances",          "span_ns",           "busy_ns",
                "idle_ns",         "idle_fraction",      "host_waiting_ns",   "host_launching_ns",
