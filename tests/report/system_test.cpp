@@ -267,6 +267,10 @@ TEST_CASE("the system view as CSV rows, in Markdown and on the HTML page") {
   const std::string md = document_markdown(document_value(with_system(s)));
   CHECK(contains(md, "#### System view"));
   CHECK(contains(md, "system: decode"));
+  CHECK(contains(md, "| `idle_ns` | 25.00 ms | 20.00 ms | 5.00 ms |"));  // the run, decode, (no phase)
+  monitor_report no_rows;  // nothing sampled, but a system view: its table still comes
+  no_rows.system = s;
+  CHECK(contains(document_markdown(document_value(no_rows)), "*no entries*\n\n#### System view\n"));
   const std::string page = to_html(monitor_page{"t", with_system(s), {}, {}});
   CHECK(contains(page, "<section id=\"system\">"));
   const std::size_t decode = page.find("<tr class=\"system-phase\" data-name=\"decode\"");

@@ -178,9 +178,6 @@ inline std::string document_markdown(const json_value& doc) {
     const std::string first = !key.empty() ? key : name;
     out += "GPU: " + markdown_escape(first.empty() ? more : first + (more.empty() ? "" : " (" + more + ")")) + "\n\n";
   }
-  if (entities.empty()) return out + "*no entries*\n";
-
-  std::string tables = detail::markdown_entities_table(entities);
   // A monitor report's system view (its "system" member): its run and phases in a table of their own.
   std::vector<detail::markdown_entity> system;
   if (const json_value* sys = kind == report_kind::monitor_report ? doc.find("system") : nullptr;
@@ -197,8 +194,9 @@ inline std::string document_markdown(const json_value& doc) {
       system.push_back(std::move(m));
     }
   }
-  if (!system.empty()) tables += "\n#### System view\n\n" + detail::markdown_entities_table(system);
-  return out + tables;
+  out += entities.empty() ? std::string("*no entries*\n") : detail::markdown_entities_table(entities);
+  if (!system.empty()) out += "\n#### System view\n\n" + detail::markdown_entities_table(system);
+  return out;
 }
 
 // The diff with its gate result first, as a CI job summary shows it:
