@@ -11,7 +11,8 @@
 //   document/json_writer.hpp         json_value and write_json (escaping, exact numbers, no NaN)
 //   document/document.hpp            the document header, report_document (flattened), flatten()
 //   document/csv.hpp                 csv_table and write_csv (RFC 4180)
-//   monitor/monitor_documents.hpp    monitor_report (napkin::monitor's)
+//   monitor/monitor_documents.hpp    monitor_report (napkin::monitor's), with its system view's member
+//                                    (system/system_documents.hpp)
 //   report/profiler_documents.hpp    sol_report, kernel_reports, phase_reports, the napkin comparison
 //   report/math_documents.hpp        estimate_report, gpu_spec(s), occupancy_advice / occupancy_result
 //   report/compare.hpp               diff(), report_diff, to_text, operator<<

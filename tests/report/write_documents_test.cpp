@@ -22,6 +22,7 @@
 #include "samples.hpp"
 #include "section_samples.hpp"
 #include "source_lines_samples.hpp"
+#include "system_samples.hpp"
 
 using namespace napkin;
 
@@ -122,6 +123,16 @@ TEST_CASE("write every document kind") {
   write("monitor_report.json", to_json(monitored));
   write("monitor_report_context.json", to_json(monitored, everything));
   write("monitor_report_empty.json", to_json(monitor_report{}));
+  // With the system view: the sample's findings, kernels and no next kernel; then one with a next kernel, and
+  // an empty system view (no phases, nothing recorded: shares and means null).
+  monitor_report with_system = monitored;
+  with_system.system = system_samples::report();
+  write("monitor_report_system.json", to_json(with_system));
+  with_system.system->next.kernel = "gemm<float>";
+  with_system.system->next.share = 0.75;
+  write("monitor_report_system_next.json", to_json(with_system));
+  with_system.system = system_report{};
+  write("monitor_report_system_empty.json", to_json(with_system));
 
   // Source lines: a function with lines and one without (PCs only), an empty sampling, the context.
   write("source_lines.json", to_json(source_lines_samples::report()));

@@ -209,6 +209,28 @@ inline entity_location entities_of(std::string_view kind) {
   return {"report", false};
 }
 
+// Entities beside the kind's own: a monitor report's system view ("system", monitor/monitor_documents.hpp)
+// has one for the run and one per phase, named "system: <phase>". Returns a problem, or "".
+inline std::string more_entities(std::string_view kind, const json_value& doc, std::vector<const json_value*>& items,
+                                 std::vector<std::string>& paths) {
+  if (kind != report_kind::monitor_report) return {};
+  const json_value* system = doc.find("system");
+  if (system == nullptr) return {};
+  if (!system->is_object()) return "system: expected an object";
+  if (const json_value* run = system->find("run")) {
+    items.push_back(run);
+    paths.push_back("system.run");
+  }
+  if (const json_value* phases = system->find("phases")) {
+    if (!phases->is_array()) return "system.phases: expected an array";
+    for (std::size_t i = 0; i < phases->items().size(); ++i) {
+      items.push_back(&phases->items()[i]);
+      paths.push_back("system.phases[" + std::to_string(i) + "]");
+    }
+  }
+  return {};
+}
+
 // The one check of a measured number, whoever reads one (flatten() below; the napkin tool's run, monitor
 // report and rank readers): a time, a byte count, a rate, a clock or a percentage is finite and >= 0, and a
 // percentage of a peak is at most max_measured_pct (above 100 only by the counters' own noise). "" or why not.
@@ -330,12 +352,18 @@ inline report_document flatten(const json_value& doc, std::string source) {
   if (content == nullptr)
     return fail("no " + detail::quoted(member) + " (" + detail::a_or_an(out.kind) + " " + out.kind + " document has one)");
   std::vector<const json_value*> items;
+  std::vector<std::string> paths;
   if (where.array) {
     if (!content->is_array()) return fail(member + ": expected an array");
-    for (const json_value& item : content->items()) items.push_back(&item);
+    for (const json_value& item : content->items()) {
+      paths.push_back(member + "[" + std::to_string(items.size()) + "]");
+      items.push_back(&item);
+    }
   } else {
     items.push_back(content);
+    paths.push_back(member);
   }
+  if (std::string problem = detail::more_entities(out.kind, doc, items, paths); !problem.empty()) return fail(problem);
   // The same kernel launched twice: the second is "name #2", so entities match by name one to one. A
   // suffixed name that is taken (a kernel really named "k #2") moves on to " #3" and up: every name the
   // document holds is reserved first, so that k, k, "k #2" and k, "k #2", k give the same three names.
@@ -347,7 +375,7 @@ inline report_document flatten(const json_value& doc, std::string source) {
   std::map<std::string, std::size_t> seen;  // raw name -> launches so far
   for (std::size_t i = 0; i < items.size(); ++i) {
     report_entity e;
-    const std::string path = where.array ? member + "[" + std::to_string(i) + "]" : member;
+    const std::string& path = paths[i];
     std::string problem = detail::flatten_entity(*items[i], path, e);
     if (!problem.empty()) return fail(problem);
     // What was measured or estimated cannot be negative, infinite or a percentage of 10^308; a diff

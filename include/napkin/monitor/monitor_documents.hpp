@@ -13,7 +13,10 @@
 // "slices" (not ncu's GH100 fabric). "partial" says that some launches were not fully sampled, so the
 // totals cover only part of them. The readings are the rate solve's; "verdicts.resolution" says whether they
 // are the row's own (kind "resolved") or why there are none, with "standard_error_pct", "alone_fraction",
-// "resolution_windows" and "collinearity" beside them. Plain C++17, no CUDA; compiles with -fno-exceptions.
+// "resolution_windows" and "collinearity" beside them.
+//   "system":  the system view, when the report has one (system/system_documents.hpp): its phases and run are
+//              entities too, named "system: <phase>", so diff() compares idle time, overlap and waits.
+// Plain C++17, no CUDA; compiles with -fno-exceptions.
 // Fields: docs/monitor.md.
 #pragma once
 
@@ -30,6 +33,7 @@
 #include "napkin/document/document.hpp"
 #include "napkin/document/json_writer.hpp"
 #include "napkin/monitor/monitor_report.hpp"
+#include "napkin/system/system_documents.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 
@@ -141,6 +145,7 @@ inline json_value document_value(const monitor_report& r, const document_options
   for (const auto& [by, table] : detail::monitor_row_tables(r))
     for (const monitor_row& row : *table) rows.push(detail::monitor_row_value(by, row));
   doc.set("rows", std::move(rows));
+  if (r.system) doc.set("system", system_value(*r.system));
   return doc;
 }
 

@@ -41,6 +41,8 @@
 #include "napkin/text/printable.hpp"
 #include "napkin/text/table.hpp"
 #include "napkin/system/communication.hpp"
+#include "napkin/system/system_report.hpp"
+#include "napkin/system/system_text.hpp"
 #include "napkin/monitor/monitor_totals.hpp"
 #include "napkin/monitor/rate_status.hpp"
 #include "napkin/profiler/verdicts.hpp"
@@ -84,6 +86,9 @@ struct monitor_report {
   // not set to on)", "off: no CUDA device ...", "sampling GH100 ..."); empty for a report read back or built by
   // hand. to_text says it when nothing was sampled, so that an empty report tells off from found nothing.
   std::string status;
+  // The system view (system/system_report.hpp): idle time and why, copies, waits, rules, the next kernel to
+  // profile; absent when it was not collected.
+  std::optional<system_report> system;
 };
 
 namespace detail {
@@ -182,7 +187,18 @@ inline bool monitor_over_peak(const std::vector<monitor_row>& rows) {
 
 }  // namespace detail
 
+namespace detail {
+inline std::string monitor_text(const monitor_report& r);
+}  // namespace detail
+
+// The monitor's text, then the system view's when the report has one.
 inline std::string to_text(const monitor_report& r) {
+  std::string out = detail::monitor_text(r);
+  if (r.system) out += "\n" + to_text(*r.system);
+  return out;
+}
+
+inline std::string detail::monitor_text(const monitor_report& r) {
   const device_totals& d = r.totals;
   if (d.sampled_ns == 0 && r.kernels.empty() && d.sm_dropouts == 0) {
     // Nothing to show: say why (off, no device, or on and nothing ran) rather than "0 ns sampled".

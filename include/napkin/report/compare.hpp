@@ -47,7 +47,8 @@ NAPKIN_BEGIN_NAMESPACE
 // cycles, bytes moved, passes, napkin's cost and the traffic overhead are better lower, and so are a job's
 // GPU time across ranks (min / median / max, compute, communication) and its imbalance (max / median);
 // a source line's PC samples lower; throughput %, achieved bandwidth and
-// FLOP/s, occupancy and active warps higher; everything else (counts,
+// FLOP/s, occupancy and active warps higher; a system phase's idle time and fraction, host time blocked,
+// synchronize calls, copy time not overlapped and pageable copy time lower, its copy overlap higher; everything else (counts,
 // rank numbers, a monitor row's totals, communication shares) has no direction.
 // A report section's number ("sections.<name>.<field>") has the direction its section declares
 // (profiler/sections/section_directions.hpp).
@@ -64,11 +65,16 @@ inline better better_direction(std::string_view field) {
       // source-lines rows (report/source_lines_documents.hpp): a function's, line's or PC's PC samples; fewer
       // is less time spent there. A row's share has no direction: shares add up to 100 %, so a fix of the hot
       // line raises every untouched line's share, which is not a regression.
-      "samples",         "not_issued_samples"};
+      "samples",         "not_issued_samples",
+      // the system view's phases (system/system_documents.hpp): GPU idle time, host time blocked in
+      // synchronizing calls and their count, copy time not overlapping kernels, copies from pageable memory
+      "idle_ns",         "idle_fraction",   "host_blocked_ns", "syncs",          "copy_not_overlapped_ns",
+      "pageable_copy_ns"};
   static constexpr std::string_view higher[] = {
       "sm_pct",       "memory_pct",           "dram_pct",      "l1tex_pct",      "l2_pct",       "l2_slices_pct",
       "dram_bytes_per_s", "flop_per_s",       "napkin.bandwidth_of_peak", "napkin.flops_of_peak",
-      "attainable_flop_per_s", "occupancy_pct", "active_warps",  "active_threads", "blocks_per_sm"};
+      "attainable_flop_per_s", "occupancy_pct", "active_warps",  "active_threads", "blocks_per_sm",
+      "copy_overlap_fraction"};
   for (std::string_view f : lower)
     if (f == field) return better::lower;
   for (std::string_view f : higher)

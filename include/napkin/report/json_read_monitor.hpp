@@ -12,7 +12,9 @@
 
 #include "napkin/config.hpp"
 
+#include <array>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -26,6 +28,8 @@
 #include "napkin/monitor/monitor_report.hpp"
 #include "napkin/monitor/monitor_totals.hpp"
 #include "napkin/monitor/rate_status.hpp"
+#include "napkin/system/records.hpp"
+#include "napkin/system/system_report.hpp"
 #include "napkin/report/json_read.hpp"
 #include "napkin/text/enum_names.hpp"
 #include "napkin/text/numbers.hpp"
@@ -115,6 +119,127 @@ inline monitor_row monitor_row_of(const json_value& e, const std::string& where)
   return r;
 }
 
+// A histogram written as {count, mean_ns}: its count and sum come back, its bins do not (they are not written).
+inline duration_histogram system_histogram_of(const json_value& o, const char* field, const std::string& where) {
+  const json_value& h = json_member(o, field, where);
+  const std::string at = where + "." + field;
+  duration_histogram out;
+  out.total = json_count(h, "count", at);
+  const std::optional<double> mean = monitor_reading(h, "mean_ns", at);
+  if (out.total > 0 && !mean) bad_json_field(at + ".mean_ns", "expected a number: the histogram is not empty");
+  out.sum_ns = static_cast<long double>(mean.value_or(0)) * static_cast<long double>(out.total);
+  return out;
+}
+
+inline copy_totals system_copies_of(const json_value& o, const std::string& where, bool bytes = true) {
+  if (!o.is_object()) bad_json_field(where, "expected an object");
+  copy_totals c;
+  c.count = json_count(o, "count", where);
+  c.ns = json_count(o, "time_ns", where);
+  if (bytes) c.bytes = json_count(o, "bytes", where);
+  return c;
+}
+
+template <class E, std::size_t N>
+inline void system_keyed_copies(const json_value& o, const char* field, const std::array<E, N>& names,
+                                std::array<copy_totals, N>& out, const std::string& where, bool bytes = true) {
+  const json_value& m = json_member(o, field, where);
+  for (std::size_t i = 0; i < N; ++i) {
+    const std::string key(to_string(names[i]));
+    out[i] = system_copies_of(json_member(m, key.c_str(), where + "." + field), where + "." + field + "." + key, bytes);
+  }
+}
+
+inline system_phase system_phase_of(const json_value& e, const std::string& where) {
+  if (!e.is_object()) bad_json_field(where, "expected an object");
+  system_phase p;
+  p.name = json_text(e, "label", where);
+  p.instances = json_count(e, "instances", where);
+  p.span_ns = json_count(e, "span_ns", where);
+  p.busy_ns = json_count(e, "busy_ns", where);
+  p.idle_ns = json_count(e, "idle_ns", where);
+  if (p.idle_ns > p.span_ns) bad_json_field(where + ".idle_ns", "more idle time than span_ns");
+  const json_value& idle = json_member(e, "idle_by_host", where);
+  const std::string idle_at = where + ".idle_by_host";
+  p.idle_by_host.host_waiting_ns = json_count(idle, "host_waiting_ns", idle_at);
+  p.idle_by_host.host_launching_ns = json_count(idle, "host_launching_ns", idle_at);
+  p.idle_by_host.host_other_api_ns = json_count(idle, "host_other_api_ns", idle_at);
+  p.idle_by_host.host_outside_ns = json_count(idle, "host_outside_ns", idle_at);
+  p.kernels = json_count(e, "kernels", where);
+  p.kernel_ns = json_count(e, "kernel_ns", where);
+  p.communication_ns = json_count(e, "communication_ns", where);
+  p.kernel_durations = system_histogram_of(e, "kernel_durations", where);
+  p.stream_gaps = system_histogram_of(e, "stream_gaps", where);
+  system_keyed_copies(e, "copies_by_direction", all_copy_directions, p.copies_by_direction, where);
+  system_keyed_copies(e, "copies_by_memory", all_host_memories, p.copies_by_memory, where);
+  p.copy_overlapped_ns = json_count(e, "copy_overlapped_ns", where);
+  if (p.copy_overlapped_ns > p.copy_ns()) bad_json_field(where + ".copy_overlapped_ns", "more than the copies' time");
+  p.memsets = system_copies_of(json_member(e, "memsets", where), where + ".memsets");
+  p.copies_on_kernel_streams = json_count(e, "copies_on_kernel_streams", where);
+  system_keyed_copies(e, "host_calls", all_host_call_kinds, p.host_calls, where, false);
+  p.host_blocked_ns = json_count(e, "host_blocked_ns", where);
+  p.graph_launches = json_count(e, "graph_launches", where);
+  p.graph_gaps = system_histogram_of(e, "graph_gaps", where);
+  p.graph_spans = system_histogram_of(e, "graph_spans", where);
+  return p;
+}
+
+inline double system_share_of(const json_value& o, const std::string& where) {
+  const double share = monitor_number_member(o, "share", where);
+  if (share > 1) bad_json_field(where + ".share", "a share above 1");
+  return share;
+}
+
+// The "system" member (system/system_documents.hpp) read back.
+inline system_report system_report_of(const json_value& s, const std::string& at) {
+  if (!s.is_object()) bad_json_field(at, "expected an object");
+  system_report r;
+  r.run = system_phase_of(json_member(s, "run", at), at + ".run");
+  const json_value& phases = json_member(s, "phases", at);
+  if (!phases.is_array()) bad_json_field(at + ".phases", "expected an array");
+  for (std::size_t i = 0; i < phases.items().size(); ++i)
+    r.phases.push_back(system_phase_of(phases.items()[i], at + ".phases[" + std::to_string(i) + "]"));
+  const json_value& findings = json_member(s, "findings", at);
+  if (!findings.is_array()) bad_json_field(at + ".findings", "expected an array");
+  for (std::size_t i = 0; i < findings.items().size(); ++i) {
+    const json_value& f = findings.items()[i];
+    const std::string where = at + ".findings[" + std::to_string(i) + "]";
+    system_finding x;
+    const std::string rule = json_text(f, "rule", where);
+    if (const std::optional<system_rule> known = from_string(rule, all_system_rules)) x.rule = *known;
+    else bad_json_field(where + ".rule", "unknown rule '" + quote_input(rule) + "'");
+    x.phase = json_text(f, "phase", where);
+    x.evidence = json_text(f, "evidence", where);
+    x.advice = json_text(f, "advice", where);
+    x.at_stake_ns = json_count(f, "at_stake_ns", where);
+    r.findings.push_back(std::move(x));
+  }
+  const json_value& kernels = json_member(s, "kernels", at);
+  if (!kernels.is_array()) bad_json_field(at + ".kernels", "expected an array");
+  for (std::size_t i = 0; i < kernels.items().size(); ++i) {
+    const json_value& k = kernels.items()[i];
+    const std::string where = at + ".kernels[" + std::to_string(i) + "]";
+    kernel_time_share x;
+    x.name = json_text(k, "name", where);
+    x.count = json_count(k, "count", where);
+    x.gpu_ns = json_count(k, "gpu_ns", where);
+    x.share = system_share_of(k, where);
+    x.top_phase = json_text(k, "top_phase", where);
+    r.kernels.push_back(std::move(x));
+  }
+  const json_value& next = json_member(s, "next_target", at);
+  const std::string next_at = at + ".next_target";
+  const json_value& kernel = json_member(next, "kernel", next_at);
+  if (kernel.is_string()) r.next.kernel = kernel.as_string();
+  else if (!kernel.is_null()) bad_json_field(next_at + ".kernel", "expected a string or null");
+  r.next.share = system_share_of(next, next_at);
+  r.next.reason = json_text(next, "reason", next_at);
+  r.next.how = json_text(next, "how", next_at);
+  r.records_dropped = json_count(s, "records_dropped", at);
+  r.late_records = json_count(s, "late_records", at);
+  return r;
+}
+
 }  // namespace detail
 
 // The monitor report in a monitor-report document `doc` (json_read.hpp's read_json_file) read from `file`.
@@ -174,6 +299,8 @@ inline monitor_report read_monitor_report(const json_value& doc, const std::stri
     else if (by == "kernel") r.kernels.push_back(std::move(row));
     else detail::bad_json_field(where + ".by", "expected phase, path or kernel, got '" + quote_input(by) + "'");
   }
+  if (const json_value* system = doc.find("system"))
+    r.system = detail::system_report_of(*system, file + ": system");
   return r;
 }
 

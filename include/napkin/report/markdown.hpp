@@ -82,6 +82,60 @@ inline void verdicts_first(markdown_entity& e) {
 inline constexpr std::size_t markdown_max_columns = 12;
 inline constexpr std::size_t markdown_max_side_entities = 8;
 
+namespace detail {
+// One pipe table of entities: one row per member for one entity (or few with many members), else one row per
+// entity.
+inline std::string markdown_entities_table(const std::vector<markdown_entity>& entities) {
+  // The columns: every member any entity has, in first-seen order.
+  std::vector<std::string> members;
+  for (const auto& e : entities)
+    for (const auto& c : e.cells) {
+      bool seen = false;
+      for (const std::string& m : members) seen = seen || m == c.first;
+      if (!seen) members.push_back(c.first);
+    }
+  const auto cell = [](const markdown_entity& e, const std::string& member) {
+    for (const auto& c : e.cells)
+      if (c.first == member) return c.second;
+    return std::string("-");
+  };
+  std::vector<std::string> header;
+  std::vector<bool> right;
+  std::vector<std::vector<std::string>> rows;
+  const bool on_side = entities.size() == 1 ||
+                       (members.size() + 1 > markdown_max_columns && entities.size() <= markdown_max_side_entities);
+  if (on_side) {
+    header.push_back("field");
+    right.push_back(false);
+    for (const auto& e : entities) {
+      header.push_back(entities.size() == 1 ? std::string("value") : markdown_escape(e.name));
+      right.push_back(true);
+    }
+    for (const std::string& m : members) {
+      std::vector<std::string> row{markdown_code(m)};
+      for (const auto& e : entities) row.push_back(cell(e, m));
+      rows.push_back(std::move(row));
+    }
+  } else {
+    header.push_back("name");
+    right.push_back(false);
+    for (const std::string& m : members) {
+      header.push_back(markdown_code(m));
+      bool number = false;
+      for (const auto& e : entities)
+        for (const std::string& n : e.numeric) number = number || n == m;
+      right.push_back(number);
+    }
+    for (const auto& e : entities) {
+      std::vector<std::string> row{markdown_escape(e.name)};
+      for (const std::string& m : members) row.push_back(cell(e, m));
+      rows.push_back(std::move(row));
+    }
+  }
+  return markdown_table(header, right, rows);
+}
+}  // namespace detail
+
 // A document (what document_value(report) returns, or report/json_read.hpp reads) as Markdown:
 //   ### napkin estimate: GEMM M=4096 N=4096 K=4096, beta = 0
 //   GPU: h100-sxm (H100 SXM5 80GB, CC 9.0)
@@ -124,55 +178,25 @@ inline std::string document_markdown(const json_value& doc) {
     const std::string first = !key.empty() ? key : name;
     out += "GPU: " + markdown_escape(first.empty() ? more : first + (more.empty() ? "" : " (" + more + ")")) + "\n\n";
   }
-  if (entities.empty()) return out + "*no entries*\n";
-
-  // The columns: every member any entity has, in first-seen order.
-  std::vector<std::string> members;
-  for (const auto& e : entities)
-    for (const auto& c : e.cells) {
-      bool seen = false;
-      for (const std::string& m : members) seen = seen || m == c.first;
-      if (!seen) members.push_back(c.first);
-    }
-  const auto cell = [](const detail::markdown_entity& e, const std::string& member) {
-    for (const auto& c : e.cells)
-      if (c.first == member) return c.second;
-    return std::string("-");
-  };
-  std::vector<std::string> header;
-  std::vector<bool> right;
-  std::vector<std::vector<std::string>> rows;
-  const bool on_side = entities.size() == 1 ||
-                       (members.size() + 1 > markdown_max_columns && entities.size() <= markdown_max_side_entities);
-  if (on_side) {
-    header.push_back("field");
-    right.push_back(false);
-    for (const auto& e : entities) {
-      header.push_back(entities.size() == 1 ? std::string("value") : markdown_escape(e.name));
-      right.push_back(true);
-    }
-    for (const std::string& m : members) {
-      std::vector<std::string> row{markdown_code(m)};
-      for (const auto& e : entities) row.push_back(cell(e, m));
-      rows.push_back(std::move(row));
-    }
-  } else {
-    header.push_back("name");
-    right.push_back(false);
-    for (const std::string& m : members) {
-      header.push_back(markdown_code(m));
-      bool number = false;
-      for (const auto& e : entities)
-        for (const std::string& n : e.numeric) number = number || n == m;
-      right.push_back(number);
-    }
-    for (const auto& e : entities) {
-      std::vector<std::string> row{markdown_escape(e.name)};
-      for (const std::string& m : members) row.push_back(cell(e, m));
-      rows.push_back(std::move(row));
+  // A monitor report's system view (its "system" member): its run and phases in a table of their own.
+  std::vector<detail::markdown_entity> system;
+  if (const json_value* sys = kind == report_kind::monitor_report ? doc.find("system") : nullptr;
+      sys != nullptr && sys->is_object()) {
+    std::vector<const json_value*> items;
+    if (const json_value* run = sys->find("run")) items.push_back(run);
+    if (const json_value* phases = sys->find("phases"); phases != nullptr && phases->is_array())
+      for (const json_value& e : phases->items()) items.push_back(&e);
+    for (const json_value* e : items) {
+      if (!e->is_object()) continue;
+      detail::markdown_entity m;
+      if (const json_value* n = e->find("name"); n != nullptr && n->is_string()) m.name = n->as_string();
+      detail::markdown_walk(*e, "", m);
+      system.push_back(std::move(m));
     }
   }
-  return out + markdown_table(header, right, rows);
+  out += entities.empty() ? std::string("*no entries*\n") : detail::markdown_entities_table(entities);
+  if (!system.empty()) out += "\n#### System view\n\n" + detail::markdown_entities_table(system);
+  return out;
 }
 
 // The diff with its gate result first, as a CI job summary shows it:

@@ -8,6 +8,8 @@
 // DRAM bytes per fully sampled launch, bandwidth, the share in NCCL/NVSHMEM kernels and the verdict. A
 // reading never taken reads "not measured", never 0. Given a baseline report: what napkin::diff() says of
 // the two as monitor-report documents (to_document, monitor/monitor_documents.hpp), with page.compare as its options.
+// A report with the system view gets a "System" section (report/system_html.hpp): a timeline bar per phase,
+// the findings, the kernels by GPU time and the kernel to profile next.
 // Styles and the sorting script are inline: the page opens without a network. docs/reports-pictures.md.
 //
 // Plain C++17, no CUDA; compiles with -fno-exceptions.
@@ -32,6 +34,7 @@
 #include "napkin/monitor/monitor_report.hpp"
 #include "napkin/report/compare.hpp"
 #include "napkin/report/html_page.hpp"
+#include "napkin/report/system_html.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 
@@ -193,7 +196,8 @@ inline std::string to_html(const monitor_page& page) {
                   ".rows .bar-value{width:84px}.rows .bar-row{font-size:11px;margin:1px 0}"
                   "#device th{text-align:left;font-weight:normal;color:#555}.partial-mark{color:#b03030}"
                   ".rows td.num{white-space:nowrap}.rows td.name{min-width:100px}.rows{font-size:12px}"
-                  ".rows .verdict-cell{min-width:230px}"
+                  ".rows .verdict-cell{min-width:230px}" +
+                  std::string(r.system ? detail::system_html_style() : "") +
                   "</style></head>\n<body>\n";
   s += "<h1>" + xml_escape(title) + "</h1>\n<p class=\"sub\">phase monitor, device " +
        std::to_string(c.device_index ? *c.device_index : r.device) +
@@ -214,6 +218,7 @@ inline std::string to_html(const monitor_page& page) {
     s += "<p class=\"meta\" id=\"over-peak-note\">A reading above 100%: the device worked outside the recorded "
          "kernels in those windows (copies, other processes), which the no-work-when-idle model credits to the "
          "kernels.</p>\n";
+  if (r.system) s += detail::system_html_section(*r.system);
   if (comparison) s += detail::html_baseline_section(*comparison, "Row", "Mean time");
   s += "<footer>Written by napkin " + std::to_string(NAPKIN_VERSION_MAJOR) + "." +
        std::to_string(NAPKIN_VERSION_MINOR) + "." + std::to_string(NAPKIN_VERSION_PATCH) +

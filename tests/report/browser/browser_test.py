@@ -14,6 +14,9 @@ write_samples (a C++ program, samples.hpp) writes the files; this opens each in 
   - the monitor page (monitor_page.hpp, tests/report/monitor_samples.hpp): its device summary and three tables;
     each table sorts by GPU time; names that need escaping read back as given; a reading never taken reads
     "not measured" with no bar; SOL bars as long as their percentage; partial rows marked; the baseline's diff;
+  - the monitor page's System section (report/system_html.hpp, tests/report/system_samples.hpp): each phase's
+    timeline bar split into kernels, copies with no kernel beside them and idle time, each part as wide as its
+    share of the phase's span; the findings and the next target;
   - report sections on the run page (section_html.hpp): a section of shares is one stacked bar, largest part
     first, each part as wide as its share; a section's numbers read back in its table;
   - the source lines page (source_lines_page.hpp, tests/report/source_lines_samples.hpp): each line's stall
@@ -409,6 +412,38 @@ def screenshot_stats(driver, png):
       img.src = 'data:image/png;base64,' + arguments[0];""", base64.b64encode(png).decode())
 
 
+# The system sample (system_samples.hpp), per phase: span, busy, copy time and the part of it beside kernels (ns).
+SYSTEM_PHASES = {"decode": (30e6, 10e6, 2e6, 0.5e6), "(no phase)": (10e6, 5e6, 1e6, 0.25e6),
+                 "(run)": (40e6, 15e6, 3e6, 0.75e6)}
+
+
+def check_system_section(driver, name):
+    """monitor_system.html: each phase's timeline is three parts, each as wide as its share of the span: busy time
+    but for copies with no kernel beside them, those copies (copy time - overlapped), idle (span - busy)."""
+    By = webdriver.common.by.By
+    section = driver.find_element(By.CSS_SELECTOR, "section#system")
+    check(section.is_displayed(), f"{name}: the System section is shown")
+    rows = section.find_elements(By.CSS_SELECTOR, "#system-phases tr.system-phase")
+    check([r.get_attribute("data-name") for r in rows] == list(SYSTEM_PHASES), f"{name}: the phases, then the run")
+    for row in rows:
+        span, busy, copies, overlapped = SYSTEM_PHASES[row.get_attribute("data-name")]
+        alone = copies - overlapped
+        bar = rect(driver, row.find_element(By.CSS_SELECTOR, ".timeline"))
+        inner = bar["w"] - 2  # 1 px border each side
+        left = bar["l"] + 1
+        for cls, ns in (("kernels", busy - alone), ("copies", alone), ("idle", span - busy)):
+            r = rect(driver, row.find_element(By.CSS_SELECTOR, ".timeline ." + cls))
+            check(near(r["w"], inner * ns / span, 1),
+                  f"{name}: {row.get_attribute('data-name')} {cls} is {r['w']:.1f} px of {inner:.1f}")
+            check(near(r["l"], left, 1), f"{name}: timeline parts follow each other")
+            left += r["w"]
+    rules = [li.get_attribute("data-rule") for li in section.find_elements(By.CSS_SELECTOR, "#system-findings li")]
+    check(rules == ["gpu-starved", "pageable-copy"], f"{name}: the findings in order: {rules}")
+    kernels = [td.text for td in section.find_elements(By.CSS_SELECTOR, "#system-kernels td.name")]
+    check(kernels == ["gemm<float>", "softmax"], f"{name}: the kernels by GPU time: {kernels}")
+    check("no kernel to profile yet" in section.find_element(By.ID, "system-next").text, f"{name}: the next target")
+
+
 def check_sections_page(driver, name):
     """report_sections.html (write_samples.cpp, tests/report/section_samples.hpp): the stalls 60, 30 and 10 of
     100 as one stacked bar, largest first from the left, each part as wide as its share; the memory table."""
@@ -497,7 +532,8 @@ def main():
             return SKIP
     samples = os.path.abspath(args.samples)
     files = ["roofline_h100.svg", "roofline_two_pipes.svg", "roofline_two_estimates.svg", "report.html",
-             "report_single.html", "monitor.html", "report_sections.html", "source_lines.html"]
+             "report_single.html", "monitor.html", "report_sections.html", "source_lines.html",
+             "monitor_system.html"]
     missing = [f for f in files if not os.path.isfile(os.path.join(samples, f))]
     if missing:
         print(f"FAIL: write_samples did not write {missing} into {samples}")
@@ -544,6 +580,10 @@ def main():
         driver.get(url("report_sections.html"))
         no_console_errors(driver, "report_sections.html")
         check_sections_page(driver, "report_sections.html")
+
+        driver.get(url("monitor_system.html"))
+        no_console_errors(driver, "monitor_system.html")
+        check_system_section(driver, "monitor_system.html")
 
         driver.get(url("source_lines.html"))
         no_console_errors(driver, "source_lines.html")

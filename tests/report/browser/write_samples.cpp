@@ -17,6 +17,7 @@
 #include "napkin/report/roofline_svg.hpp"
 #include "napkin/report/source_lines_page.hpp"
 #include "report/monitor_samples.hpp"
+#include "report/system_samples.hpp"
 #include "report/source_lines_samples.hpp"
 #include "samples.hpp"
 
@@ -100,6 +101,9 @@ int main(int argc, char** argv) {
   single.title = "one kernel, no baseline";
   single.kernels = {pics_samples::add_bias()};
 
+  napkin::monitor_report with_system = monitor_samples::report(20);
+  with_system.system = system_samples::report();
+
   const bool ok = write(dir + "/roofline_h100.svg", napkin::to_svg(h100_chart())) &&
                   write(dir + "/roofline_two_pipes.svg", napkin::to_svg(two_pipes_chart())) &&
                   write(dir + "/roofline_two_estimates.svg", napkin::to_svg(two_estimates_chart())) &&
@@ -109,9 +113,12 @@ int main(int argc, char** argv) {
                   write(dir + "/monitor.html", napkin::to_html(napkin::monitor_page{
                                                    "decode step, sample monitor report", monitor_samples::report(20),
                                                    monitor_samples::report(40, true), {}})) &&
+                  write(dir + "/monitor_system.html", napkin::to_html(napkin::monitor_page{
+                                                          "sample monitor report with the system view",
+                                                          with_system, std::nullopt, {}})) &&
                   write(dir + "/source_lines.html",
                         napkin::to_html(napkin::source_lines_page{"strided_sum, sample source lines",
                                                                   source_lines_samples::report(), {}, {}}));
-  if (ok) std::printf("write_samples: 8 files in %s\n", dir.c_str());
+  if (ok) std::printf("write_samples: 9 files in %s\n", dir.c_str());
   return ok ? 0 : 1;
 }
