@@ -122,6 +122,8 @@ int main(int argc, char** argv) {
       napkin::document_options o;
       o.context = here;
       write_file(out + "/monitor", "rank" + std::to_string(j.rank) + ".json", napkin::to_json(r, o));
+      if (r.system)  // each rank's system view: where its GPU waited (docs/system.md)
+        std::printf("== rank %d: the system view\n%s", j.rank, napkin::to_text(*r.system).c_str());
       const auto table = napkin::mpi::gather(napkin::summary_of(r, here));
       if (table) {
         std::printf("== napkin::monitor, %d iterations, gathered from %d ranks\n", iterations, j.size);

@@ -102,6 +102,8 @@ inline napkin::system_report report() {
   r.next.how = "napkin::profiler::per_kernel(...)";
   r.records_dropped = 2;
   r.late_records = 1;
+  r.records_refused = 3;
+  r.records_other_device = 4;
   return r;
 }
 

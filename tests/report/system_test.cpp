@@ -197,6 +197,8 @@ TEST_CASE("the system member read back gives every field and the same document")
   CHECK(r.next.how == s.next.how);
   CHECK(r.records_dropped == 2);
   CHECK(r.late_records == 1);
+  CHECK(r.records_refused == 3);
+  CHECK(r.records_other_device == 4);
   CHECK(to_json(read) == json);
   // A document without the member reads back without a system view.
   const json_read_result plain = parse_json(to_json(monitor_samples::report()), "plain.json");

@@ -8,8 +8,11 @@
 // buffers are process-wide (one pair of callbacks per process), hence one process-wide collector, guarded by
 // its mutex: global state that CUPTI forces. Each user holds what it needs: the monitor kernels and phases
 // (hold()), a measurement busy intervals (hold_intervals()) and, per kernel, how it was launched
-// (hold_launches(): grid, block, registers, shared memory; launch_of()); a kind stays enabled while anyone
-// holds it.
+// (hold_launches(): grid, block, registers, shared memory; launch_of()), and the system view copies, memsets
+// and host calls with their phases (hold_system(), napkin/system/); a kind stays enabled while anyone holds
+// it. The records' own types and conversions: cupti/activity_records.hpp. It is over 450 lines because the
+// collector is one class: CUPTI allows one pair of buffer callbacks per process, and every kind goes
+// through them.
 #pragma once
 
 #include "napkin/config.hpp"

@@ -16,7 +16,9 @@
 // measures (cupti/pause.hpp).
 //
 // This header brings CUPTI's headers in; a unit that only reads, renders or compares reports includes
-// napkin/monitor/monitor_report.hpp or monitor_documents.hpp (plain C++, no CUDA).
+// napkin/monitor/monitor_report.hpp or monitor_documents.hpp (plain C++, no CUDA). It is over 450 lines
+// because the monitor is one class: its thread, CUPTI session, profiler pause hook and stores share one lock
+// order.
 #pragma once
 
 #include "napkin/config.hpp"

@@ -237,6 +237,9 @@ inline system_report system_report_of(const json_value& s, const std::string& at
   r.next.how = json_text(next, "how", next_at);
   r.records_dropped = json_count(s, "records_dropped", at);
   r.late_records = json_count(s, "late_records", at);
+  // Written since the system view counted them; a document without them read 0.
+  if (s.find("records_refused") != nullptr) r.records_refused = json_count(s, "records_refused", at);
+  if (s.find("records_other_device") != nullptr) r.records_other_device = json_count(s, "records_other_device", at);
   return r;
 }
 

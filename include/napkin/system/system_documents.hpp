@@ -12,7 +12,8 @@
 //       to_string: "h2d", "pageable"; each {count, time_ns, bytes}), host calls by kind ({count, time_ns}),
 //       and the histograms as {count, mean_ns} (their bins are not kept).
 //   "findings": {rule, phase, evidence, advice, at_stake_ns}; "kernels": {name, count, gpu_ns, share,
-//       top_phase}; "next_target": {kernel (or null), share, reason, how}; "records_dropped", "late_records".
+//       top_phase}; "next_target": {kernel (or null), share, reason, how}; "records_dropped", "late_records",
+//       "records_refused", "records_other_device".
 //
 // Plain C++17, no CUDA; compiles with -fno-exceptions.
 #pragma once
@@ -149,6 +150,8 @@ inline json_value system_value(const system_report& r) {
   v.set("next_target", std::move(next));
   v.set("records_dropped", json_value::count(r.records_dropped));
   v.set("late_records", json_value::count(r.late_records));
+  v.set("records_refused", json_value::count(r.records_refused));
+  v.set("records_other_device", json_value::count(r.records_other_device));
   return v;
 }
 

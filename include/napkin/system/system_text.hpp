@@ -97,9 +97,11 @@ inline std::string system_run_text(const system_report& r) {
                             " overlapped with kernels); host blocked " + system_ns(run.host_blocked_ns) + " in " +
                             std::to_string(system_syncs(run)) + " synchronize calls",
                         4);
-  if (r.records_dropped > 0 || r.late_records > 0)
+  if (r.records_dropped > 0 || r.late_records > 0 || r.records_refused > 0 || r.records_other_device > 0)
     out += "  records: " + std::to_string(r.records_dropped) + " dropped (the store was full), " +
-           std::to_string(r.late_records) + " late (counted alone)\n";
+           std::to_string(r.late_records) + " late (counted alone),\n    " + std::to_string(r.records_refused) +
+           " refused (no time, or an end before the start), " + std::to_string(r.records_other_device) +
+           " of other devices\n";
   return out;
 }
 
