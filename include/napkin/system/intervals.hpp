@@ -21,10 +21,9 @@ struct time_interval {
 // A set of instants as sorted, disjoint, non-empty intervals.
 using interval_set = std::vector<time_interval>;
 
-// The union of any intervals (in any order, overlapping or touching, empty ones dropped).
-inline interval_set merge_intervals(std::vector<time_interval> v) {
-  std::sort(v.begin(), v.end(),
-            [](const time_interval& a, const time_interval& b) { return a.start_ns < b.start_ns; });
+namespace detail {
+// Sorted by start (any overlaps) -> the set.
+inline interval_set coalesce_sorted(const std::vector<time_interval>& v) {
   interval_set out;
   out.reserve(v.size());
   for (const time_interval& i : v) {
@@ -36,6 +35,15 @@ inline interval_set merge_intervals(std::vector<time_interval> v) {
   }
   return out;
 }
+constexpr bool starts_before(const time_interval& a, const time_interval& b) noexcept { return a.start_ns < b.start_ns; }
+}  // namespace detail
+
+// The union of any intervals (in any order, overlapping or touching, empty ones dropped).
+inline interval_set merge_intervals(std::vector<time_interval> v) {
+  if (!std::is_sorted(v.begin(), v.end(), detail::starts_before))  // the analysis hands most in order
+    std::sort(v.begin(), v.end(), detail::starts_before);
+  return detail::coalesce_sorted(v);
+}
 
 inline std::uint64_t total_length(const interval_set& s) noexcept {
   std::uint64_t n = 0;
@@ -44,11 +52,9 @@ inline std::uint64_t total_length(const interval_set& s) noexcept {
 }
 
 inline interval_set unite(const interval_set& a, const interval_set& b) {
-  std::vector<time_interval> v;
-  v.reserve(a.size() + b.size());
-  v.insert(v.end(), a.begin(), a.end());
-  v.insert(v.end(), b.begin(), b.end());
-  return merge_intervals(std::move(v));
+  std::vector<time_interval> v(a.size() + b.size());
+  std::merge(a.begin(), a.end(), b.begin(), b.end(), v.begin(), detail::starts_before);  // both sorted: linear
+  return detail::coalesce_sorted(v);
 }
 
 inline interval_set intersect(const interval_set& a, const interval_set& b) {

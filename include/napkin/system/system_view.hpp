@@ -142,9 +142,9 @@ class system_view {
     settled_ns_ = std::max(settled_ns_, before_ns);
     std::vector<gpu_work> work;
     std::vector<host_call> calls;
-    auto split = [before_ns](auto& pending, auto& chunk) {
-      auto mid = std::stable_partition(pending.begin(), pending.end(),
-                                       [before_ns](const auto& r) { return r.end_ns > before_ns; });
+    auto split = [before_ns](auto& pending, auto& chunk) {  // the chunk is sorted in analyze()
+      auto mid = std::partition(pending.begin(), pending.end(),
+                                [before_ns](const auto& r) { return r.end_ns > before_ns; });
       chunk.assign(std::make_move_iterator(mid), std::make_move_iterator(pending.end()));
       pending.erase(mid, pending.end());
     };
