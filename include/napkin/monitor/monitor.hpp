@@ -307,8 +307,14 @@ class monitor final : private process_state::pausable_sampler {
           for (auto& k : done) accumulator_.add_kernel(detail::to_kernel_record(std::move(k)));
           if (system_) {
             system_->add(std::move(system_batch));
+            // Settled twice a second, not at every drain: each settle scans the records still pending
+            // (the lag's worth) and the kept context, so a settle per 10 ms drain cost ~3 % of a core on an
+            // H200 (docs/system.md, "Cost").
             const std::uint64_t now_ts = detail::cupti_timestamp_now();
-            if (now_ts > settle_lag_ns) system_->settle(now_ts - settle_lag_ns);
+            if (now_ts > settle_lag_ns && now_ts - system_settled_at_ >= system_settle_period_ns) {
+              system_->settle(now_ts - settle_lag_ns);
+              system_settled_at_ = now_ts;
+            }
           }
           // Windows older than the settle lag cannot get more kernels in practice (a kernel's record arrives
           // after it ends, within a drain or two): attribute them and fold their kernels, so memory stays bounded.
@@ -459,6 +465,8 @@ class monitor final : private process_state::pausable_sampler {
   monitor_accumulator accumulator_;
   std::optional<system_view> system_;        // settings.system: copies, host calls, idle causes, rules
   std::optional<std::size_t> system_slot_;   // the activity collector's hold_system()
+  std::uint64_t system_settled_at_ = 0;       // CUPTI timestamp of the system view's last settle
+  static constexpr std::uint64_t system_settle_period_ns = 500'000'000;
   sample_timeline timeline_;  // sample order, setup samples, overflows, samples without a usable time
   std::size_t rejected_ = 0;
   std::string last_error_;
