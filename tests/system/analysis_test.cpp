@@ -366,12 +366,34 @@ TEST_CASE("next target: a dominant kernel on a busy GPU, an idle GPU, no dominan
     v.add(r);
     const next_target n = v.report(names).next;
     CHECK(!n.kernel);
-    CHECK(contains(n.reason, "no kernel takes 30%"));
+    CHECK(contains(n.reason, "no compute kernel takes 30%"));
     CHECK(contains(n.reason, "(largest: w, 25.0%)"));
   }
   SUBCASE("no kernels") {
     system_view v;
     CHECK(v.report(names).next.reason == "no kernels");
+  }
+  SUBCASE("communication kernels are left out") {
+    // An all-reduce of 60 us, then a GEMM of 40 us: the GEMM (40 % of 100 us) is the target, the all-reduce
+    // named as left out.
+    system_view v;
+    system_records r;
+    r.work = {kernel(0, 60, 1, 1, 1, "ncclDevKernel_AllReduce_Sum_f32_RING_LL"), kernel(60, 100, 1, 1, 1, "gemm")};
+    v.add(r);
+    const next_target n = v.report(names).next;
+    REQUIRE(n.kernel);
+    CHECK(*n.kernel == "gemm");
+    CHECK(n.share == doctest::Approx(0.4));
+    CHECK(contains(n.reason, "communication kernels left out: ncclDevKernel_AllReduce_Sum_f32_RING_LL, 60.0%"));
+  }
+  SUBCASE("only communication kernels") {
+    system_view v;
+    system_records r;
+    r.work = {kernel(0, 60, 1, 1, 1, "ncclDevKernel_AllReduce_Sum_f32_RING_LL")};
+    v.add(r);
+    const next_target n = v.report(names).next;
+    CHECK(!n.kernel);
+    CHECK(contains(n.reason, "only communication kernels"));
   }
 }
 

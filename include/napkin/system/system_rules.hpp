@@ -25,8 +25,9 @@
 // (A stream gap or graph gap may reach back before the phase's span, to another phase's kernel: the time
 // at stake is bounded by the idle time in the phase's span.)
 // Medians are duration_histogram's (within 9 %). Next target: kernels by GPU time; when the run's busy
-// time >= 50 % of its span and the top kernel has >= 30 % of all kernel time, that kernel, with the
-// napkin::profiler call that measures it; else none, and why.
+// time >= 50 % of its span and the largest compute kernel (communication kernels wait for their peers: left
+// out) has >= 30 % of all kernel time, that kernel, with the napkin::profiler call that measures it; else
+// none, and why.
 // Plain C++17; no CUDA, no exceptions.
 #pragma once
 
@@ -38,6 +39,7 @@
 #include <string>
 #include <vector>
 
+#include "napkin/system/communication.hpp"
 #include "napkin/system/duration_histogram.hpp"
 #include "napkin/system/system_report.hpp"
 #include "napkin/text/numbers.hpp"
@@ -263,16 +265,28 @@ inline next_target choose_next_target(const system_report& r, const system_thres
                " of the run: the rules above come first";
     return n;
   }
-  const kernel_time_share& top = r.kernels.front();
+  // A communication kernel's time is mostly waiting for its peers: profiling it says little about this
+  // GPU (the communication-bound rule speaks for it), so the next target is the largest compute kernel.
+  const auto compute = std::find_if(r.kernels.begin(), r.kernels.end(),
+                                    [](const kernel_time_share& k) { return !is_communication_kernel(k.name); });
+  if (compute == r.kernels.end()) {
+    n.reason = "only communication kernels (NCCL/NVSHMEM): the communication-bound rule comes first";
+    return n;
+  }
+  const kernel_time_share& top = *compute;
+  const std::string skipped =
+      compute == r.kernels.begin() ? std::string()
+                                   : " (communication kernels left out: " + r.kernels.front().name + ", " +
+                                         percent_of(r.kernels.front().share) + ", waits for its peers)";
   if (top.share < t.target_min_share) {
-    n.reason = "no kernel takes " + percent_of(t.target_min_share, 0) + " (largest: " + top.name + ", " +
-               percent_of(top.share) + ")";
+    n.reason = "no compute kernel takes " + percent_of(t.target_min_share, 0) + " (largest: " + top.name + ", " +
+               percent_of(top.share) + ")" + skipped;
     return n;
   }
   n.kernel = top.name;
   n.share = top.share;
   n.reason = top.name + " takes " + percent_of(top.share) + " of the kernel time, and the GPU was busy " +
-             detail::system_share_text(busy, span) + " of the run";
+             detail::system_share_text(busy, span) + " of the run" + skipped;
   n.how = "napkin::profiler prof; auto reports = prof.per_kernel([&] { /* the code that launches " + top.name +
           " */ }, napkin::replay::application);";
   if (!top.top_phase.empty())
