@@ -10,18 +10,13 @@
 
 #include "napkin/system/system_rules.hpp"
 #include "napkin/system/system_view.hpp"
+#include "../support/print_and_exit.hpp"
 
 #if NAPKIN_HAS_EXCEPTIONS
 #error "build this test with -fno-exceptions"
 #endif
 
-namespace {
-void print_and_exit(const napkin::error_info& info) {
-  std::printf("handler: library=%s message=%s\n", info.library.c_str(), info.message().c_str());
-  std::fflush(stdout);
-  std::_Exit(3);  // bad input has nothing to continue with
-}
-}  // namespace
+using napkin_test::print_and_exit;
 
 int main(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "";
