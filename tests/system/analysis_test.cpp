@@ -69,7 +69,8 @@ TEST_CASE("busy time counts any phase's work: a phase's span covered by another'
   system_records r;
   r.work = {kernel(0, 10, 1, 1), kernel(90, 100, 1, 1), kernel(5, 95, 2, 2, 2)};
   v.add(r);
-  const system_phase* a = find_phase(v.report(names), "a");
+  const system_report rep_a = v.report(names);
+  const system_phase* a = find_phase(rep_a, "a");
   REQUIRE(a);
   CHECK(a->span_ns == 100 * us);
   CHECK(a->idle_ns == 0);
@@ -227,7 +228,8 @@ TEST_CASE("copies: direction, host memory, overlap with kernels, streams; memset
   m.kind = gpu_work_kind::memset;
   r.work.push_back(m);
   v.add(r);
-  const system_phase* a = find_phase(v.report(names), "a");
+  const system_report rep_a = v.report(names);
+  const system_phase* a = find_phase(rep_a, "a");
   REQUIRE(a);
   const auto& h2d = a->copies_by_direction[static_cast<std::size_t>(copy_direction::host_to_device)];
   const auto& d2h = a->copies_by_direction[static_cast<std::size_t>(copy_direction::device_to_host)];
@@ -259,7 +261,8 @@ TEST_CASE("synchronous copies: small host-to-device ones are left out, the rest 
              call(host_call_kind::synchronous_copy, 60, 85, 1, 1, 1, 13),
              call(host_call_kind::synchronous_copy, 90, 95, 1, 1, 1, 14)};
   v.add(r);
-  const system_phase* a = find_phase(v.report(names), "a");
+  const system_report rep_a = v.report(names);
+  const system_phase* a = find_phase(rep_a, "a");
   REQUIRE(a);
   CHECK(a->synchronous_copies.count == 3);
   CHECK(a->synchronous_copies.ns == 55 * us);
@@ -282,7 +285,8 @@ TEST_CASE("graph executions: kernels sharing (graph, correlation), joined across
   v.add(r1);
   v.settle(t0 + 60 * us);
   v.add(r2);
-  const system_phase* a = find_phase(v.report(names), "a");
+  const system_report rep_a = v.report(names);
+  const system_phase* a = find_phase(rep_a, "a");
   REQUIRE(a);
   CHECK(a->graph_launches == 2);
   CHECK(a->graph_spans.total == 2);
@@ -297,7 +301,8 @@ TEST_CASE("communication kernels are counted by name") {
   system_records r;
   r.work = {kernel(0, 30, 1, 1, 1, "ncclDevKernel_AllReduce_Sum_f32_RING_LL"), kernel(30, 40, 1, 1, 1, "gemm")};
   v.add(r);
-  const system_phase* a = find_phase(v.report(names), "a");
+  const system_report rep_a = v.report(names);
+  const system_phase* a = find_phase(rep_a, "a");
   REQUIRE(a);
   CHECK(a->kernel_ns == 40 * us);
   CHECK(a->communication_ns == 30 * us);
@@ -440,7 +445,8 @@ TEST_CASE("a synchronous copy call finds its GPU copy in the chunk before") {
   v.add(r1);
   v.settle(t0 + 42 * us);
   CHECK(v.pending() == 1);  // the second call
-  const system_phase* a = find_phase(v.report(names), "a");
+  const system_report rep_a = v.report(names);
+  const system_phase* a = find_phase(rep_a, "a");
   REQUIRE(a);
   CHECK(a->synchronous_copies.count == 1);
   CHECK(a->synchronous_copies.ns == 20 * us);

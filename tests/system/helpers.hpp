@@ -59,6 +59,8 @@ inline const napkin::system_phase* find_phase(const napkin::system_report& r, co
     if (p.name == name) return &p;
   return nullptr;
 }
+// A phase of a temporary report would dangle: keep the report in a variable.
+const napkin::system_phase* find_phase(napkin::system_report&& r, const std::string& name) = delete;
 
 // The rules that fired, in the report's order.
 inline std::vector<napkin::system_rule> fired(const napkin::system_report& r) {
