@@ -130,6 +130,23 @@ TEST_CASE("a monitor report renders its system view after its own text, and with
   CHECK_FALSE(contains(to_html(monitor_page{"t", plain, {}, {}}), "id=\"system\""));
 }
 
+TEST_CASE("the key-value lines: one per phase and the run, one per finding") {
+  const monitor_report plain = monitor_samples::report();
+  const monitor_report with = with_system(system_samples::report());
+  CHECK_FALSE(contains(to_key_values(plain), "NAPKIN_SYSTEM"));
+  const std::string kv = to_key_values(with);
+  CHECK(kv.rfind(to_key_values(plain), 0) == 0);  // the monitor's lines first, unchanged
+  // The sample's arithmetic (system_samples.hpp): decode 10 instances, span 30 ms = busy 10 + idle 20 ms.
+  CHECK(contains(kv, "\nNAPKIN_SYSTEM phase=(run) instances=11 span_ns=40000000 busy_ns=15000000 idle_ns=25000000 "
+                     "idle_host_waiting_ns=10000000 idle_host_launching_ns=5000000 idle_host_other_api_ns=2000000 "
+                     "idle_host_outside_ns=8000000 kernels=100 kernel_ns=12000000"));
+  CHECK(contains(kv, "\nNAPKIN_SYSTEM phase=decode instances=10 span_ns=30000000 busy_ns=10000000 idle_ns=20000000"));
+  CHECK(contains(kv, "copy_ns=3000000 copy_overlapped_ns=750000 host_blocked_ns=9000000"));
+  CHECK(contains(kv, "\nNAPKIN_SYSTEM phase=- instances="));  // outside every range: "-", as the rows write it
+  CHECK(contains(kv, "\nNAPKIN_SYSTEM_FINDING rule=gpu-starved phase=decode at_stake_ns=20000000"));
+  CHECK(contains(kv, "\nNAPKIN_SYSTEM_FINDING rule=pageable-copy phase=- at_stake_ns=1000000"));
+}
+
 TEST_CASE("the monitor document's system member: figures, derived shares, findings, kernels and next target") {
   const json_value doc = document_value(with_system(system_samples::report()));
   const json_value* system = doc.find("system");

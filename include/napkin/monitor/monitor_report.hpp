@@ -300,6 +300,8 @@ inline std::string monitor_key_name(std::string s) {
 // One line for the device ("NAPKIN_MONITOR ...") and one per row ("NAPKIN_MONITOR_ROW by=phase|path|kernel
 // name=..."); spaces in names become '_', the empty phase is "-"; a reading never taken is left out. Each row
 // ends with its resolution (the rate solve's status, windows, standard error, share alone, collinearity).
+// With the system view: a "NAPKIN_SYSTEM phase=..." line per phase and the run, "NAPKIN_SYSTEM_FINDING" per
+// finding and "NAPKIN_SYSTEM_NEXT" for the next kernel to profile.
 inline std::string to_key_values(const monitor_report& r) {
   const device_totals& d = r.totals;
   detail::monitor_key_text os;
@@ -338,6 +340,26 @@ inline std::string to_key_values(const monitor_report& r) {
       detail::monitor_key_value(os, "alone_fraction", row.resolution.solo_share);
       detail::monitor_key_value(os, "collinearity", row.resolution.collinearity);
     }
+  if (r.system) {  // the system view (docs/system.md): one line per phase and the run, one per finding
+    const system_report& sys = *r.system;
+    std::vector<const system_phase*> rows{&sys.run};
+    for (const system_phase& p : sys.phases) rows.push_back(&p);
+    for (const system_phase* p : rows) {
+      const idle_causes& c = p->idle_by_host;
+      os << "\nNAPKIN_SYSTEM phase=" << (p == &sys.run ? std::string("(run)") : detail::monitor_key_name(p->name))
+         << " instances=" << p->instances << " span_ns=" << p->span_ns << " busy_ns=" << p->busy_ns
+         << " idle_ns=" << p->idle_ns << " idle_host_waiting_ns=" << c.host_waiting_ns
+         << " idle_host_launching_ns=" << c.host_launching_ns << " idle_host_other_api_ns=" << c.host_other_api_ns
+         << " idle_host_outside_ns=" << c.host_outside_ns << " kernels=" << p->kernels << " kernel_ns=" << p->kernel_ns
+         << " communication_ns=" << p->communication_ns << " copy_ns=" << p->copy_ns()
+         << " copy_overlapped_ns=" << p->copy_overlapped_ns << " host_blocked_ns=" << p->host_blocked_ns
+         << " graph_launches=" << p->graph_launches;
+    }
+    for (const system_finding& f : sys.findings)
+      os << "\nNAPKIN_SYSTEM_FINDING rule=" << to_string(f.rule) << " phase=" << detail::monitor_key_name(f.phase)
+         << " at_stake_ns=" << f.at_stake_ns;
+    if (sys.next.kernel) os << "\nNAPKIN_SYSTEM_NEXT kernel=" << detail::monitor_key_name(*sys.next.kernel) << " share=" << sys.next.share;
+  }
   return os.str();
 }
 
