@@ -115,6 +115,11 @@ class monitor final : private process_state::pausable_sampler {
     if (!running_.load()) return;
     set_sampling(false);
     drain(SIZE_MAX);  // everything the stopped sampler left
+    {  // no more host calls queued for a monitor that no longer drains (drain() reads the slot under this lock)
+      const std::lock_guard<std::mutex> decode_lock(decode_mutex_);
+      if (system_slot_) detail::activity_collector::instance().release_system(*system_slot_);
+      system_slot_.reset();
+    }
     detail::unregister_monitor(this);
     running_ = false;
     stopped_ = true;
