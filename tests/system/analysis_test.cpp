@@ -193,6 +193,67 @@ TEST_CASE("beyond max_pending_records, records are dropped") {
   CHECK(rep.run.kernels == 10);
 }
 
+TEST_CASE("host calls are bounded apart from GPU work: a flood of calls never pushes kernels out") {
+  // Cap 10: 15 polling calls (5 dropped) and then 3 kernels, all kept.
+  system_options o;
+  o.max_pending_records = 10;
+  system_view v(o);
+  system_records r;
+  for (int i = 0; i < 15; ++i) r.calls.push_back(call(host_call_kind::other, i, i + 1, 1, 1));
+  for (int i = 0; i < 3; ++i) r.work.push_back(kernel(100 + i * 10, 105 + i * 10, 1, 1));
+  v.add(r);
+  CHECK(v.pending() == 13);
+  const system_report rep = v.report(names);
+  CHECK(rep.records_dropped == 5);
+  CHECK(rep.run.kernels == 3);
+}
+
+TEST_CASE("a range open across more busy intervals than the history keeps: its pieces are projected apart") {
+  // train#1: a kernel [0, 10), settled; then 5,000 kernels of b#2, [100 + 20 i, 110 + 20 i), settled (more
+  // than the 4,096 intervals of busy time kept: the kept history starts at b's kernel 904, 18,180 us);
+  // then train#1's last kernel [200000, 200010). Joining the pieces would read the 200 ms between them,
+  // b's kernels and their gaps, as train's, with the gaps idle although no record of them is kept any
+  // more: the pieces stay apart: span 20 us, idle 0, one opening.
+  system_view v;
+  system_records r1;
+  r1.work = {kernel(0, 10, 1, 1)};
+  v.add(r1);
+  v.settle(t0 + 50 * us);
+  system_records r2;
+  for (int i = 0; i < 5000; ++i) r2.work.push_back(kernel(100 + 20 * i, 110 + 20 * i, 2, 2));
+  v.add(r2);
+  v.settle(t0 + 150000 * us);
+  system_records r3;
+  r3.work = {kernel(200000, 200010, 1, 1)};
+  v.add(r3);
+  const system_report rep = v.report(names);
+  const system_phase* train = find_phase(rep, "a");
+  REQUIRE(train);
+  CHECK(train->instances == 1);
+  CHECK(train->span_ns == 20 * us);
+  CHECK(train->idle_ns == 0);
+}
+
+TEST_CASE("work running at a settle's cut is busy in that chunk, not idle") {
+  // a#1: kernels [0, 100) and [150, 190) on stream 1; b#2: a copy [50, 400) on stream 2, still running at
+  // settle(200). The chunk holds a's kernels only: a's span [0, 190) is busy throughout, since the copy ran
+  // over [100, 150); counted without it, those 50 us would stay idle for good.
+  system_view v;
+  system_records r;
+  r.work = {kernel(0, 100, 1, 1), kernel(150, 190, 1, 1),
+            copy(50, 400, 2, 2, 2, copy_direction::host_to_device, host_memory::pinned, 1024, 7)};
+  v.add(r);
+  v.settle(t0 + 200 * us);
+  const system_report rep = v.report(names);
+  const system_phase* a = find_phase(rep, "a");
+  REQUIRE(a);
+  CHECK(a->span_ns == 190 * us);
+  CHECK(a->idle_ns == 0);
+  CHECK(a->busy_ns == 190 * us);
+  CHECK(rep.run.span_ns == 400 * us);
+  CHECK(rep.run.idle_ns == 0);
+}
+
 TEST_CASE("kernel names beyond the cap fold into (other kernels); the table stays within the cap") {
   // Cap 3. First seen: a 10 us, b 20 us, c 30 us; then d 40 us and e 5 us go to "(other kernels)" (45 us).
   // The table keeps 3 rows: c, b and "(other kernels)" with a folded in: 55 us. Total 105 us.

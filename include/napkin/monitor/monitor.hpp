@@ -112,14 +112,17 @@ class monitor final : private process_state::pausable_sampler {
       wake_.notify_all();
       thread_.join();
     }
-    if (!running_.load()) return;
-    set_sampling(false);
-    drain(SIZE_MAX);  // everything the stopped sampler left
-    {  // no more host calls queued for a monitor that no longer drains (drain() reads the slot under this lock)
+    const bool was_running = running_.load();
+    if (was_running) {
+      set_sampling(false);
+      drain(SIZE_MAX);  // everything the stopped sampler left
+    }
+    {  // no more host calls queued for a monitor that no longer drains (also one that turned itself off)
       const std::lock_guard<std::mutex> decode_lock(decode_mutex_);
       if (system_slot_) detail::activity_collector::instance().release_system(*system_slot_);
       system_slot_.reset();
     }
+    if (!was_running) return;
     detail::unregister_monitor(this);
     running_ = false;
     stopped_ = true;
@@ -285,11 +288,14 @@ class monitor final : private process_state::pausable_sampler {
     detail::activity_collector::flush();
     std::vector<detail::kernel_activity> done = detail::activity_collector::instance().take(static_cast<std::uint32_t>(device_));
     system_records system_batch;
-    if (system_slot_) {
-      system_batch = detail::activity_collector::instance().take_system(*system_slot_);
-      system_batch.work.reserve(system_batch.work.size() + done.size());
-      for (const detail::kernel_activity& k : done) system_batch.work.push_back(detail::to_gpu_work(k));
-    }
+    if (system_slot_)
+      detail::call_catching(
+          [&] {
+            system_batch = detail::activity_collector::instance().take_system(*system_slot_);
+            system_batch.work.reserve(system_batch.work.size() + done.size());
+            for (const detail::kernel_activity& k : done) system_batch.work.push_back(detail::to_gpu_work(k));
+          },
+          [&](const char* what) { refuse(std::string("the system view's records: ") + what); });
     const double cpu2 = detail::thread_cpu_seconds();
 
     const std::lock_guard<std::mutex> lock(data_mutex_);
@@ -413,7 +419,11 @@ class monitor final : private process_state::pausable_sampler {
     monitor_accumulator all = accumulator_;  // a copy: windows still waiting for late kernels stay open
     all.finish();
     monitor_report r = make_monitor_report(all, device_);
-    if (system_) r.system = system_->report(detail::phase_tracker::instance().path_names());
+    if (system_) {
+      r.system = system_->report(detail::phase_tracker::instance().path_names());
+      // Copies and host calls the collector's bounded queues refused (process-wide) are dropped records too.
+      r.system->records_dropped += detail::activity_collector::instance().system_dropped();
+    }
     return with_context(std::move(r));
   }
   // Counts data the monitor refused or a step that failed, for diagnostics().

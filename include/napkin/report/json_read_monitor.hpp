@@ -159,12 +159,18 @@ inline system_phase system_phase_of(const json_value& e, const std::string& wher
   p.busy_ns = json_count(e, "busy_ns", where);
   p.idle_ns = json_count(e, "idle_ns", where);
   if (p.idle_ns > p.span_ns) bad_json_field(where + ".idle_ns", "more idle time than span_ns");
+  if (p.busy_ns != p.span_ns - p.idle_ns) bad_json_field(where + ".busy_ns", "busy_ns + idle_ns is not span_ns");
   const json_value& idle = json_member(e, "idle_by_host", where);
   const std::string idle_at = where + ".idle_by_host";
   p.idle_by_host.host_waiting_ns = json_count(idle, "host_waiting_ns", idle_at);
   p.idle_by_host.host_launching_ns = json_count(idle, "host_launching_ns", idle_at);
   p.idle_by_host.host_other_api_ns = json_count(idle, "host_other_api_ns", idle_at);
   p.idle_by_host.host_outside_ns = json_count(idle, "host_outside_ns", idle_at);
+  const idle_causes& c = p.idle_by_host;
+  const std::uint64_t causes = c.host_waiting_ns + c.host_launching_ns + c.host_other_api_ns + c.host_outside_ns;
+  if (c.host_waiting_ns > p.idle_ns || c.host_launching_ns > p.idle_ns || c.host_other_api_ns > p.idle_ns ||
+      c.host_outside_ns > p.idle_ns || causes != p.idle_ns)
+    bad_json_field(idle_at, "its four parts do not add up to idle_ns");
   p.kernels = json_count(e, "kernels", where);
   p.kernel_ns = json_count(e, "kernel_ns", where);
   p.communication_ns = json_count(e, "communication_ns", where);

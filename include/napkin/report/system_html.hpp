@@ -55,7 +55,8 @@ inline std::string system_html_section(const system_report& r) {
   const system_phase& run = r.run;
   s += "<p class=\"sub\" id=\"system-run\">GPU span " + system_ns(run.span_ns) + ", busy " + system_ns(run.busy_ns) +
        ", idle " + system_ns(run.idle_ns) + " (" + system_share(run.idle_ns, run.span_ns) + "); host blocked " +
-       system_ns(run.host_blocked_ns) + " in " + std::to_string(system_syncs(run)) + " synchronize calls</p>\n";
+       system_ns(run.host_blocked_ns) + " in blocking calls (" + std::to_string(system_syncs(run)) +
+       " synchronize calls, synchronous copies and memsets; summed over threads)</p>\n";
   s += "<p class=\"meta legend\"><span style=\"background:#3b7dd8\"></span>kernels (GPU work)"
        "<span style=\"background:#e0a030\"></span>copies with no kernel running"
        "<span style=\"background:#ddd\"></span>idle</p>\n";

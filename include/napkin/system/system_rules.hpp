@@ -41,6 +41,7 @@
 
 #include "napkin/system/communication.hpp"
 #include "napkin/system/duration_histogram.hpp"
+#include "napkin/system/kernel_table.hpp"
 #include "napkin/system/system_report.hpp"
 #include "napkin/text/numbers.hpp"
 
@@ -159,7 +160,8 @@ inline void find_phase_issues(const system_phase& p, const system_thresholds& t,
   }
 
   const copy_totals& sync = p.synchronous_copies;
-  if (sync.count > 0 && static_cast<double>(sync.ns) >= t.sync_copy_fraction * span && sync.ns >= t.sync_copy_min_ns)
+  if (sync.count > 0 && p.span_ns > 0 && static_cast<double>(sync.ns) >= t.sync_copy_fraction * span &&
+      sync.ns >= t.sync_copy_min_ns)
     add(system_rule::synchronous_copy,
         std::to_string(sync.count) + " synchronous copies (" + si(static_cast<double>(sync.bytes), "B") +
             ") held the host " + ns(sync.ns) + ", " + system_share_text(static_cast<double>(sync.ns), span) +
@@ -241,7 +243,7 @@ inline void find_phase_issues(const system_phase& p, const system_thresholds& t,
 
 }  // namespace detail
 
-// The findings on every phase row (not the run row), largest at_stake_ns first (ties: by phase, then rule).
+// The findings on every phase row (not the run row), largest at_stake_ns first (ties: in phase order).
 inline std::vector<system_finding> find_system_issues(const system_report& r, const system_thresholds& t = {}) {
   std::vector<system_finding> out;
   for (const system_phase& p : r.phases) detail::find_phase_issues(p, t, out);
@@ -267,8 +269,9 @@ inline next_target choose_next_target(const system_report& r, const system_thres
   }
   // A communication kernel's time is mostly waiting for its peers: profiling it says little about this
   // GPU (the communication-bound rule speaks for it), so the next target is the largest compute kernel.
-  const auto compute = std::find_if(r.kernels.begin(), r.kernels.end(),
-                                    [](const kernel_time_share& k) { return !is_communication_kernel(k.name); });
+  const auto compute = std::find_if(r.kernels.begin(), r.kernels.end(), [](const kernel_time_share& k) {
+    return !is_communication_kernel(k.name) && k.name != other_kernels_name;  // a fold of names is no target
+  });
   if (compute == r.kernels.end()) {
     n.reason = "only communication kernels (NCCL/NVSHMEM): the communication-bound rule comes first";
     return n;
@@ -289,6 +292,7 @@ inline next_target choose_next_target(const system_report& r, const system_thres
              detail::system_share_text(busy, span) + " of the run" + skipped;
   n.how = "napkin::profiler prof; auto reports = prof.per_kernel([&] { /* the code that launches " + top.name +
           " */ }, napkin::replay::application);";
+  n.how += " (launched by a CUDA graph: prof.measure(\"" + top.name + "\", [&] { /* the graph launch */ }))";
   if (!top.top_phase.empty())
     n.how += " or prof.watch_phase(\"" + detail::innermost_phase(top.top_phase) + "\")";
   return n;

@@ -94,8 +94,9 @@ inline std::string system_run_text(const system_report& r) {
                             std::to_string(system_host_calls(run, host_call_kind::launch).count) + " launches, " +
                             std::to_string(run.graph_launches) + " graph launches; copies " + system_ns(run.copy_ns()) +
                             " (" + system_share(run.copy_overlapped_ns, run.copy_ns()) +
-                            " overlapped with kernels); host blocked " + system_ns(run.host_blocked_ns) + " in " +
-                            std::to_string(system_syncs(run)) + " synchronize calls",
+                            " overlapped with kernels); host blocked " + system_ns(run.host_blocked_ns) +
+                            " in blocking calls (" + std::to_string(system_syncs(run)) +
+                            " synchronize calls, synchronous copies and memsets; summed over threads)",
                         4);
   if (r.records_dropped > 0 || r.late_records > 0 || r.records_refused > 0 || r.records_other_device > 0)
     out += "  records: " + std::to_string(r.records_dropped) + " dropped (the store was full), " +

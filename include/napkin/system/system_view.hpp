@@ -3,7 +3,8 @@
 // system_report (system/system_report.hpp), per phase and for the run, like Nsight Systems' `nsys analyze`
 // and `gpukernsum` in-process. Records come in any order and batch size (add); settle(t) analyzes those
 // that ended by t and keeps only sums, so memory stays bounded; report() settles the rest on a copy.
-// Plain C++17; no CUDA, no exceptions.
+// Plain C++17; no CUDA, no exceptions. It is over 450 lines because the chunked analysis is one class: its
+// histories, open projections and stream and graph state change together at every settle.
 //
 // Definitions (docs/system.md is written from them). Times are [start, end) ns on one clock.
 // - Projection: an instance's projection is [min start, max end] of the GPU work (kernels, copies,
@@ -46,12 +47,15 @@
 //   previous chunk, and a stretch when the next chunk starts with work of its phase outside any instance;
 //   otherwise each chunk's piece is a projection of its own (and counts as an instance again). Busy and
 //   span time already counted are not counted again (the latest 4096 intervals of busy time and of each
-//   span are kept for that). Work that has not arrived when a chunk settles (it ended after t) is
-//   not seen by that chunk: the time it covers inside that chunk's spans counts as idle. Idle time is
-//   split by the host calls of its chunk and the latest 4096 intervals of each class of the earlier ones'.
+//   span are kept for that). Work and calls still pending at the cut that started before t (running
+//   then) count as busy / host time up to t in that chunk. The time between an instance's pieces is
+//   joined only where the kept busy and host histories still reach back to it; older, the pieces are
+//   projected apart (the gap left out of the span, not read as idle). Work that arrives after its chunk
+//   was settled is not seen by that chunk. Idle time is split by the host calls of its chunk and the
+//   latest 4096 intervals of each class of the earlier ones'.
 // - Refused: a record with start_ns or end_ns 0, or end_ns < start_ns (records_refused); GPU work of
-//   another device is ignored (records_other_device); beyond max_pending_records pending records a record
-//   is dropped (records_dropped); kernel names beyond max_kernel_names fold into "(other kernels)".
+//   another device is ignored (records_other_device); beyond max_pending_records pending GPU records, or
+//   as many pending host calls (bounded apart), a record is dropped (records_dropped); kernel names beyond max_kernel_names fold into "(other kernels)".
 //   Host calls carry no device: every thread's calls count (a process that drives several GPUs included).
 // One thread at a time: a system_view is not synchronized.
 #pragma once
@@ -86,7 +90,7 @@ NAPKIN_BEGIN_NAMESPACE
 
 struct system_options {
   std::uint32_t device = 0;                     // GPU work of other devices is ignored (records_other_device)
-  std::size_t max_pending_records = 1u << 20;   // records waiting for settle(); beyond: records_dropped
+  std::size_t max_pending_records = 1u << 20;   // GPU records, and host calls, waiting for settle(); beyond: records_dropped
   std::size_t max_kernel_names = 4096;          // report rows; beyond: folded into "(other kernels)"
   system_thresholds rules;
 };
@@ -128,11 +132,11 @@ class system_view {
         ++other_device_;
         continue;
       }
-      if (!admit(w.end_ns)) continue;
+      if (!admit(w.end_ns, work_.size())) continue;
       work_.push_back(std::move(w));
     }
     for (host_call& c : batch.calls) {
-      if (refused(c.start_ns, c.end_ns) || !admit(c.end_ns)) continue;
+      if (refused(c.start_ns, c.end_ns) || !admit(c.end_ns, calls_.size())) continue;
       calls_.push_back(c);
     }
   }
@@ -150,7 +154,22 @@ class system_view {
     };
     split(work_, work);
     split(calls_, calls);
-    if (!work.empty() || !calls.empty()) analyze(std::move(work), std::move(calls));
+    if (work.empty() && calls.empty()) return;
+    // Work and calls still running at the cut (started before it, end after it): their time up to the cut
+    // is busy, or the host's, in this chunk too, or it would count idle here for good.
+    running running_now;
+    for (const gpu_work& w : work_)
+      if (w.start_ns < before_ns) {
+        running_now.work.push_back({w.start_ns, before_ns});
+        if (w.kind == gpu_work_kind::kernel) running_now.kernels.push_back({w.start_ns, before_ns});
+      }
+    for (const host_call& c : calls_)
+      if (c.start_ns < before_ns) {
+        host_call clipped = c;
+        clipped.end_ns = before_ns;
+        running_now.calls.push_back(clipped);
+      }
+    analyze(std::move(work), std::move(calls), running_now);
   }
 
   // The report: settles everything pending on a copy, so the view goes on. phase_names[id] names phase id
@@ -172,8 +191,9 @@ class system_view {
     }
     return false;
   }
-  bool admit(std::uint64_t end) noexcept {
-    if (pending() >= options_.max_pending_records) {
+  // GPU work and host calls are bounded apart: a flood of calls (a polling loop) never pushes out kernels.
+  bool admit(std::uint64_t end, std::size_t queued) noexcept {
+    if (queued >= options_.max_pending_records) {
       ++dropped_;
       return false;
     }
@@ -183,15 +203,21 @@ class system_view {
 
   detail::system_phase_state& phase(std::uint32_t id) { return phases_[id]; }
 
+  // What is still running at a settle's cut, clipped to it: context for the chunk, not records of it.
+  struct running {
+    std::vector<time_interval> work, kernels;
+    std::vector<host_call> calls;
+  };
+
   // One chunk: sorted records whose time has come.
-  void analyze(std::vector<gpu_work> work, std::vector<host_call> calls) {
+  void analyze(std::vector<gpu_work> work, std::vector<host_call> calls, const running& now) {
     std::sort(work.begin(), work.end(),
               [](const gpu_work& a, const gpu_work& b) { return a.start_ns < b.start_ns; });
     std::sort(calls.begin(), calls.end(),
               [](const host_call& a, const host_call& b) { return a.start_ns < b.start_ns; });
 
     // The GPU's busy time and its kernels' time, with the latest of the earlier chunks' as context.
-    std::vector<time_interval> all, kernels;
+    std::vector<time_interval> all(now.work), kernels(now.kernels);
     for (const gpu_work& w : work) {
       all.push_back({w.start_ns, w.end_ns});
       if (w.kind == gpu_work_kind::kernel) kernels.push_back({w.start_ns, w.end_ns});
@@ -200,7 +226,9 @@ class system_view {
     const interval_set kernel_busy = unite(kernel_history_, merge_intervals(std::move(kernels)));
 
     // The host's calls, with the latest of the earlier chunks' (an idle gap may reach back into them).
-    host_activity calls_time = host_call_time(calls);
+    std::vector<host_call> timed(calls);
+    timed.insert(timed.end(), now.calls.begin(), now.calls.end());
+    host_activity calls_time = host_call_time(timed);
     calls_time.waiting = unite(host_history_.waiting, calls_time.waiting);
     calls_time.launching = unite(host_history_.launching, calls_time.launching);
     calls_time.other_api = unite(host_history_.other_api, calls_time.other_api);
@@ -212,13 +240,19 @@ class system_view {
     analyze_stream_gaps(work);
     graphs_.add(work, [this](std::uint32_t id) -> system_phase& { return phase(id).sums; });
 
+    // The histories keep their latest intervals; before the oldest kept one of a set that had to drop some,
+    // they are incomplete (history_from_ns_: a span piece reaching back further is not joined).
+    const auto keep = [this](interval_set& h, bool limits_context) {
+      if (h.size() <= detail::system_history_intervals) return;
+      keep_latest(h, detail::system_history_intervals);
+      if (limits_context) history_from_ns_ = std::max(history_from_ns_, h.front().start_ns);
+    };
     busy_history_ = busy;
-    keep_latest(busy_history_, detail::system_history_intervals);
+    keep(busy_history_, true);
     kernel_history_ = kernel_busy;
-    keep_latest(kernel_history_, detail::system_history_intervals);
+    keep(kernel_history_, false);
     host_history_ = std::move(calls_time);
-    for (interval_set* h : {&host_history_.waiting, &host_history_.launching, &host_history_.other_api})
-      keep_latest(*h, detail::system_history_intervals);
+    for (interval_set* h : {&host_history_.waiting, &host_history_.launching, &host_history_.other_api}) keep(*h, true);
   }
 
   // Folds one chunk's projection pieces into a phase's (or the run's) span, busy, idle and idle split.
@@ -290,7 +324,10 @@ class system_view {
         const time_interval p = it->second;
         mine.push_back(p);
         const bool continues = s.has_open && s.open_instance == instance;
-        if (continues && p.start_ns > s.open_end_ns) mine.push_back({s.open_end_ns, p.start_ns});
+        // The time since the opening's last piece joins its span only where the busy and host histories
+        // still cover it: older, it would read idle for want of the records (the pieces are projected apart).
+        if (continues && p.start_ns > s.open_end_ns && s.open_end_ns >= history_from_ns_)
+          mine.push_back({s.open_end_ns, p.start_ns});
         if (!continues) ++s.sums.instances;
         if (!has_open || p.end_ns >= open_end) {
           has_open = true;
@@ -417,6 +454,7 @@ class system_view {
   std::uint64_t open_stretch_end_ns_ = 0;
   std::map<std::uint32_t, detail::system_phase_state> phases_;
   interval_set busy_history_, kernel_history_;
+  std::uint64_t history_from_ns_ = 0;  // the histories are complete from here on
   host_activity host_history_;  // the host calls' time by class, latest intervals
   kernel_table kernels_{options_.max_kernel_names};
   std::map<std::uint32_t, std::uint64_t> stream_last_end_;
