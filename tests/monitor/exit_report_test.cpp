@@ -11,6 +11,7 @@
 #include "monitor/helpers.hpp"
 #include "napkin/monitor/exit_report.hpp"
 #include "napkin/monitor/make_monitor_report.hpp"
+#include "napkin/system/system_view.hpp"
 
 using namespace napkin;
 using monitor_test::keep_first;
@@ -47,6 +48,44 @@ TEST_CASE("NAPKIN_MONITOR=file=PATH.json writes the JSON document there") {
   const std::string written = read(path);
   CHECK(written.rfind("{\n  \"schema\": \"napkin.monitor-report\"", 0) == 0);
   CHECK(written.find("\"name\": \"kernel: copy\"") != std::string::npos);
+}
+
+TEST_CASE("CSV with a system view: its table goes to PATH.system.csv beside the monitor's") {
+  CHECK(system_csv_path("out/report.csv") == "out/report.system.csv");
+  CHECK(system_csv_path("report") == "report.system.csv");
+  CHECK(system_csv_path(".csv") == ".system.csv");
+  CHECK(system_csv_path("a.csv.txt") == "a.csv.txt.system.csv");
+
+  // One kernel of phase 1 ("step") [1000, 1100) ns: the run's row says 1 kernel, span 100 ns.
+  monitor_report r = one_kernel();
+  system_view v;
+  system_records records;
+  gpu_work k;
+  k.start_ns = 1000;
+  k.end_ns = 1100;
+  k.phase = 1;
+  k.instance = 1;
+  k.name = "copy";
+  records.work.push_back(k);
+  v.add(records);
+  r.system = v.report({"", "step"});
+
+  const std::string path = std::string(NAPKIN_MONITOR_TEST_OUT) + "/exit_report.csv";
+  const std::string system_path = std::string(NAPKIN_MONITOR_TEST_OUT) + "/exit_report.system.csv";
+  std::remove(path.c_str());
+  std::remove(system_path.c_str());
+  monitor_settings s;
+  s.report_format = monitor_report_format::csv;
+  s.report_file = path;
+  CHECK(write_monitor_report(r, s).empty());
+  CHECK(read(path) == to_csv(r));  // the monitor's table alone
+  const std::string system = read(system_path);
+  CHECK(system.rfind("phase,instances,span_ns,busy_ns,idle_ns,", 0) == 0);
+  CHECK(system.find("\n(run),1,100,100,0,0,") != std::string::npos);  // the run's counts: the phases' totals
+  CHECK(system.find("\nstep,1,100,100,0,0,") != std::string::npos);
+
+  s.report_file = std::string(NAPKIN_MONITOR_TEST_OUT) + "/no such folder/r.csv";
+  CHECK(write_monitor_report(r, s).find("napkin: monitor: cannot write the report to \"") == 0);
 }
 
 TEST_CASE("a file that cannot be written: a message, no crash") {

@@ -194,18 +194,38 @@ TEST_CASE("beyond max_pending_records, records are dropped") {
 }
 
 TEST_CASE("host calls are bounded apart from GPU work: a flood of calls never pushes kernels out") {
-  // Cap 10: 15 polling calls (5 dropped) and then 3 kernels, all kept.
+  // Cap 10: 15 polling calls 1 us apart (5 dropped) and then 3 kernels, all kept.
   system_options o;
   o.max_pending_records = 10;
   system_view v(o);
   system_records r;
-  for (int i = 0; i < 15; ++i) r.calls.push_back(call(host_call_kind::other, i, i + 1, 1, 1));
+  for (int i = 0; i < 15; ++i) r.calls.push_back(call(host_call_kind::other, 2 * i, 2 * i + 1, 1, 1));
   for (int i = 0; i < 3; ++i) r.work.push_back(kernel(100 + i * 10, 105 + i * 10, 1, 1));
   v.add(r);
   CHECK(v.pending() == 13);
   const system_report rep = v.report(names);
   CHECK(rep.records_dropped == 5);
   CHECK(rep.run.kernels == 3);
+}
+
+TEST_CASE("host calls are kept as time by class: a call made inside another is one piece") {
+  // Thread 1: a launch [10, 20) with a driver launch [12, 18) made inside it (the inner one delivered first),
+  // then a stream sync [30, 40) and another launch [50, 55): 3 pieces pending, 4 calls counted.
+  // A kernel [60, 70) of phase a: no idle in its span; the calls count in phase a.
+  system_view v;
+  system_records r;
+  r.calls = {call(host_call_kind::launch, 12, 18, 1, 1), call(host_call_kind::launch, 10, 20, 1, 1),
+             call(host_call_kind::stream_synchronize, 30, 40, 1, 1), call(host_call_kind::launch, 50, 55, 1, 1)};
+  r.work = {kernel(60, 70, 1, 1)};
+  v.add(r);
+  CHECK(v.pending() == 4);  // 3 pieces of host time and the kernel
+  const system_report rep = v.report(names);
+  const system_phase* a = find_phase(rep, "a");
+  REQUIRE(a);
+  CHECK(a->host_calls[static_cast<std::size_t>(host_call_kind::launch)].count == 3);
+  CHECK(a->host_calls[static_cast<std::size_t>(host_call_kind::launch)].ns == (6 + 10 + 5) * us);
+  CHECK(a->host_blocked_ns == 10 * us);
+  CHECK(rep.records_dropped == 0);
 }
 
 TEST_CASE("a range open across more busy intervals than the history keeps: its pieces are projected apart") {
@@ -505,7 +525,7 @@ TEST_CASE("a synchronous copy call finds its GPU copy in the chunk before") {
               call(host_call_kind::synchronous_copy, 25, 45, 1, 1, 1, 22)};
   v.add(r1);
   v.settle(t0 + 42 * us);
-  CHECK(v.pending() == 1);  // the second call
+  CHECK(v.pending() == 2);  // the second call's record, and the host time [5, 45) (both calls', merged)
   const system_report rep_a = v.report(names);
   const system_phase* a = find_phase(rep_a, "a");
   REQUIRE(a);

@@ -76,7 +76,6 @@ class activity_collector {
     const std::lock_guard<std::mutex> lock(mutex_);
     kernels_.clear();
     phase_of_.clear();
-    phase_order_.clear();
   }
 
   // A measurement's hold: GPU-busy intervals (kernels, memcpy, memset) of every device, kept until taken
@@ -225,7 +224,7 @@ class activity_collector {
         continue;
       }
       // Not erased: a graph's kernels share their launch's correlation id (phase_of_ is bounded instead).
-      if (const auto it = phase_of_.find(k.correlation); it != phase_of_.end()) k.phase_id = it->second;
+      if (const std::uint64_t* external = phase_of_.find(k.correlation)) k.phase_id = *external;
       out.push_back(std::move(k));
     }
     kernels_.swap(keep);
@@ -245,8 +244,6 @@ class activity_collector {
   }
 
   static constexpr std::size_t max_queued_kernels = 1u << 20;
-  // Correlation ids whose phase is remembered: launches between a drain and the next, many times over.
-  static constexpr std::size_t max_phase_entries = 1u << 18;
   static constexpr std::size_t buffer_bytes = 1u << 20;
 
  private:
@@ -309,9 +306,9 @@ class activity_collector {
     }
   }
   void set_phase(std::uint32_t correlation, std::uint32_t& phase, std::uint64_t& instance) const {
-    if (const auto it = phase_of_.find(correlation); it != phase_of_.end()) {
-      phase = phase_path_of(it->second);
-      instance = phase_instance_of(it->second);
+    if (const std::uint64_t* external = phase_of_.find(correlation)) {
+      phase = phase_path_of(*external);
+      instance = phase_instance_of(*external);
     }
   }
   void keep_copy(gpu_work w) {
@@ -322,35 +319,34 @@ class activity_collector {
     }
     copies_.push_back(std::move(w));
   }
+  // What a call does, by callback id: its name classified once (cuda_calls.hpp), then a table lookup.
+  host_call_kind call_kind(std::uint32_t cbid, bool runtime) {
+    std::vector<signed char>& kinds = call_kinds_[runtime ? 1 : 0];
+    if (cbid >= max_callback_id) return host_call_kind::other;
+    if (cbid >= kinds.size()) kinds.resize(cbid + 1, -1);
+    if (kinds[cbid] < 0) {
+      const char* name = nullptr;
+      (void)cuptiGetCallbackName(runtime ? CUPTI_CB_DOMAIN_RUNTIME_API : CUPTI_CB_DOMAIN_DRIVER_API, cbid, &name);
+      kinds[cbid] = static_cast<signed char>(name != nullptr ? classify_cuda_call(name) : host_call_kind::other);
+    }
+    return static_cast<host_call_kind>(kinds[cbid]);
+  }
+  static constexpr std::uint32_t max_callback_id = 1u << 16;  // a table bound; CUDA 13 numbers its calls below 1,000
+
   void keep_call(const CUpti_ActivityAPI& a, bool runtime) {
     if (std::none_of(system_slots_.begin(), system_slots_.end(), [](const system_slot& s) { return s.used; })) return;
     if (calls_.size() >= max_queued_kernels) {
       ++system_dropped_;
       return;
     }
-    const std::uint64_t key = (static_cast<std::uint64_t>(runtime) << 32) | a.cbid;
-    auto it = call_kinds_.find(key);
-    if (it == call_kinds_.end()) {
-      const char* name = nullptr;
-      (void)cuptiGetCallbackName(runtime ? CUPTI_CB_DOMAIN_RUNTIME_API : CUPTI_CB_DOMAIN_DRIVER_API, a.cbid, &name);
-      it = call_kinds_.emplace(key, name != nullptr ? classify_cuda_call(name) : host_call_kind::other).first;
-    }
     host_call c;
-    c.kind = it->second;
+    c.kind = call_kind(a.cbid, runtime);
     c.start_ns = a.start;
     c.end_ns = a.end;
     c.thread = a.threadId;
     c.correlation = a.correlationId;
     calls_.push_back(c);
   }
-  void keep_phase(std::uint32_t correlation, std::uint64_t external_id) {
-    if (phase_of_.emplace(correlation, external_id).second) phase_order_.push_back(correlation);
-    while (phase_order_.size() > max_phase_entries) {  // oldest first: their records have long been taken
-      phase_of_.erase(phase_order_.front());
-      phase_order_.pop_front();
-    }
-  }
-
   // CUPTI's range profiler launches a kernel of its own when a user range ends ("WaitNs", 80 us on an H200,
   // on a stream of CUPTI's: benchmarks/device/activity_probe.cu), after the range's work and before its
   // pass is synchronized. It is not the measured work.
@@ -449,7 +445,7 @@ class activity_collector {
       } else if (record->kind == CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION) {
         const auto* e = reinterpret_cast<const CUpti_ActivityExternalCorrelation*>(record);
         ++external_records_;
-        if (e->externalKind == CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0) keep_phase(e->correlationId, e->externalId);
+        if (e->externalKind == CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0) phase_of_.remember(e->correlationId, e->externalId);
       }
     }
 #if NAPKIN_HAS_EXCEPTIONS
@@ -480,14 +476,13 @@ class activity_collector {
   std::size_t dropped_ = 0;
   std::deque<kernel_activity> kernels_;
   std::deque<kernel_activity> launches_;  // for hold_launches()
-  std::unordered_map<std::uint32_t, std::uint64_t> phase_of_;  // correlation id -> external id (phase_external_id)
-  std::deque<std::uint32_t> phase_order_;                        // phase_of_'s keys, oldest first
+  correlation_phases phase_of_;                                  // correlation id -> external id (phase_external_id)
   std::map<CUpti_ActivityKind, std::size_t> kind_users_;         // enable_kind()
   std::vector<system_slot> system_slots_;                        // hold_system()
   std::deque<gpu_work> copies_;                                  // copies and memsets for hold_system()
   std::deque<host_call> calls_;                                  // runtime and driver calls for hold_system()
   std::uint64_t calls_base_ = 0;                                 // host calls trimmed from calls_'s front
-  std::unordered_map<std::uint64_t, host_call_kind> call_kinds_;  // (runtime?, cbid) -> what the call does
+  std::vector<signed char> call_kinds_[2];                       // [driver, runtime][cbid] -> host_call_kind; -1: not yet
   std::size_t system_dropped_ = 0;
 };
 

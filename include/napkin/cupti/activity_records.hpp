@@ -9,6 +9,7 @@
 #include <cupti_activity.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -29,6 +30,36 @@ constexpr std::uint32_t phase_path_of(std::uint64_t external_id) noexcept {
   return static_cast<std::uint32_t>(external_id & 0xffffu);
 }
 constexpr std::uint64_t phase_instance_of(std::uint64_t external_id) noexcept { return external_id >> 16; }
+
+// The external id (phase) of each recent correlation id: a table indexed by the id's low bits, so that
+// remembering one is a store and finding one a load, with no allocation per API call (the monitor records
+// one per runtime and driver call inside a napkin::range: tens of thousands a second). An id is forgotten
+// when one `capacity` ids later takes its slot (ids rise through the process, so the table holds the
+// latest `capacity` of them); a graph's kernels, which share their launch's id, find it until then.
+class correlation_phases {
+ public:
+  static constexpr std::size_t capacity = std::size_t{1} << 18;
+
+  void remember(std::uint32_t correlation, std::uint64_t external_id) {
+    if (slots_.empty()) slots_.resize(capacity);  // 4 MiB, on the first id: only a monitor's hold uses it
+    slots_[correlation & (capacity - 1)] = {external_id, correlation, true};
+  }
+  // The external id remembered for `correlation`, or nullptr.
+  const std::uint64_t* find(std::uint32_t correlation) const noexcept {
+    if (slots_.empty()) return nullptr;
+    const slot& s = slots_[correlation & (capacity - 1)];
+    return s.used && s.correlation == correlation ? &s.external_id : nullptr;
+  }
+  void clear() noexcept { std::vector<slot>().swap(slots_); }
+
+ private:
+  struct slot {
+    std::uint64_t external_id = 0;
+    std::uint32_t correlation = 0;
+    bool used = false;
+  };
+  std::vector<slot> slots_;
+};
 
 // One kernel as the Activity API saw it (times in CUPTI's timestamp clock, ns).
 struct kernel_activity {

@@ -10,12 +10,14 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <string_view>
 
 #include "napkin/document/document.hpp"
 #include "napkin/document/text_file.hpp"
 #include "napkin/monitor/monitor_documents.hpp"
 #include "napkin/monitor/monitor_report.hpp"
 #include "napkin/monitor/settings.hpp"
+#include "napkin/system/system_documents.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 
@@ -31,15 +33,34 @@ inline std::string render_monitor_report(const monitor_report& r, monitor_report
   return to_text(r);
 }
 
+// Where a CSV report's system view goes: a CSV file holds one table, so the system view's (one row per
+// phase, system_documents.hpp) is written beside the monitor's: PATH.csv -> PATH.system.csv, PATH -> PATH.system.csv.
+inline std::string system_csv_path(const std::string& report_path) {
+  constexpr std::string_view csv = ".csv";
+  const bool has_csv = report_path.size() >= csv.size() &&
+                       std::string_view(report_path).substr(report_path.size() - csv.size()) == csv;
+  return (has_csv ? report_path.substr(0, report_path.size() - csv.size()) : report_path) + ".system.csv";
+}
+
 // Writes the report as `s` asks (s.report_format, to s.report_file or stderr). Returns "" or why it could not.
+// CSV with a system view: on stderr the two tables, a blank line between; to a file, the system view's table
+// to system_csv_path(file).
 inline std::string write_monitor_report(const monitor_report& r, const monitor_settings& s) {
   const std::string text = render_monitor_report(r, s.report_format);
+  const bool system_table = s.report_format == monitor_report_format::csv && r.system.has_value();
   if (s.report_file.empty()) {
     std::fputs(text.c_str(), stderr);
+    if (system_table) std::fputs(("\n" + to_csv(*r.system)).c_str(), stderr);
     return {};
   }
-  const std::string why = write_text_file(s.report_file, text);
-  return why.empty() ? why : "napkin: monitor: cannot write the report to \"" + s.report_file + "\": " + why;
+  const auto failed = [](const std::string& path, const std::string& why) {
+    return "napkin: monitor: cannot write the report to \"" + path + "\": " + why;
+  };
+  if (const std::string why = write_text_file(s.report_file, text); !why.empty()) return failed(s.report_file, why);
+  if (!system_table) return {};
+  const std::string system_path = system_csv_path(s.report_file);
+  const std::string why = write_text_file(system_path, to_csv(*r.system));
+  return why.empty() ? why : failed(system_path, why);
 }
 
 // When the next periodic report is due (NAPKIN_MONITOR's every=, monitor::on_report): every `period_ns`

@@ -18,11 +18,12 @@ NAPKIN_BEGIN_NAMESPACE
 // The bin of a duration.
 inline std::size_t duration_bin(std::uint64_t ns) noexcept {
   if (ns < 2) return 0;
-  int e = 63;
-  while (!(ns >> e)) --e;  // floor(log2(ns))
+  int e = 0;  // floor(log2(ns)), in six steps
+  for (int step = 32; step > 0; step /= 2)
+    if (ns >> (e + step)) e += step;
   const double x = static_cast<double>(ns) / static_cast<double>(std::uint64_t{1} << e);  // in [1, 2)
   const int q = x >= 1.6817928305074290861 ? 3 : x >= 1.4142135623730950488 ? 2 : x >= 1.1892071150027210667 ? 1 : 0;
-  const std::size_t b = static_cast<std::size_t>(4 * e + q);
+  const std::size_t b = 4 * static_cast<std::size_t>(e) + static_cast<std::size_t>(q);
   return b < duration_histogram::bins ? b : duration_histogram::bins - 1;
 }
 

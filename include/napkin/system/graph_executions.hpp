@@ -24,10 +24,11 @@ NAPKIN_BEGIN_NAMESPACE
 class graph_executions {
  public:
   // One chunk's work, sorted by start; phase_sums(id) is the system_phase that an execution counts in.
-  template <class PhaseSums>
-  void add(const std::vector<gpu_work>& work, PhaseSums&& phase_sums) {
+  // Work: gpu_work or any record with its kind, graph, correlation, phase, start_ns and end_ns.
+  template <class Work, class PhaseSums>
+  void add(const std::vector<Work>& work, PhaseSums&& phase_sums) {
     std::map<std::pair<std::uint32_t, std::uint32_t>, state> executions;  // (graph, correlation)
-    for (const gpu_work& w : work) {
+    for (const Work& w : work) {
       if (w.kind != gpu_work_kind::kernel || w.graph == 0) continue;
       auto [it, fresh] = executions.try_emplace({w.graph, w.correlation});
       state& e = it->second;
@@ -41,7 +42,8 @@ class graph_executions {
       }
     }
     std::vector<std::pair<std::uint32_t, state>> sorted;
-    for (const auto& e : executions) sorted.push_back({e.first.first, e.second});
+    sorted.reserve(executions.size());
+    for (const auto& e : executions) sorted.emplace_back(e.first.first, e.second);
     std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
       return a.first != b.first ? a.first < b.first : a.second.start_ns < b.second.start_ns;
     });

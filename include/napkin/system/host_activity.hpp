@@ -7,6 +7,9 @@
 
 #include "napkin/config.hpp"
 
+#include <algorithm>
+#include <array>
+#include <cstddef>
 #include <utility>
 #include <vector>
 
@@ -22,23 +25,32 @@ struct host_activity {
   interval_set other_api;  // else some thread in another call
 };
 
-// The calls' time by class, each class merged on its own (the classes may overlap).
-inline host_activity host_call_time(const std::vector<host_call>& calls) {
-  std::vector<time_interval> waiting, launching, other;
-  for (const host_call& c : calls) {
-    const time_interval i{c.start_ns, c.end_ns};
-    if (blocks_host(c.kind))
-      waiting.push_back(i);
-    else if (c.kind == host_call_kind::launch || c.kind == host_call_kind::graph_launch)
-      launching.push_back(i);
-    else
-      other.push_back(i);
-  }
-  return {merge_intervals(std::move(waiting)), merge_intervals(std::move(launching)),
-          merge_intervals(std::move(other))};
+// The three classes of host time, in priority order (host_activity's members).
+enum class host_time_class : unsigned char { waiting, launching, other_api };
+constexpr host_time_class time_class_of(host_call_kind k) noexcept {
+  if (blocks_host(k)) return host_time_class::waiting;
+  if (k == host_call_kind::launch || k == host_call_kind::graph_launch) return host_time_class::launching;
+  return host_time_class::other_api;
 }
 
-// host_call_time's classes made disjoint by priority: waiting, then launching, then other calls.
+// Host time as it is gathered: intervals by class, in any order, overlapping ones of a class merged as they
+// come (two threads' calls at once, or a call made inside another, are one interval).
+struct host_time_pieces {
+  std::array<std::vector<time_interval>, 3> by_class;
+
+  // True when the interval made a new piece (false: merged into the class's latest one).
+  bool add(host_time_class c, time_interval i) {
+    std::vector<time_interval>& v = by_class[static_cast<std::size_t>(c)];
+    if (!v.empty() && i.start_ns <= v.back().end_ns && i.end_ns >= v.back().start_ns) {
+      v.back() = {std::min(v.back().start_ns, i.start_ns), std::max(v.back().end_ns, i.end_ns)};
+      return false;
+    }
+    v.push_back(i);
+    return true;
+  }
+  std::size_t size() const noexcept { return by_class[0].size() + by_class[1].size() + by_class[2].size(); }
+};
+
 inline host_activity by_priority(const host_activity& t) {
   return {t.waiting, subtract(t.launching, t.waiting), subtract(t.other_api, unite(t.waiting, t.launching))};
 }

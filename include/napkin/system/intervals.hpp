@@ -35,14 +35,31 @@ inline interval_set coalesce_sorted(const std::vector<time_interval>& v) {
   }
   return out;
 }
-constexpr bool starts_before(const time_interval& a, const time_interval& b) noexcept { return a.start_ns < b.start_ns; }
+// A lambda, not a function: std::sort inlines it (a function pointer costs a call per comparison).
+inline constexpr auto starts_before = [](const time_interval& a, const time_interval& b) noexcept {
+  return a.start_ns < b.start_ns;
+};
 }  // namespace detail
 
 // The union of any intervals (in any order, overlapping or touching, empty ones dropped).
-inline interval_set merge_intervals(std::vector<time_interval> v) {
+// merge_intervals in v's own storage (the system view reuses its buffers from one settle to the next).
+inline void merge_in_place(std::vector<time_interval>& v) {
   if (!std::is_sorted(v.begin(), v.end(), detail::starts_before))  // the analysis hands most in order
     std::sort(v.begin(), v.end(), detail::starts_before);
-  return detail::coalesce_sorted(v);
+  std::size_t n = 0;
+  for (const time_interval& i : v) {
+    if (i.end_ns <= i.start_ns) continue;
+    if (n > 0 && i.start_ns <= v[n - 1].end_ns)
+      v[n - 1].end_ns = std::max(v[n - 1].end_ns, i.end_ns);
+    else
+      v[n++] = i;
+  }
+  v.resize(n);
+}
+
+inline interval_set merge_intervals(std::vector<time_interval> v) {
+  merge_in_place(v);
+  return v;
 }
 
 inline std::uint64_t total_length(const interval_set& s) noexcept {
@@ -57,10 +74,27 @@ inline interval_set unite(const interval_set& a, const interval_set& b) {
   return detail::coalesce_sorted(v);
 }
 
+namespace detail {
+// The first interval of s[from, end) that ends after t: a step when it is near (two sets of like density),
+// a binary search when it is far (a few pieces against thousands of intervals).
+inline std::size_t first_ending_after(const interval_set& s, std::size_t from, std::uint64_t t) noexcept {
+  for (int step = 0; step < 8; ++step, ++from)
+    if (from >= s.size() || s[from].end_ns > t) return from;
+  return static_cast<std::size_t>(std::partition_point(s.begin() + static_cast<std::ptrdiff_t>(from), s.end(),
+                                                       [t](const time_interval& i) { return i.end_ns <= t; }) -
+                                  s.begin());
+}
+}  // namespace detail
+
 inline interval_set intersect(const interval_set& a, const interval_set& b) {
   interval_set out;
   std::size_t i = 0, j = 0;
   while (i < a.size() && j < b.size()) {
+    // Skip what cannot meet: a's intervals that end before b[j] starts, and b's before a[i].
+    i = detail::first_ending_after(a, i, b[j].start_ns);
+    if (i >= a.size()) break;
+    j = detail::first_ending_after(b, j, a[i].start_ns);
+    if (j >= b.size()) break;
     const std::uint64_t s = std::max(a[i].start_ns, b[j].start_ns);
     const std::uint64_t e = std::min(a[i].end_ns, b[j].end_ns);
     if (s < e) out.push_back({s, e});
@@ -75,7 +109,7 @@ inline interval_set subtract(const interval_set& a, const interval_set& b) {
   std::size_t j = 0;
   for (const time_interval& x : a) {
     std::uint64_t s = x.start_ns;
-    while (j < b.size() && b[j].end_ns <= s) ++j;
+    j = detail::first_ending_after(b, j, s);
     std::size_t k = j;
     while (k < b.size() && b[k].start_ns < x.end_ns) {
       if (b[k].start_ns > s) out.push_back({s, b[k].start_ns});

@@ -11,9 +11,11 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "napkin/system/communication.hpp"
 #include "napkin/system/system_report.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
@@ -31,23 +33,35 @@ class kernel_table {
  public:
   explicit kernel_table(std::size_t max_names) : max_names_(max_names) {}
 
-  void add(const std::string& name, std::uint32_t phase, std::uint64_t ns) {
-    auto it = names_.find(name);
-    sums* k = nullptr;
-    if (it != names_.end())
-      k = &it->second;
-    else if (names_.size() < max_names_)
-      k = &names_[name];
-    else
-      k = &other_;
-    ++k->count;
-    k->gpu_ns += ns;
-    k->ns_by_phase[phase] += ns;
+  // A name's row id, given once per name (the view keeps ids, not strings, in its records): other_id beyond
+  // the cap. communication: is_communication_kernel(name), worked out once per name.
+  struct name_id {
+    std::uint32_t id = other_id;
+    bool communication = false;
+  };
+  static constexpr std::uint32_t other_id = 0xffffffffu;
+  name_id intern(const std::string& name) {
+    if (const auto it = ids_.find(name); it != ids_.end()) return {it->second, rows_[it->second].communication};
+    const bool communication = is_communication_kernel(name);
+    if (rows_.size() >= max_names_) return {other_id, communication};
+    const auto id = static_cast<std::uint32_t>(rows_.size());
+    rows_.push_back({name, communication, {}});
+    ids_.emplace(name, id);
+    return {id, communication};
+  }
+
+  void add(std::uint32_t id, std::uint32_t phase, std::uint64_t ns) {
+    sums& k = id < rows_.size() ? rows_[id].sums_ : other_;
+    ++k.count;
+    k.gpu_ns += ns;
+    k.ns_by_phase[phase] += ns;
   }
 
   // The rows by GPU time, largest first (ties by name), at most max_names.
   std::vector<kernel_time_share> rows(const std::vector<std::string>& phase_names) const {
-    std::vector<std::pair<std::string, sums>> rows(names_.begin(), names_.end());
+    std::vector<std::pair<std::string, sums>> rows;
+    for (const named_sums& r : rows_)
+      if (r.sums_.count > 0) rows.emplace_back(r.name, r.sums_);
     auto by_time = [](const auto& a, const auto& b) {
       return a.second.gpu_ns != b.second.gpu_ns ? a.second.gpu_ns > b.second.gpu_ns : a.first < b.first;
     };
@@ -88,8 +102,14 @@ class kernel_table {
     std::uint64_t count = 0, gpu_ns = 0;
     std::map<std::uint32_t, std::uint64_t> ns_by_phase;
   };
+  struct named_sums {
+    std::string name;
+    bool communication = false;
+    sums sums_;
+  };
   std::size_t max_names_;
-  std::map<std::string, sums> names_;
+  std::vector<named_sums> rows_;                                 // by id: first interned first
+  std::unordered_map<std::string, std::uint32_t> ids_;     // name -> id, at most max_names_
   sums other_;
 };
 

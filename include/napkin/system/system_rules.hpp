@@ -52,7 +52,7 @@ struct system_thresholds {
   double starved_idle_fraction = 0.20;
   std::uint64_t starved_min_idle_ns = 1'000'000;
   // synchronous_copy: host-to-device copies up to this size are left out (Nsight Systems' cuda_memcpy_sync).
-  std::uint64_t sync_copy_small_h2d_bytes = 64 * 1024;
+  std::uint64_t sync_copy_small_h2d_bytes = std::uint64_t{64} * 1024;
   // synchronous_copy: their host time >= this fraction of the span, and at least sync_copy_min_ns.
   double sync_copy_fraction = 0.01;
   std::uint64_t sync_copy_min_ns = 100'000;

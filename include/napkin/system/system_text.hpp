@@ -42,7 +42,7 @@ inline std::string system_phase_label(const std::string& name) {
   return name.empty() ? std::string("(no phase)") : printable(name);
 }
 
-inline std::string system_clip(std::string s, std::size_t width) {
+inline std::string system_clip(const std::string& s, std::size_t width) {
   return s.size() > width ? s.substr(0, width - 3) + "..." : s;
 }
 

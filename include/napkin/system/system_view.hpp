@@ -33,6 +33,9 @@
 //   covered by at least one kernel of the device (any phase); copies_on_kernel_streams: copies on a stream
 //   that ran kernels of the same phase in the same chunk; memsets.
 // - Host calls of a phase: by kind (count, ns); host_blocked_ns: the summed durations of blocking calls.
+//   These sums are taken when add() admits the call; what waits for a chunk is the call's time, by class
+//   (host_time_pieces: overlapping calls of a class, two threads' at once or a call made inside another,
+//   merged into one piece as they come) and, for a synchronous copy, the call itself.
 //   synchronous_copies: synchronous copy calls except host-to-device copies of <= 64 KiB
 //   (system_thresholds::sync_copy_small_h2d_bytes), the call joined to its GPU copy by correlation id in
 //   its chunk or the chunk before (a call whose copy is not found is kept, with 0 bytes).
@@ -55,7 +58,10 @@
 //   latest 4096 intervals of each class of the earlier ones'.
 // - Refused: a record with start_ns or end_ns 0, or end_ns < start_ns (records_refused); GPU work of
 //   another device is ignored (records_other_device); beyond max_pending_records pending GPU records, or
-//   as many pending host calls (bounded apart), a record is dropped (records_dropped); kernel names beyond max_kernel_names fold into "(other kernels)".
+//   as many pending pieces of host time and synchronous copy calls (bounded apart), a record is dropped
+//   (records_dropped); kernel names beyond the first max_kernel_names add() saw fold into "(other kernels)".
+// - Cost: records wait in add()'s batches (a batch wholly before or after a settle's cut moves or stays
+//   whole), GPU work as 64 trivially copyable bytes with its kernel name as an id (docs/system.md, "Cost").
 //   Host calls carry no device: every thread's calls count (a process that drives several GPUs included).
 // One thread at a time: a system_view is not synchronized.
 #pragma once
@@ -65,6 +71,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <initializer_list>
 #include <limits>
 #include <map>
@@ -107,9 +114,65 @@ struct system_phase_state {
   std::uint64_t open_instance = 0, open_end_ns = 0;
 };
 
+// A gpu_work as the view keeps it until its chunk is analyzed: the kernel's name as its kernel_table id, so
+// that sorting and splitting move 64 trivially copyable bytes, not strings (docs/system.md, "Cost").
+struct system_work {
+  std::uint64_t start_ns = 0, end_ns = 0, instance = 0, bytes = 0;
+  std::uint32_t stream = 0, phase = 0, correlation = 0, graph = 0;
+  std::uint32_t name = kernel_table::other_id;  // kernels: kernel_table::intern()'s id
+  gpu_work_kind kind = gpu_work_kind::kernel;
+  copy_direction direction = copy_direction::other;
+  host_memory memory = host_memory::none;
+  bool communication = false;  // kernels: is_communication_kernel(name)
+};
+
+// Records waiting for their chunk, as one add() brought them, with their bounds. Host calls are counted
+// when they come (their sums need no chunk); what waits is their time by class and the synchronous copies,
+// whose bytes come from their GPU copies.
+struct system_batch {
+  std::vector<system_work> work;
+  host_time_pieces call_time;
+  std::vector<host_call> sync_copies;
+  std::uint64_t min_start_ns = std::numeric_limits<std::uint64_t>::max(), max_end_ns = 0;
+  void include(std::uint64_t start_ns, std::uint64_t end_ns) noexcept {
+    min_start_ns = std::min(min_start_ns, start_ns);
+    max_end_ns = std::max(max_end_ns, end_ns);
+  }
+};
+
 struct system_copy_match {
+  std::uint32_t correlation = 0;
   copy_direction direction = copy_direction::other;
   std::uint64_t bytes = 0;
+};
+
+// A chunk's copies by correlation id, for the synchronous copy calls of this chunk or the next: gathered
+// for every chunk, sorted only when a call looks one up (most programs make no synchronous copies).
+class system_copy_index {
+ public:
+  void clear() noexcept {
+    copies_.clear();
+    sorted_ = true;
+  }
+  void add(std::uint32_t correlation, copy_direction direction, std::uint64_t bytes) {
+    if (!copies_.empty() && correlation < copies_.back().correlation) sorted_ = false;
+    copies_.push_back({correlation, direction, bytes});
+  }
+  const system_copy_match* find(std::uint32_t correlation) {
+    if (!sorted_) {
+      std::stable_sort(copies_.begin(), copies_.end(), by_correlation);
+      sorted_ = true;
+    }
+    const auto it = std::lower_bound(copies_.begin(), copies_.end(), system_copy_match{correlation}, by_correlation);
+    return it != copies_.end() && it->correlation == correlation ? &*it : nullptr;
+  }
+
+ private:
+  static bool by_correlation(const system_copy_match& a, const system_copy_match& b) noexcept {
+    return a.correlation < b.correlation;
+  }
+  std::vector<system_copy_match> copies_;
+  bool sorted_ = true;
 };
 
 
@@ -117,7 +180,7 @@ struct system_copy_match {
 
 class system_view {
  public:
-  explicit system_view(system_options o = {}) : options_(std::move(o)) {
+  explicit system_view(const system_options& o = {}) : options_(o) {
     if (options_.max_pending_records == 0)
       detail::raise_input_error("napkin: system_options::max_pending_records must be at least 1");
     if (options_.max_kernel_names == 0)
@@ -125,51 +188,121 @@ class system_view {
   }
 
   // Takes a batch of records, in any order.
-  void add(system_records batch) {
-    for (gpu_work& w : batch.work) {
+  void add(const system_records& batch) {
+    detail::system_batch b;
+    for (const gpu_work& w : batch.work) {
       if (refused(w.start_ns, w.end_ns)) continue;
       if (w.device != options_.device) {
         ++other_device_;
         continue;
       }
-      if (!admit(w.end_ns, work_.size())) continue;
-      work_.push_back(std::move(w));
+      if (!admit(w.end_ns, pending_work_ + b.work.size())) continue;
+      detail::system_work k;
+      k.start_ns = w.start_ns;
+      k.end_ns = w.end_ns;
+      k.instance = w.instance;
+      k.bytes = w.bytes;
+      k.stream = w.stream;
+      k.phase = w.phase;
+      k.correlation = w.correlation;
+      k.graph = w.graph;
+      k.kind = w.kind;
+      k.direction = w.direction;
+      k.memory = w.memory;
+      if (w.kind == gpu_work_kind::kernel) {
+        const kernel_table::name_id id = kernels_.intern(w.name);
+        k.name = id.id;
+        k.communication = id.communication;
+      }
+      b.work.push_back(k);
+      b.include(k.start_ns, k.end_ns);
     }
-    for (host_call& c : batch.calls) {
-      if (refused(c.start_ns, c.end_ns) || !admit(c.end_ns, calls_.size())) continue;
-      calls_.push_back(c);
+    std::size_t calls = 0;  // pieces of host time and synchronous copies kept
+    phase_cache sums_of{*this};
+    for (const host_call& c : batch.calls) {
+      if (refused(c.start_ns, c.end_ns) || !admit(c.end_ns, pending_calls_ + calls)) continue;
+      count_call(sums_of(c.phase), c);
+      if (b.call_time.add(time_class_of(c.kind), {c.start_ns, c.end_ns})) ++calls;
+      if (c.kind == host_call_kind::synchronous_copy) {
+        b.sync_copies.push_back(c);
+        ++calls;
+      }
+      b.include(c.start_ns, c.end_ns);
     }
+    if (b.work.empty() && calls == 0) return;
+    pending_work_ += b.work.size();
+    pending_calls_ += calls;
+    pending_.push_back(std::move(b));
   }
 
   // Analyzes the pending records that ended by `before_ns` (end_ns <= before_ns) and keeps only sums.
   void settle(std::uint64_t before_ns) {
     settled_ns_ = std::max(settled_ns_, before_ns);
-    std::vector<gpu_work> work;
-    std::vector<host_call> calls;
-    auto split = [before_ns](auto& pending, auto& chunk) {  // the chunk is sorted in analyze()
-      auto mid = std::partition(pending.begin(), pending.end(),
-                                [before_ns](const auto& r) { return r.end_ns > before_ns; });
-      chunk.assign(std::make_move_iterator(mid), std::make_move_iterator(pending.end()));
-      pending.erase(mid, pending.end());
-    };
-    split(work_, work);
-    split(calls_, calls);
-    if (work.empty() && calls.empty()) return;
-    // Work and calls still running at the cut (started before it, end after it): their time up to the cut
-    // is busy, or the host's, in this chunk too, or it would count idle here for good.
+    // The records that ended by the cut make the chunk; those still running at the cut (started before it,
+    // end after it) count as busy, or the host's, up to the cut in this chunk too, or that time would count
+    // idle here for good; the rest stay. Pending records stay in their batches, whose bounds spare a scan of
+    // every record at every settle (a batch wholly before or after the cut moves or stays as one).
+    std::vector<detail::system_work>& work = scratch_.work;  // reused: no fresh pages at every settle
+    host_time_pieces& call_time = scratch_.call_time;
+    work.clear();
+    for (std::vector<time_interval>& v : call_time.by_class) v.clear();
+    std::vector<host_call> sync_copies;
     running running_now;
-    for (const gpu_work& w : work_)
-      if (w.start_ns < before_ns) {
-        running_now.work.push_back({w.start_ns, before_ns});
-        if (w.kind == gpu_work_kind::kernel) running_now.kernels.push_back({w.start_ns, before_ns});
+    std::deque<detail::system_batch> keep;
+    for (detail::system_batch& b : pending_) {
+      if (b.max_end_ns <= before_ns) {
+        work.insert(work.end(), b.work.begin(), b.work.end());
+        for (std::size_t c = 0; c < 3; ++c) {
+          std::vector<time_interval>& to = call_time.by_class[c];
+          to.insert(to.end(), b.call_time.by_class[c].begin(), b.call_time.by_class[c].end());
+        }
+        sync_copies.insert(sync_copies.end(), b.sync_copies.begin(), b.sync_copies.end());
+        pending_work_ -= b.work.size();
+        pending_calls_ -= b.call_time.size() + b.sync_copies.size();
+        continue;
       }
-    for (const host_call& c : calls_)
-      if (c.start_ns < before_ns) {
-        host_call clipped = c;
-        clipped.end_ns = before_ns;
-        running_now.calls.push_back(clipped);
+      if (b.min_start_ns > before_ns) {  // nothing ended by the cut, nothing running at it
+        keep.push_back(std::move(b));
+        continue;
       }
-    analyze(std::move(work), std::move(calls), running_now);
+      detail::system_batch rest;
+      for (const detail::system_work& w : b.work) {
+        if (w.end_ns <= before_ns) {
+          work.push_back(w);
+          continue;
+        }
+        if (w.start_ns < before_ns) {
+          running_now.work.push_back({w.start_ns, before_ns});
+          if (w.kind == gpu_work_kind::kernel) running_now.kernels.push_back({w.start_ns, before_ns});
+        }
+        rest.work.push_back(w);
+        rest.include(w.start_ns, w.end_ns);
+      }
+      for (std::size_t c = 0; c < 3; ++c)
+        for (const time_interval& i : b.call_time.by_class[c]) {
+          if (i.end_ns <= before_ns) {
+            call_time.by_class[c].push_back(i);
+            continue;
+          }
+          if (i.start_ns < before_ns) running_now.call_time.by_class[c].push_back({i.start_ns, before_ns});
+          rest.call_time.by_class[c].push_back(i);
+          rest.include(i.start_ns, i.end_ns);
+        }
+      for (const host_call& c : b.sync_copies) {
+        if (c.end_ns <= before_ns) {
+          sync_copies.push_back(c);
+          continue;
+        }
+        rest.sync_copies.push_back(c);
+        rest.include(c.start_ns, c.end_ns);
+      }
+      pending_work_ -= b.work.size() - rest.work.size();
+      pending_calls_ -= (b.call_time.size() + b.sync_copies.size()) - (rest.call_time.size() + rest.sync_copies.size());
+      if (!rest.work.empty() || rest.call_time.size() > 0 || !rest.sync_copies.empty()) keep.push_back(std::move(rest));
+    }
+    pending_.swap(keep);
+    if (work.empty() && call_time.size() == 0 && sync_copies.empty()) return;
+    analyze(work, call_time, sync_copies, running_now);
   }
 
   // The report: settles everything pending on a copy, so the view goes on. phase_names[id] names phase id
@@ -181,7 +314,7 @@ class system_view {
     return v.make_report(phase_names);
   }
 
-  std::uint64_t pending() const noexcept { return work_.size() + calls_.size(); }
+  std::uint64_t pending() const noexcept { return pending_work_ + pending_calls_; }
 
  private:
   bool refused(std::uint64_t start, std::uint64_t end) noexcept {
@@ -206,37 +339,53 @@ class system_view {
   // What is still running at a settle's cut, clipped to it: context for the chunk, not records of it.
   struct running {
     std::vector<time_interval> work, kernels;
-    std::vector<host_call> calls;
+    host_time_pieces call_time;
   };
 
+  // A host call's sums in its phase: counted when it comes.
+  static void count_call(system_phase& p, const host_call& c) noexcept {
+    const std::uint64_t d = c.end_ns - c.start_ns;
+    copy_totals& k = p.host_calls[static_cast<std::size_t>(c.kind)];
+    ++k.count;
+    k.ns += d;
+    if (blocks_host(c.kind)) p.host_blocked_ns += d;
+  }
+
   // One chunk: sorted records whose time has come.
-  void analyze(std::vector<gpu_work> work, std::vector<host_call> calls, const running& now) {
-    std::sort(work.begin(), work.end(),
-              [](const gpu_work& a, const gpu_work& b) { return a.start_ns < b.start_ns; });
-    std::sort(calls.begin(), calls.end(),
-              [](const host_call& a, const host_call& b) { return a.start_ns < b.start_ns; });
+  void analyze(std::vector<detail::system_work>& work, host_time_pieces& call_time, const std::vector<host_call>& sync_copies,
+               const running& now) {
+    std::sort(work.begin(), work.end(), [](const detail::system_work& a, const detail::system_work& b) {
+      return a.start_ns < b.start_ns;
+    });
 
     // The GPU's busy time and its kernels' time, with the latest of the earlier chunks' as context.
-    std::vector<time_interval> all(now.work), kernels(now.kernels);
-    for (const gpu_work& w : work) {
+    std::vector<time_interval>& all = scratch_.all;
+    std::vector<time_interval>& kernels = scratch_.kernels;
+    all.assign(now.work.begin(), now.work.end());
+    kernels.assign(now.kernels.begin(), now.kernels.end());
+    for (const detail::system_work& w : work) {
       all.push_back({w.start_ns, w.end_ns});
       if (w.kind == gpu_work_kind::kernel) kernels.push_back({w.start_ns, w.end_ns});
     }
-    const interval_set busy = unite(busy_history_, merge_intervals(std::move(all)));
-    const interval_set kernel_busy = unite(kernel_history_, merge_intervals(std::move(kernels)));
+    merge_in_place(all);
+    merge_in_place(kernels);
+    const interval_set busy = unite(busy_history_, all);
+    const interval_set kernel_busy = unite(kernel_history_, kernels);
 
     // The host's calls, with the latest of the earlier chunks' (an idle gap may reach back into them).
-    std::vector<host_call> timed(calls);
-    timed.insert(timed.end(), now.calls.begin(), now.calls.end());
-    host_activity calls_time = host_call_time(timed);
-    calls_time.waiting = unite(host_history_.waiting, calls_time.waiting);
-    calls_time.launching = unite(host_history_.launching, calls_time.launching);
-    calls_time.other_api = unite(host_history_.other_api, calls_time.other_api);
+    for (std::size_t c = 0; c < 3; ++c) {
+      std::vector<time_interval>& v = call_time.by_class[c];
+      v.insert(v.end(), now.call_time.by_class[c].begin(), now.call_time.by_class[c].end());
+    }
+    for (std::vector<time_interval>& v : call_time.by_class) merge_in_place(v);
+    host_activity calls_time{unite(host_history_.waiting, call_time.by_class[0]),
+                             unite(host_history_.launching, call_time.by_class[1]),
+                             unite(host_history_.other_api, call_time.by_class[2])};
     const host_activity host = by_priority(calls_time);
 
     analyze_spans(work, busy, host);
     analyze_work(work, kernel_busy);
-    analyze_calls(work, calls);
+    analyze_sync_copies(work, sync_copies);
     analyze_stream_gaps(work);
     graphs_.add(work, [this](std::uint32_t id) -> system_phase& { return phase(id).sums; });
 
@@ -271,16 +420,17 @@ class system_view {
   }
 
   // Instances to projections, per phase; work outside any instance to stretches; the run's one span.
-  void analyze_spans(const std::vector<gpu_work>& work, const interval_set& busy, const host_activity& host) {
+  void analyze_spans(const std::vector<detail::system_work>& work, const interval_set& busy, const host_activity& host) {
     if (work.empty()) return;
     std::map<std::pair<std::uint32_t, std::uint64_t>, time_interval> projections;  // (phase, instance != 0)
+    auto latest = projections.end();
     std::map<std::uint32_t, std::vector<time_interval>> pieces;                    // by phase
     bool stretch = false;  // a stretch of instance-0 work of one phase, by start, that no other work breaks
     std::uint32_t stretch_phase = 0;
     time_interval current{};
     const std::uint64_t first = work.front().start_ns;
     std::uint64_t last = 0;
-    for (const gpu_work& w : work) {
+    for (const detail::system_work& w : work) {
       last = std::max(last, w.end_ns);
       if (w.instance == 0 && stretch && w.phase == stretch_phase) {
         current.end_ns = std::max(current.end_ns, w.end_ns);
@@ -295,11 +445,15 @@ class system_view {
           pieces[w.phase].push_back({open_stretch_end_ns_, w.start_ns});  // the last chunk's stretch goes on
         continue;
       }
-      auto it = projections.find({w.phase, w.instance});
-      if (it == projections.end())
-        projections.emplace(std::make_pair(w.phase, w.instance), time_interval{w.start_ns, w.end_ns});
-      else
-        it->second = {std::min(it->second.start_ns, w.start_ns), std::max(it->second.end_ns, w.end_ns)};
+      const std::pair<std::uint32_t, std::uint64_t> key{w.phase, w.instance};
+      if (latest == projections.end() || latest->first != key) {  // consecutive work: mostly one instance
+        latest = projections.find(key);
+        if (latest == projections.end()) {
+          latest = projections.emplace(key, time_interval{w.start_ns, w.end_ns}).first;
+          continue;
+        }
+      }
+      latest->second = {std::min(latest->second.start_ns, w.start_ns), std::max(latest->second.end_ns, w.end_ns)};
     }
     if (stretch) pieces[stretch_phase].push_back(current);
     stretch_open_ = stretch;
@@ -343,17 +497,22 @@ class system_view {
   }
 
   // Kernels, copies and memsets: counts, time, bytes, overlap, names.
-  void analyze_work(const std::vector<gpu_work>& work, const interval_set& kernel_busy) {
+  void analyze_work(const std::vector<detail::system_work>& work, const interval_set& kernel_busy) {
     std::set<std::pair<std::uint32_t, std::uint32_t>> kernel_streams;  // (phase, stream)
-    for (const gpu_work& w : work)
-      if (w.kind == gpu_work_kind::kernel) kernel_streams.insert({w.phase, w.stream});
-    for (const gpu_work& w : work) {
-      system_phase& p = phase(w.phase).sums;
+    std::pair<std::uint32_t, std::uint32_t> last_stream{0, 0};
+    for (const detail::system_work& w : work)
+      if (w.kind == gpu_work_kind::kernel && (kernel_streams.empty() || last_stream != std::make_pair(w.phase, w.stream))) {
+        last_stream = {w.phase, w.stream};
+        kernel_streams.insert(last_stream);
+      }
+    phase_cache sums_of{*this};
+    for (const detail::system_work& w : work) {
+      system_phase& p = sums_of(w.phase);
       const std::uint64_t d = w.end_ns - w.start_ns;
       if (w.kind == gpu_work_kind::kernel) {
         ++p.kernels;
         p.kernel_ns += d;
-        if (is_communication_kernel(w.name)) p.communication_ns += d;
+        if (w.communication) p.communication_ns += d;
         add_duration(p.kernel_durations, d);
         kernels_.add(w.name, w.phase, d);
       } else if (w.kind == gpu_work_kind::copy) {
@@ -373,49 +532,56 @@ class system_view {
     }
   }
 
-  void analyze_calls(const std::vector<gpu_work>& work, const std::vector<host_call>& calls) {
-    std::unordered_map<std::uint32_t, detail::system_copy_match> copies;
-    for (const gpu_work& w : work)
-      if (w.kind == gpu_work_kind::copy && w.correlation != 0) copies[w.correlation] = {w.direction, w.bytes};
-    for (const host_call& c : calls) {
-      system_phase& p = phase(c.phase).sums;
-      const std::uint64_t d = c.end_ns - c.start_ns;
-      copy_totals& k = p.host_calls[static_cast<std::size_t>(c.kind)];
-      ++k.count;
-      k.ns += d;
-      if (blocks_host(c.kind)) p.host_blocked_ns += d;
-      if (c.kind != host_call_kind::synchronous_copy) continue;
-      detail::system_copy_match m;
-      auto it = copies.find(c.correlation);
-      if (it != copies.end()) {
-        m = it->second;
-      } else if (auto before = previous_copies_.find(c.correlation); before != previous_copies_.end()) {
-        m = before->second;
+  // A phase's sums by id, remembering the last one: consecutive records are mostly of one phase.
+  struct phase_cache {
+    system_view& view;
+    std::uint32_t id = 0;
+    system_phase* sums = nullptr;
+    system_phase& operator()(std::uint32_t phase_id) {
+      if (sums == nullptr || phase_id != id) {
+        id = phase_id;
+        sums = &view.phase(phase_id).sums;  // std::map: the reference stays valid
       }
-      if (m.direction == copy_direction::host_to_device && m.bytes <= options_.rules.sync_copy_small_h2d_bytes)
-        continue;
-      ++p.synchronous_copies.count;
-      p.synchronous_copies.ns += d;
-      p.synchronous_copies.bytes += m.bytes;
+      return *sums;
+    }
+  };
+
+  // Synchronous copy calls, each joined to its GPU copy by correlation id in its chunk or the chunk before.
+  void analyze_sync_copies(const std::vector<detail::system_work>& work, const std::vector<host_call>& calls) {
+    detail::system_copy_index copies;
+    for (const detail::system_work& w : work)
+      if (w.kind == gpu_work_kind::copy && w.correlation != 0) copies.add(w.correlation, w.direction, w.bytes);
+    phase_cache sums_of{*this};
+    for (const host_call& c : calls) {
+      const detail::system_copy_match* m = copies.find(c.correlation);
+      if (m == nullptr) m = previous_copies_.find(c.correlation);
+      const copy_direction direction = m != nullptr ? m->direction : copy_direction::other;
+      const std::uint64_t bytes = m != nullptr ? m->bytes : 0;
+      if (direction == copy_direction::host_to_device && bytes <= options_.rules.sync_copy_small_h2d_bytes) continue;
+      copy_totals& t = sums_of(c.phase).synchronous_copies;
+      ++t.count;
+      t.ns += c.end_ns - c.start_ns;
+      t.bytes += bytes;
     }
     // The next chunk may hold the calls of this chunk's copies (bounded: a chunk's copies at most).
     previous_copies_ = std::move(copies);
   }
 
-  void analyze_stream_gaps(const std::vector<gpu_work>& work) {
-    std::vector<const gpu_work*> kernels;
-    for (const gpu_work& w : work)
-      if (w.kind == gpu_work_kind::kernel) kernels.push_back(&w);
-    std::stable_sort(kernels.begin(), kernels.end(),
-                     [](const gpu_work* a, const gpu_work* b) { return a->stream < b->stream; });
-    for (const gpu_work* k : kernels) {  // per stream, by start (the chunk is sorted by start)
-      auto it = stream_last_end_.find(k->stream);
-      if (it == stream_last_end_.end()) {
-        stream_last_end_.emplace(k->stream, k->end_ns);
-        continue;
+  // Per stream, the kernels by start (the chunk is sorted by start; streams are independent).
+  void analyze_stream_gaps(const std::vector<detail::system_work>& work) {
+    phase_cache sums_of{*this};
+    std::map<std::uint32_t, std::uint64_t>::iterator last = stream_last_end_.end();
+    for (const detail::system_work& k : work) {
+      if (k.kind != gpu_work_kind::kernel) continue;
+      if (last == stream_last_end_.end() || last->first != k.stream) {
+        last = stream_last_end_.find(k.stream);
+        if (last == stream_last_end_.end()) {
+          last = stream_last_end_.emplace(k.stream, k.end_ns).first;
+          continue;
+        }
       }
-      if (k->start_ns >= it->second) add_duration(phase(k->phase).sums.stream_gaps, k->start_ns - it->second);
-      it->second = std::max(it->second, k->end_ns);
+      if (k.start_ns >= last->second) add_duration(sums_of(k.phase).stream_gaps, k.start_ns - last->second);
+      last->second = std::max(last->second, k.end_ns);
     }
   }
 
@@ -444,8 +610,13 @@ class system_view {
   }
 
   system_options options_;
-  std::vector<gpu_work> work_;
-  std::vector<host_call> calls_;
+  struct scratch {  // buffers of one settle, kept for the next (their capacity, not their contents)
+    std::vector<detail::system_work> work;
+    host_time_pieces call_time;
+    std::vector<time_interval> all, kernels;
+  } scratch_;
+  std::deque<detail::system_batch> pending_;  // add()'s batches, until settled
+  std::size_t pending_work_ = 0, pending_calls_ = 0;
   std::uint64_t settled_ns_ = 0;
   std::uint64_t dropped_ = 0, late_ = 0, refused_ = 0, other_device_ = 0;
   detail::system_phase_state run_;
@@ -459,7 +630,7 @@ class system_view {
   kernel_table kernels_{options_.max_kernel_names};
   std::map<std::uint32_t, std::uint64_t> stream_last_end_;
   graph_executions graphs_;
-  std::unordered_map<std::uint32_t, detail::system_copy_match> previous_copies_;
+  detail::system_copy_index previous_copies_;
 };
 
 NAPKIN_END_NAMESPACE
