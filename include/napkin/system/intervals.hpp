@@ -22,27 +22,14 @@ struct time_interval {
 using interval_set = std::vector<time_interval>;
 
 namespace detail {
-// Sorted by start (any overlaps) -> the set.
-inline interval_set coalesce_sorted(const std::vector<time_interval>& v) {
-  interval_set out;
-  out.reserve(v.size());
-  for (const time_interval& i : v) {
-    if (i.end_ns <= i.start_ns) continue;
-    if (!out.empty() && i.start_ns <= out.back().end_ns)
-      out.back().end_ns = std::max(out.back().end_ns, i.end_ns);
-    else
-      out.push_back(i);
-  }
-  return out;
-}
 // A lambda, not a function: std::sort inlines it (a function pointer costs a call per comparison).
 inline constexpr auto starts_before = [](const time_interval& a, const time_interval& b) noexcept {
   return a.start_ns < b.start_ns;
 };
 }  // namespace detail
 
-// The union of any intervals (in any order, overlapping or touching, empty ones dropped).
-// merge_intervals in v's own storage (the system view reuses its buffers from one settle to the next).
+// The union of any intervals (in any order, overlapping or touching, empty ones dropped), in v's own
+// storage (the system view reuses its buffers from one settle to the next).
 inline void merge_in_place(std::vector<time_interval>& v) {
   if (!std::is_sorted(v.begin(), v.end(), detail::starts_before))  // the analysis hands most in order
     std::sort(v.begin(), v.end(), detail::starts_before);
@@ -57,6 +44,7 @@ inline void merge_in_place(std::vector<time_interval>& v) {
   v.resize(n);
 }
 
+// The same union, as a new set.
 inline interval_set merge_intervals(std::vector<time_interval> v) {
   merge_in_place(v);
   return v;
@@ -71,7 +59,8 @@ inline std::uint64_t total_length(const interval_set& s) noexcept {
 inline interval_set unite(const interval_set& a, const interval_set& b) {
   std::vector<time_interval> v(a.size() + b.size());
   std::merge(a.begin(), a.end(), b.begin(), b.end(), v.begin(), detail::starts_before);  // both sorted: linear
-  return detail::coalesce_sorted(v);
+  merge_in_place(v);  // sorted already: coalesced where it lies
+  return v;
 }
 
 namespace detail {
@@ -106,6 +95,7 @@ inline interval_set intersect(const interval_set& a, const interval_set& b) {
 // a without b.
 inline interval_set subtract(const interval_set& a, const interval_set& b) {
   interval_set out;
+  out.reserve(a.size() + a.size() / 4);  // mostly one piece per interval of a
   std::size_t j = 0;
   for (const time_interval& x : a) {
     std::uint64_t s = x.start_ns;

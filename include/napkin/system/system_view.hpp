@@ -409,12 +409,13 @@ class system_view {
                        const host_activity& host) {
     const interval_set chunk_span = merge_intervals(std::move(pieces));
     const interval_set fresh = subtract(chunk_span, s.span_history);
-    const interval_set idle = subtract(fresh, busy);
-    const std::uint64_t span = total_length(fresh), idle_ns = total_length(idle);
+    const idle_causes idle = idle_split(fresh, busy, host);
+    const std::uint64_t span = total_length(fresh);
+    const std::uint64_t idle_ns = idle.host_waiting_ns + idle.host_launching_ns + idle.host_other_api_ns + idle.host_outside_ns;
     s.sums.span_ns += span;
     s.sums.idle_ns += idle_ns;
     s.sums.busy_ns += span - idle_ns;
-    add_causes(s.sums.idle_by_host, split_idle(idle, host));
+    add_causes(s.sums.idle_by_host, idle);
     s.span_history = unite(s.span_history, chunk_span);
     keep_latest(s.span_history, detail::system_history_intervals);
   }
