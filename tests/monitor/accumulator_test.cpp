@@ -5,8 +5,13 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <random>
 #include <stdexcept>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "monitor/helpers.hpp"
@@ -81,6 +86,103 @@ TEST_CASE("settled in steps equals attributed at once") {
   CHECK(acc.device().late_kernels == 0);
   // k4 [1800,2600): 200 ns in window 1 (busy there 500 + 200 = 700) and 600 in window 2.
   CHECK(acc.device().busy_ns == 1000 + 700 + 900);
+}
+
+// The monitor's way: a settle at every drain, a lag behind, kernels of several streams arriving out of end
+// order (so kernels fold from the middle of those waiting, not only from the front), with drains where
+// nothing can fold. Every total equals attribute() on everything at once.
+TEST_CASE("settled at every drain with kernels out of order equals attributed at once") {
+  std::mt19937 random(7);
+  std::vector<pm_sample> all_windows;
+  for (std::uint64_t t = 0; t < 200'000; t += 1000)
+    all_windows.push_back(sample(t, t + 1000, 10.0 + static_cast<double>(random() % 80),
+                                 5.0 + static_cast<double>(random() % 90), 1, 2, 100.0 + static_cast<double>(random() % 50), 7));
+  std::vector<kernel_record> all_kernels;
+  const char* names[] = {"gemm", "copy", "softmax", "tiny"};
+  for (std::uint32_t stream = 0; stream < 3; ++stream)
+    for (std::uint64_t t = std::uint64_t{100} * stream; t < 195'000;) {
+      const std::uint64_t length = 50 + random() % (stream == 0 ? 5000 : 600);
+      kernel_record k = kernel(names[random() % 4], t, t + length, {stream == 2 ? "decode" : "prefill"});
+      k.stream_id = stream;
+      all_kernels.push_back(k);
+      t += length + random() % 300;
+    }
+  // Arrival order: by start, so a long kernel arrives before shorter ones that end first.
+  std::vector<kernel_record> arriving = all_kernels;
+  std::stable_sort(arriving.begin(), arriving.end(),
+                   [](const kernel_record& a, const kernel_record& b) { return a.start_ns < b.start_ns; });
+
+  monitor_accumulator acc(keep_first());
+  std::size_t next_window = 0, next_kernel = 0;
+  const std::uint64_t lag = 20'000;
+  for (std::uint64_t now = 2000; now <= 260'000; now += 2000) {  // a drain
+    while (next_window < all_windows.size() && all_windows[next_window].end_ns <= now)
+      acc.add_sample(all_windows[next_window++]);
+    while (next_kernel < arriving.size() && arriving[next_kernel].start_ns < now) acc.add_kernel(arriving[next_kernel++]);
+    if (now > lag) acc.settle(now - lag);
+  }
+  acc.finish();
+  CHECK(acc.pending_kernels() == 0);
+  CHECK(acc.device().late_kernels == 0);
+
+  const std::vector<kernel_group> at_once =
+      group_kernels(all_kernels, attribute(all_windows, all_kernels, {}, keep_first()));
+  const std::vector<kernel_group> stepped = acc.groups();
+  REQUIRE(stepped.size() == at_once.size());
+  REQUIRE(stepped.size() == 8);
+  for (std::size_t i = 0; i < stepped.size(); ++i) {
+    CAPTURE(i);
+    CHECK(stepped[i].name == at_once[i].name);
+    CHECK(stepped[i].phase == at_once[i].phase);
+    check_same(stepped[i].totals, at_once[i].totals);
+  }
+}
+
+TEST_CASE("pending kernels: counted until folded, whichever order they fold in") {
+  monitor_accumulator acc(keep_first());
+  acc.add_sample(sample(0, 1000, 50, 50));
+  acc.add_kernel(kernel("long", 0, 5000));   // arrives first, ends last
+  acc.add_kernel(kernel("short", 100, 900));
+  acc.add_kernel(kernel("mid", 200, 2500));
+  acc.settle(1000);  // "short" folds from behind "long"
+  CHECK(acc.pending_kernels() == 2);
+  acc.settle(1000);  // nothing more can fold
+  CHECK(acc.pending_kernels() == 2);
+  acc.skip_until(3000);  // "mid"
+  CHECK(acc.pending_kernels() == 1);
+  acc.add_kernel(kernel("late", 2000, 2900));  // ends inside time already closed: folds at the next settle
+  CHECK(acc.pending_kernels() == 2);
+  acc.settle(0);
+  CHECK(acc.pending_kernels() == 1);
+  CHECK(acc.device().late_kernels == 1);
+  acc.finish();
+  CHECK(acc.pending_kernels() == 0);
+  const std::vector<kernel_group> g = acc.groups();
+  REQUIRE(g.size() == 4);
+  for (const kernel_group& k : g) CHECK(k.totals.count == 1);
+}
+
+TEST_CASE("a copy finishes on its own: the original's groups are untouched and go on") {
+  monitor_accumulator acc(keep_first());
+  acc.add_sample(sample(0, 1000, 50, 50));
+  acc.add_kernel(kernel("a", 0, 400));
+  acc.add_kernel(kernel("b", 500, 1500));
+  acc.settle(1000);  // "a" folds: its group is known by its class from now on
+  monitor_accumulator copy = acc;  // as monitor::report() does
+  copy.add_kernel(kernel("a", 1600, 1700));
+  copy.finish();
+  REQUIRE(copy.groups().size() == 2);
+  CHECK(copy.groups()[0].totals.count == 2);
+  REQUIRE(acc.groups().size() == 1);
+  CHECK(acc.groups()[0].totals.count == 1);  // the copy's folds went to the copy's groups
+  acc.add_kernel(kernel("a", 1800, 1900));
+  acc.finish();
+  REQUIRE(acc.groups().size() == 2);
+  CHECK(acc.groups()[0].totals.count == 2);
+  monitor_accumulator moved = std::move(copy);
+  moved.add_kernel(kernel("a", 2000, 2100));
+  moved.finish();
+  CHECK(moved.groups()[0].totals.count == 3);
 }
 
 TEST_CASE("a kernel record that arrives after its window was settled is late and incomplete") {

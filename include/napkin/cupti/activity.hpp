@@ -28,7 +28,6 @@
 #include <map>
 #include <mutex>
 #include <string>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -431,7 +430,7 @@ class activity_collector {
           continue;
         }
         kernel_activity a;
-        a.name = name_of(k->name);
+        a.name = names_.of(k->name);
         a.start_ns = k->start;
         a.end_ns = k->end;
         a.device = k->deviceId;
@@ -455,20 +454,8 @@ class activity_collector {
 #endif
   }
 
-  // Demangling costs microseconds per call and a workload launches the same kernels again and again.
-  const std::string& name_of(const char* mangled) {
-    static const std::string unnamed = "(unnamed kernel)";
-    if (mangled == nullptr) return unnamed;
-    auto it = names_.find(mangled);
-    if (it == names_.end()) {
-      if (names_.size() > 65536) names_.clear();  // bounded: a program generating kernels forever
-      it = names_.emplace(mangled, readable_kernel_name(mangled)).first;
-    }
-    return it->second;
-  }
-
   mutable std::mutex mutex_;
-  std::unordered_map<std::string, std::string> names_;  // mangled -> readable
+  readable_name_cache names_;  // mangled -> readable, by the name's address first
   std::size_t external_records_ = 0;
   bool registered_ = false;
   std::size_t monitor_users_ = 0, interval_users_ = 0, kernel_users_ = 0, launch_users_ = 0;

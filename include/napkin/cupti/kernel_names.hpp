@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Names of the kernels launched while CUPTI's auto-range profiler runs (it names ranges "0", "1", ...).
+// Kernel names: readable names of mangled ones (demangled once each, for the activity collector), and the
+// names of the kernels launched while CUPTI's auto-range profiler runs (it names ranges "0", "1", ...).
 //
 // A CUPTI callback subscription records each launch's symbol at API entry, in launch order, which is the
 // order of the auto ranges because kernel replay serializes launches; each recorder keeps the launches made
@@ -16,13 +17,16 @@
 #include <cupti_runtime_cbid.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -61,6 +65,46 @@ inline std::string readable_kernel_name(const char* symbol) {
 }
 
 namespace detail {
+
+// Readable names of mangled kernel names, demangled once each: demangling costs microseconds and a workload
+// launches the same kernels again and again (the collector names ~10,000 kernel records a second). CUPTI
+// shares one name string among the records of a kernel, so a small table by the string's address answers
+// most lookups without building a key or hashing the name; the address is checked against the name it was
+// seen with (strcmp), since CUPTI may free a name and reuse its memory for another. Bounded: past
+// `max_names` distinct names (a program generating kernels forever) everything is forgotten and starts over.
+class readable_name_cache {
+ public:
+  explicit readable_name_cache(std::size_t max_names = 65536) : max_names_(max_names) {}
+
+  const std::string& of(const char* mangled) {
+    static const std::string unnamed = "(unnamed kernel)";
+    if (mangled == nullptr) return unnamed;
+    recent_name& recent = recent_[(reinterpret_cast<std::uintptr_t>(mangled) >> 4) % recent_.size()];
+    if (recent.address == mangled && std::strcmp(recent.entry->first.c_str(), mangled) == 0)
+      return recent.entry->second;
+    auto it = names_.find(mangled);
+    if (it == names_.end()) {
+      if (names_.size() >= max_names_) {
+        names_.clear();
+        recent_.fill({});
+      }
+      it = names_.emplace(mangled, readable_kernel_name(mangled)).first;
+    }
+    recent = {mangled, &*it};  // the map's entries stay where they are until clear()
+    return it->second;
+  }
+  std::size_t size() const noexcept { return names_.size(); }
+
+ private:
+  struct recent_name {
+    const char* address = nullptr;
+    const std::pair<const std::string, std::string>* entry = nullptr;  // in names_
+  };
+  std::size_t max_names_;
+  std::unordered_map<std::string, std::string> names_;  // mangled -> readable
+  std::array<recent_name, 64> recent_{};
+};
+
 
 // What a kernel_name_recorder saw: one entry per launch, in launch order. A value, so that a recording can
 // end (the recorder destroyed) before the ranges are decoded.

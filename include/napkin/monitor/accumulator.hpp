@@ -89,8 +89,11 @@ class monitor_accumulator {
     check_kernel_record(k, kernels_added_++);
     if (settled_any_ && k.start_ns < settled_until_) ++device_.late_kernels;
     // Classes take columns in the order their kernels arrive; a kernel's class never changes after.
-    pending_class_.push_back(rates_.class_of(k.name, k.phase));
-    pending_.push_back(std::move(k));
+    const std::size_t rate_class = rates_.class_of(k.name, k.phase);
+    earliest_pending_end_ = std::min(earliest_pending_end_, k.end_ns);
+    pending_times_.push_back({k.start_ns, k.end_ns});
+    pending_.push_back({std::move(k), monitor_totals{}, rate_class, false});
+    ++pending_count_;
   }
 
   // Attributes every window that ends at or before `horizon_ns` and folds every kernel that ended before
@@ -130,7 +133,7 @@ class monitor_accumulator {
   // Every attributed window per (kernel name, phase): its solve() gives each class's own readings.
   const rate_solver& rates() const { return rates_; }
   std::size_t pending_windows() const { return windows_.size(); }
-  std::size_t pending_kernels() const { return pending_.size(); }
+  std::size_t pending_kernels() const { return pending_count_; }
 
  private:
   void add_window(detail::monitor_window w) {
@@ -154,17 +157,20 @@ class monitor_accumulator {
     // pending kernel's class up at each settle cost the monitor ~1 % of a core at 12,000 kernels a second).
     const std::uint64_t batch_end = windows_[n - 1].end_ns;
     std::vector<std::size_t> touching;
-    for (std::size_t i = 0; i < pending_.size(); ++i)
-      if (pending_[i].start_ns < batch_end) touching.push_back(i);
+    std::size_t i = 0;
+    for (const pending_time& p : pending_times_) {  // 16 bytes an entry to read, not the whole entry
+      if (p.start_ns < batch_end && !pending_[i].folded) touching.push_back(i);
+      ++i;
+    }
     std::vector<detail::tracked_kernel> tracked(touching.size());
     std::vector<std::size_t> by_start(touching.size());
     for (std::size_t j = 0; j < touching.size(); ++j) {
-      const std::size_t i = touching[j];
-      tracked[j].start_ns = pending_[i].start_ns;
-      tracked[j].end_ns = pending_[i].end_ns;
-      tracked[j].totals = pending_totals(i);
-      tracked[j].rate_class = pending_class_[i];
-      tracked[j].fills_sms = options_.sm_count > 0 && pending_[i].blocks >= options_.sm_count;
+      const pending_kernel& p = pending_[touching[j]];
+      tracked[j].start_ns = p.record.start_ns;
+      tracked[j].end_ns = p.record.end_ns;
+      tracked[j].totals = p.totals;
+      tracked[j].rate_class = p.rate_class;
+      tracked[j].fills_sms = options_.sm_count > 0 && p.record.blocks >= options_.sm_count;
     }
     std::iota(by_start.begin(), by_start.end(), std::size_t{0});
     std::stable_sort(by_start.begin(), by_start.end(),
@@ -172,47 +178,93 @@ class monitor_accumulator {
     const std::vector<detail::monitor_window> batch(windows_.begin(),
                                                     windows_.begin() + static_cast<std::ptrdiff_t>(n));
     detail::attribute_windows(batch, tracked, by_start, device_, options_.idle, &rates_);
-    pending_totals_.resize(pending_.size());
-    for (std::size_t j = 0; j < tracked.size(); ++j) pending_totals_[touching[j]] = tracked[j].totals;
+    for (std::size_t j = 0; j < tracked.size(); ++j) pending_[touching[j]].totals = tracked[j].totals;
     settled_until_ = std::max(settled_until_, batch.back().end_ns);
     settled_any_ = true;
     windows_.erase(windows_.begin(), windows_.begin() + static_cast<std::ptrdiff_t>(n));
   }
 
-  monitor_totals pending_totals(std::size_t i) const {
-    return i < pending_totals_.size() ? pending_totals_[i] : monitor_totals{};
+  void fold_kernels_ending_by(std::uint64_t t) {
+    // The monitor settles at every drain (100 a second) while seconds of kernels wait behind the settle lag:
+    // nothing is scanned unless some kernel can fold, and a folded kernel stays as a marked entry until the
+    // entries before it are gone, so that the kernels still waiting are never moved (scanning and compacting
+    // them at each drain cost ~2 % of a core at 12,000 kernels a second).
+    if (t < earliest_pending_end_) return;
+    earliest_pending_end_ = std::numeric_limits<std::uint64_t>::max();
+    std::size_t i = 0;
+    for (pending_time& time : pending_times_) {  // the times alone: 16 bytes an entry to read
+      const std::size_t at = i++;
+      if (time.end_ns > t) {
+        earliest_pending_end_ = std::min(earliest_pending_end_, time.end_ns);
+        continue;
+      }
+      pending_kernel& p = pending_[at];
+      if (p.folded) continue;  // its end reads as the largest time
+      detail::tracked_kernel k{p.record.start_ns, p.record.end_ns, p.totals};
+      detail::finish_kernel(k, options_.gap_tolerance_ns);
+      group_of(p) += k.totals;
+      p.folded = true;
+      time.end_ns = std::numeric_limits<std::uint64_t>::max();
+      --pending_count_;
+    }
+    while (!pending_.empty() && pending_.front().folded) {
+      pending_.pop_front();
+      pending_times_.pop_front();
+    }
   }
 
-  void fold_kernels_ending_by(std::uint64_t t) {
-    pending_totals_.resize(pending_.size());
-    std::size_t kept = 0;
-    for (std::size_t i = 0; i < pending_.size(); ++i) {
-      if (pending_[i].end_ns <= t) {
-        detail::tracked_kernel k{pending_[i].start_ns, pending_[i].end_ns, pending_totals_[i]};
-        detail::finish_kernel(k, options_.gap_tolerance_ns);
-        // The folded record is dropped: its name and phase move into the key (no copy per kernel).
-        groups_[{std::move(pending_[i].name), std::move(pending_[i].phase)}] += k.totals;
-      } else {
-        if (kept != i) {
-          pending_[kept] = std::move(pending_[i]);
-          pending_totals_[kept] = pending_totals_[i];
-          pending_class_[kept] = pending_class_[i];
-        }
-        ++kept;
-      }
+  struct pending_time {
+    std::uint64_t start_ns = 0, end_ns = 0;
+  };
+  // A kernel waiting to be folded: its record, what it has received, its rate_solver class.
+  struct pending_kernel {
+    kernel_record record;
+    monitor_totals totals;
+    std::size_t rate_class = 0;
+    bool folded = false;  // folded into groups_, waiting for the entries before it to go
+  };
+
+  // A folded kernel's group: found by its rate class, which stands for one (name, phase) pair below the
+  // solver's cap; else looked up by name and phase, which then move into the key (no copy per kernel).
+  monitor_totals& group_of(pending_kernel& p) {
+    const bool own_class = p.rate_class < rates_.classes();  // not the column the classes past the cap share
+    std::vector<monitor_totals*>& cached = group_of_class_.groups;
+    if (own_class && p.rate_class < cached.size() && cached[p.rate_class] != nullptr) return *cached[p.rate_class];
+    monitor_totals& group = groups_[{std::move(p.record.name), std::move(p.record.phase)}];
+    if (own_class) {
+      if (p.rate_class >= cached.size()) cached.resize(p.rate_class + 1, nullptr);
+      cached[p.rate_class] = &group;  // a map's entries stay where they are
     }
-    pending_.resize(kept);
-    pending_totals_.resize(kept);
-    pending_class_.resize(kept);
+    return group;
   }
+
+  // Pointers into this accumulator's groups_: a copied or moved accumulator starts without them (the monitor
+  // copies its accumulator to finish a report while the original goes on).
+  struct group_cache {
+    std::vector<monitor_totals*> groups;
+    group_cache() = default;
+    group_cache(const group_cache&) noexcept {}
+    group_cache(group_cache&&) noexcept {}
+    group_cache& operator=(const group_cache&) noexcept {
+      groups.clear();
+      return *this;
+    }
+    group_cache& operator=(group_cache&&) noexcept {
+      groups.clear();
+      return *this;
+    }
+    ~group_cache() = default;
+  };
 
   attribution_options options_;
   std::size_t max_pending_;
   std::deque<detail::monitor_window> windows_;  // added, not yet attributed; time-ordered
-  std::vector<kernel_record> pending_;          // kernels not yet folded into groups_
-  std::vector<monitor_totals> pending_totals_;  // what each pending kernel has received (same index)
-  std::vector<std::size_t> pending_class_;      // each pending kernel's rate_solver class (same index)
+  std::deque<pending_kernel> pending_;           // in arrival order; folded ones leave from the front
+  std::deque<pending_time> pending_times_;       // each entry's times (same index); end: the largest once folded
+  std::size_t pending_count_ = 0;                // entries of pending_ not yet folded
+  std::uint64_t earliest_pending_end_ = std::numeric_limits<std::uint64_t>::max();  // of those; max: none
   detail::kernel_group_map groups_;
+  group_cache group_of_class_;  // rate class -> its entry in groups_ (group_of)
   device_totals device_;
   rate_solver rates_;
   std::uint64_t settled_until_ = 0, last_end_ = 0;

@@ -66,36 +66,24 @@ class phase_tracker final : public range_listener {
   // Every phase path by id ("decode/attention"; id 0: ""), for the system view's report.
   std::vector<std::string> path_names() const {
     const std::lock_guard<std::mutex> lock(mutex_);
-    std::vector<std::string> names(phases_.size() + 1);
-    for (std::uint64_t id = 1; id < names.size(); ++id) {
-      std::string joined;
-      for (std::uint64_t at = id; at != 0;) {
-        const auto it = phases_.find(at);
-        if (it == phases_.end()) break;
-        joined = joined.empty() ? it->second.second : it->second.second + "/" + joined;
-        at = it->second.first;
-      }
-      names[id] = std::move(joined);
-    }
+    std::vector<std::string> names(paths_.size());
+    for (std::size_t id = 1; id < paths_.size(); ++id)
+      for (const std::string& part : paths_[id]) names[id] += (names[id].empty() ? "" : "/") + part;
     return names;
   }
 
   // The path of a phase id (or of an external id: phase_external_id), outermost first; empty for 0 (no phase).
+  // Once per kernel on the monitor's thread: a copy of the path kept when the phase was interned.
   std::vector<std::string> path(std::uint64_t id) const {
     id = phase_path_of(id);
     const std::lock_guard<std::mutex> lock(mutex_);
-    std::vector<std::string> out;
-    while (id != 0) {
-      const auto it = phases_.find(id);
-      if (it == phases_.end()) break;
-      out.insert(out.begin(), it->second.second);
-      id = it->second.first;
-    }
-    return out;
+    return id < paths_.size() ? paths_[id] : std::vector<std::string>();
   }
 
  private:
-  phase_tracker() { phases_[1] = {0, "(other phases)"}; }
+  // Not `paths_{{}, {"(other phases)"}}`: nvcc's front end reads that as one path of both (found by
+  // system_gpu_scenarios: every phase came out under "(other phases)/").
+  phase_tracker() : paths_(2) { paths_[1].emplace_back("(other phases)"); }  // 0: no phase, 1: the rest
   static std::vector<std::uint64_t>& stack() {
     thread_local std::vector<std::uint64_t> s;
     return s;
@@ -105,17 +93,19 @@ class phase_tracker final : public range_listener {
     key.append(name.data(), name.size());
     const std::lock_guard<std::mutex> lock(mutex_);
     if (const auto it = ids_.find(key); it != ids_.end()) return it->second;
-    if (phases_.size() >= max_phases) return 1;
-    const std::uint64_t id = phases_.size() + 1;
-    phases_[id] = {parent, std::string(name)};
+    if (paths_.size() > max_phases) return 1;
+    const std::uint64_t id = paths_.size();
+    std::vector<std::string> path = parent < paths_.size() ? paths_[parent] : std::vector<std::string>();
+    path.emplace_back(name);
+    paths_.push_back(std::move(path));
     ids_.emplace(std::move(key), id);
     return id;
   }
 
   std::atomic<std::uint64_t> next_instance_{0};
   mutable std::mutex mutex_;
-  std::unordered_map<std::string, std::uint64_t> ids_;                               // "parent/name" -> id
-  std::unordered_map<std::uint64_t, std::pair<std::uint64_t, std::string>> phases_;  // id -> (parent, name)
+  std::unordered_map<std::string, std::uint64_t> ids_;  // "parent/name" -> id
+  std::vector<std::vector<std::string>> paths_;         // id -> path, outermost first (0: none, 1: the rest)
 };
 
 // The attribution's kernel record of an activity record, with its phase path.

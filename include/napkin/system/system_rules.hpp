@@ -292,7 +292,7 @@ inline next_target choose_next_target(const system_report& r, const system_thres
              detail::system_share_text(busy, span) + " of the run" + skipped;
   n.how = "napkin::profiler prof; auto reports = prof.per_kernel([&] { /* the code that launches " + top.name +
           " */ }, napkin::replay::application);";
-  n.how += " (launched by a CUDA graph: prof.measure(\"" + top.name + "\", [&] { /* the graph launch */ }))";
+  n.how += " (if a CUDA graph launches it: prof.measure(\"" + top.name + "\", [&] { /* the graph launch */ }))";
   if (!top.top_phase.empty())
     n.how += " or prof.watch_phase(\"" + detail::innermost_phase(top.top_phase) + "\")";
   return n;
