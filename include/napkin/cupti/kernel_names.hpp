@@ -105,7 +105,6 @@ class readable_name_cache {
   std::array<recent_name, 64> recent_{};
 };
 
-
 // What a kernel_name_recorder saw: one entry per launch, in launch order. A value, so that a recording can
 // end (the recorder destroyed) before the ranges are decoded.
 struct launch_log {

@@ -91,8 +91,8 @@ class monitor_accumulator {
     // Classes take columns in the order their kernels arrive; a kernel's class never changes after.
     const std::size_t rate_class = rates_.class_of(k.name, k.phase);
     earliest_pending_end_ = std::min(earliest_pending_end_, k.end_ns);
-    pending_times_.push_back({k.start_ns, k.end_ns});
-    pending_.push_back({std::move(k), monitor_totals{}, rate_class, false});
+    pending_times_.push_back({k.start_ns, k.end_ns, false});
+    pending_.push_back({std::move(k), monitor_totals{}, rate_class});
     ++pending_count_;
   }
 
@@ -158,8 +158,8 @@ class monitor_accumulator {
     const std::uint64_t batch_end = windows_[n - 1].end_ns;
     std::vector<std::size_t> touching;
     std::size_t i = 0;
-    for (const pending_time& p : pending_times_) {  // 16 bytes an entry to read, not the whole entry
-      if (p.start_ns < batch_end && !pending_[i].folded) touching.push_back(i);
+    for (const pending_time& p : pending_times_) {  // the times alone, not the whole entry
+      if (p.start_ns < batch_end && !p.folded) touching.push_back(i);
       ++i;
     }
     std::vector<detail::tracked_kernel> tracked(touching.size());
@@ -192,36 +192,36 @@ class monitor_accumulator {
     if (t < earliest_pending_end_) return;
     earliest_pending_end_ = std::numeric_limits<std::uint64_t>::max();
     std::size_t i = 0;
-    for (pending_time& time : pending_times_) {  // the times alone: 16 bytes an entry to read
+    for (pending_time& time : pending_times_) {  // the times alone, not the whole entry
       const std::size_t at = i++;
+      if (time.folded) continue;
       if (time.end_ns > t) {
         earliest_pending_end_ = std::min(earliest_pending_end_, time.end_ns);
         continue;
       }
       pending_kernel& p = pending_[at];
-      if (p.folded) continue;  // its end reads as the largest time
       detail::tracked_kernel k{p.record.start_ns, p.record.end_ns, p.totals};
       detail::finish_kernel(k, options_.gap_tolerance_ns);
       group_of(p) += k.totals;
-      p.folded = true;
-      time.end_ns = std::numeric_limits<std::uint64_t>::max();
+      time.folded = true;
       --pending_count_;
     }
-    while (!pending_.empty() && pending_.front().folded) {
+    while (!pending_times_.empty() && pending_times_.front().folded) {
       pending_.pop_front();
       pending_times_.pop_front();
     }
   }
 
+  // What the scans read of a waiting kernel, apart from its record (a few bytes, not ~400).
   struct pending_time {
     std::uint64_t start_ns = 0, end_ns = 0;
+    bool folded = false;  // folded into groups_, waiting for the entries before it to go
   };
   // A kernel waiting to be folded: its record, what it has received, its rate_solver class.
   struct pending_kernel {
     kernel_record record;
     monitor_totals totals;
     std::size_t rate_class = 0;
-    bool folded = false;  // folded into groups_, waiting for the entries before it to go
   };
 
   // A folded kernel's group: found by its rate class, which stands for one (name, phase) pair below the
@@ -260,7 +260,7 @@ class monitor_accumulator {
   std::size_t max_pending_;
   std::deque<detail::monitor_window> windows_;  // added, not yet attributed; time-ordered
   std::deque<pending_kernel> pending_;           // in arrival order; folded ones leave from the front
-  std::deque<pending_time> pending_times_;       // each entry's times (same index); end: the largest once folded
+  std::deque<pending_time> pending_times_;       // each entry's times and whether it folded (same index)
   std::size_t pending_count_ = 0;                // entries of pending_ not yet folded
   std::uint64_t earliest_pending_end_ = std::numeric_limits<std::uint64_t>::max();  // of those; max: none
   detail::kernel_group_map groups_;
