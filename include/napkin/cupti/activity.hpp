@@ -10,9 +10,8 @@
 // (hold()), a measurement busy intervals (hold_intervals()) and, per kernel, how it was launched
 // (hold_launches(): grid, block, registers, shared memory; launch_of()), and the system view copies, memsets
 // and host calls with their phases (hold_system(), napkin/system/); a kind stays enabled while anyone holds
-// it. The records' own types and conversions: cupti/activity_records.hpp. It is over 450 lines because the
-// collector is one class: CUPTI allows one pair of buffer callbacks per process, and every kind goes
-// through them.
+// it. The records' own types and conversions: cupti/activity_records.hpp; the system view's queues:
+// cupti/system_queues.hpp.
 #pragma once
 
 #include "napkin/config.hpp"
@@ -34,7 +33,7 @@
 #include "napkin/cupti/errors.hpp"
 #include "napkin/cupti/activity_records.hpp"
 #include "napkin/cupti/kernel_names.hpp"
-#include "napkin/system/cuda_calls.hpp"
+#include "napkin/cupti/system_queues.hpp"
 #include "napkin/system/records.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
@@ -117,50 +116,29 @@ class activity_collector {
     enable_kind(CUPTI_ACTIVITY_KIND_MEMCPY);
     enable_kind(CUPTI_ACTIVITY_KIND_MEMCPY2);  // peer copies
     enable_kind(CUPTI_ACTIVITY_KIND_MEMSET);
-    std::size_t slot = 0;
-    while (slot < system_slots_.size() && system_slots_[slot].used) ++slot;
-    if (slot == system_slots_.size()) system_slots_.emplace_back();
-    system_slots_[slot] = {true, device, calls_base_ + calls_.size()};
-    return slot;
+    return system_.hold(device);
   }
   void release_system(std::size_t slot) noexcept {
     const std::lock_guard<std::mutex> lock(mutex_);
-    if (slot >= system_slots_.size() || !system_slots_[slot].used) return;
-    system_slots_[slot].used = false;
+    if (!system_.release(slot)) return;
     disable_kind(CUPTI_ACTIVITY_KIND_MEMCPY);
     disable_kind(CUPTI_ACTIVITY_KIND_MEMCPY2);
     disable_kind(CUPTI_ACTIVITY_KIND_MEMSET);
-    trim_calls();
   }
   // Takes the copies and memsets of the slot's device and the host calls it has not seen, with their phases.
   system_records take_system(std::size_t slot) {
     const std::lock_guard<std::mutex> lock(mutex_);
-    system_records out;
-    if (slot >= system_slots_.size() || !system_slots_[slot].used) return out;
-    system_slot& me = system_slots_[slot];
-    std::deque<gpu_work> keep;
-    for (gpu_work& w : copies_) {
-      if (w.device != me.device) {
-        keep.push_back(std::move(w));
-        continue;
+    return system_.take(slot, [this](std::uint32_t correlation, std::uint32_t& phase, std::uint64_t& instance) {
+      if (const std::uint64_t* external = phase_of_.find(correlation)) {
+        phase = phase_path_of(*external);
+        instance = phase_instance_of(*external);
       }
-      set_phase(w.correlation, w.phase, w.instance);
-      out.work.push_back(std::move(w));
-    }
-    copies_.swap(keep);
-    for (std::uint64_t i = std::max(me.cursor, calls_base_); i < calls_base_ + calls_.size(); ++i) {
-      host_call c = calls_[static_cast<std::size_t>(i - calls_base_)];
-      set_phase(c.correlation, c.phase, c.instance);
-      out.calls.push_back(c);
-    }
-    me.cursor = calls_base_ + calls_.size();
-    trim_calls();
-    return out;
+    });
   }
   // Copies and host calls the bounded queues refused.
   std::size_t system_dropped() const {
     const std::lock_guard<std::mutex> lock(mutex_);
-    return system_dropped_;
+    return system_.dropped();
   }
 
   // A measurement's hold on launches: every kernel of every device with its launch (launch_of()), kept until
@@ -285,67 +263,6 @@ class activity_collector {
     if (kind_users_[kind] > 0 && --kind_users_[kind] == 0) (void)cuptiActivityDisable(kind);
   }
 
-  struct system_slot {
-    bool used = false;
-    std::uint32_t device = 0;
-    std::uint64_t cursor = 0;  // the next host call it takes (calls_base_ counts those trimmed)
-  };
-  bool system_wants(std::uint32_t device) const noexcept {
-    for (const system_slot& s : system_slots_)
-      if (s.used && s.device == device) return true;
-    return false;
-  }
-  void trim_calls() noexcept {  // under mutex_: drop the host calls every holder has taken
-    std::uint64_t upto = calls_base_ + calls_.size();
-    for (const system_slot& s : system_slots_)
-      if (s.used) upto = std::min(upto, s.cursor);
-    while (calls_base_ < upto && !calls_.empty()) {
-      calls_.pop_front();
-      ++calls_base_;
-    }
-  }
-  void set_phase(std::uint32_t correlation, std::uint32_t& phase, std::uint64_t& instance) const {
-    if (const std::uint64_t* external = phase_of_.find(correlation)) {
-      phase = phase_path_of(*external);
-      instance = phase_instance_of(*external);
-    }
-  }
-  void keep_copy(gpu_work w) {
-    if (!system_wants(w.device)) return;
-    if (copies_.size() >= max_queued_kernels) {
-      ++system_dropped_;
-      return;
-    }
-    copies_.push_back(std::move(w));
-  }
-  // What a call does, by callback id: its name classified once (cuda_calls.hpp), then a table lookup.
-  host_call_kind call_kind(std::uint32_t cbid, bool runtime) {
-    std::vector<signed char>& kinds = call_kinds_[runtime ? 1 : 0];
-    if (cbid >= max_callback_id) return host_call_kind::other;
-    if (cbid >= kinds.size()) kinds.resize(cbid + 1, -1);
-    if (kinds[cbid] < 0) {
-      const char* name = nullptr;
-      (void)cuptiGetCallbackName(runtime ? CUPTI_CB_DOMAIN_RUNTIME_API : CUPTI_CB_DOMAIN_DRIVER_API, cbid, &name);
-      kinds[cbid] = static_cast<signed char>(name != nullptr ? classify_cuda_call(name) : host_call_kind::other);
-    }
-    return static_cast<host_call_kind>(kinds[cbid]);
-  }
-  static constexpr std::uint32_t max_callback_id = 1u << 16;  // a table bound; CUDA 13 numbers its calls below 1,000
-
-  void keep_call(const CUpti_ActivityAPI& a, bool runtime) {
-    if (std::none_of(system_slots_.begin(), system_slots_.end(), [](const system_slot& s) { return s.used; })) return;
-    if (calls_.size() >= max_queued_kernels) {
-      ++system_dropped_;
-      return;
-    }
-    host_call c;
-    c.kind = call_kind(a.cbid, runtime);
-    c.start_ns = a.start;
-    c.end_ns = a.end;
-    c.thread = a.threadId;
-    c.correlation = a.correlationId;
-    calls_.push_back(c);
-  }
   // CUPTI's range profiler launches a kernel of its own when a user range ends ("WaitNs", 80 us on an H200,
   // on a stream of CUPTI's: benchmarks/device/activity_probe.cu), after the range's work and before its
   // pass is synchronized. It is not the measured work.
@@ -401,7 +318,7 @@ class activity_collector {
         w.memory = copy_host_memory(w.direction, c->srcKind, c->dstKind);
         w.bytes = c->bytes;
         fill_work(w, c->start, c->end, c->deviceId, c->streamId, c->correlationId, c->graphId);
-        keep_copy(std::move(w));
+        system_.keep_copy(std::move(w));
       } else if (record->kind == CUPTI_ACTIVITY_KIND_MEMCPY2) {
         const auto* c = reinterpret_cast<const CUpti_ActivityMemcpyPtoP4*>(record);
         gpu_work w;
@@ -409,7 +326,7 @@ class activity_collector {
         w.direction = copy_direction::peer;
         w.bytes = c->bytes;
         fill_work(w, c->start, c->end, c->deviceId, c->streamId, c->correlationId, c->graphId);
-        keep_copy(std::move(w));
+        system_.keep_copy(std::move(w));
       } else if (record->kind == CUPTI_ACTIVITY_KIND_MEMSET) {
         const auto* s = reinterpret_cast<const CUpti_ActivityMemset4*>(record);
         keep_interval(s->start, s->end, s->deviceId, false);
@@ -417,9 +334,9 @@ class activity_collector {
         w.kind = gpu_work_kind::memset;
         w.bytes = s->bytes;
         fill_work(w, s->start, s->end, s->deviceId, s->streamId, s->correlationId, s->graphId);
-        keep_copy(std::move(w));
+        system_.keep_copy(std::move(w));
       } else if (record->kind == CUPTI_ACTIVITY_KIND_RUNTIME || record->kind == CUPTI_ACTIVITY_KIND_DRIVER) {
-        keep_call(*reinterpret_cast<const CUpti_ActivityAPI*>(record), record->kind == CUPTI_ACTIVITY_KIND_RUNTIME);
+        system_.keep_call(*reinterpret_cast<const CUpti_ActivityAPI*>(record), record->kind == CUPTI_ACTIVITY_KIND_RUNTIME);
       } else if (record->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) {
         const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
         if (!is_range_profiler_kernel(k->name)) keep_interval(k->start, k->end, k->deviceId, true);
@@ -465,12 +382,7 @@ class activity_collector {
   std::deque<kernel_activity> launches_;  // for hold_launches()
   correlation_phases phase_of_;                                  // correlation id -> external id (phase_external_id)
   std::map<CUpti_ActivityKind, std::size_t> kind_users_;         // enable_kind()
-  std::vector<system_slot> system_slots_;                        // hold_system()
-  std::deque<gpu_work> copies_;                                  // copies and memsets for hold_system()
-  std::deque<host_call> calls_;                                  // runtime and driver calls for hold_system()
-  std::uint64_t calls_base_ = 0;                                 // host calls trimmed from calls_'s front
-  std::vector<signed char> call_kinds_[2];                       // [driver, runtime][cbid] -> host_call_kind; -1: not yet
-  std::size_t system_dropped_ = 0;
+  system_queues system_{max_queued_kernels};                      // hold_system(): copies, memsets, host calls
 };
 
 }  // namespace detail

@@ -16,9 +16,8 @@
 // measures (cupti/pause.hpp).
 //
 // This header brings CUPTI's headers in; a unit that only reads, renders or compares reports includes
-// napkin/monitor/monitor_report.hpp or monitor_documents.hpp (plain C++, no CUDA). It is over 450 lines
-// because the monitor is one class: its thread, CUPTI session, profiler pause hook and stores share one lock
-// order.
+// napkin/monitor/monitor_report.hpp or monitor_documents.hpp (plain C++, no CUDA). What the monitor keeps of
+// what it drains, and how a drain goes in: monitor/monitor_stores.hpp.
 #pragma once
 
 #include "napkin/config.hpp"
@@ -41,20 +40,17 @@
 #include "napkin/cupti/pause.hpp"
 #include "napkin/cupti/session.hpp"
 #include "napkin/document/context_cuda.hpp"
-#include "napkin/monitor/accumulator.hpp"
 #include "napkin/monitor/drain_plan.hpp"
 #include "napkin/monitor/exit_report.hpp"
 #include "napkin/monitor/kernel_activity.hpp"
-#include "napkin/monitor/make_monitor_report.hpp"
 #include "napkin/monitor/monitor_costs.hpp"
+#include "napkin/monitor/monitor_stores.hpp"
 #include "napkin/monitor/pm_sampler.hpp"
 #include "napkin/monitor/sample.hpp"
-#include "napkin/monitor/sample_timeline.hpp"
 #include "napkin/monitor/settings.hpp"
 #include "napkin/monitor/start_failure.hpp"
 #include "napkin/monitor/start_failure_cuda.hpp"
 #include "napkin/nvtx/listener.hpp"
-#include "napkin/system/system_view.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 
@@ -150,14 +146,10 @@ class monitor final : private process_state::pausable_sampler {
   std::string diagnostics() const {
     const std::lock_guard<std::mutex> lock(data_mutex_);
     const detail::activity_collector& a = detail::activity_collector::instance();
-    const timeline_counts& t = timeline_.counts();
     return "kernel records " + std::to_string(cpu_.kernels) + ", launches inside napkin ranges " +
            std::to_string(a.external_records()) + ", kernel records lost " + std::to_string(a.dropped()) +
-           ", copy and host-call records lost " + std::to_string(a.system_dropped()) +
-           ", session restarts " + std::to_string(restarts_.load()) + ", samples without a usable time " +
-           std::to_string(t.untimed) + " (placed by their cycles " + std::to_string(t.placed) + ", lost " +
-           std::to_string(t.lost) + ")" + t.examples + ", refused data " + std::to_string(rejected_) +
-           (last_error_.empty() ? std::string() : " (last: " + last_error_ + ")");
+           ", copy and host-call records lost " + std::to_string(a.system_dropped()) + ", session restarts " +
+           std::to_string(restarts_.load()) + ", " + stores_.diagnostics();
   }
 
  private:
@@ -183,7 +175,7 @@ class monitor final : private process_state::pausable_sampler {
     int sms = 0;  // tells a kernel that fills the SMs, whose windows cannot read them idle (SM dropouts)
     if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, s.device) == cudaSuccess && sms > 0)
       options.sm_count = static_cast<std::uint64_t>(sms);
-    accumulator_ = monitor_accumulator(options, s.max_samples);
+    stores_.accumulator = monitor_accumulator(options, s.max_samples);
 #if NAPKIN_HAS_EXCEPTIONS
     try {
 #endif
@@ -197,7 +189,7 @@ class monitor final : private process_state::pausable_sampler {
       if (s.system) {  // copies, memsets and host calls for the system view (docs/system.md)
         system_options so;
         so.device = static_cast<std::uint32_t>(device);
-        system_.emplace(so);
+        stores_.system.emplace(so);
         system_slot_ = detail::activity_collector::instance().hold_system(static_cast<std::uint32_t>(device));
       }
       detail::install_range_listener(&detail::phase_tracker::instance(), detail::listener_slot::monitor);
@@ -305,40 +297,11 @@ class monitor final : private process_state::pausable_sampler {
       ~charge() { m->cpu_.attribute_s += detail::thread_cpu_seconds() - start; }
     } charged{this, cpu2};
     cpu_.decode_s += cpu1 - cpu0;
-    wall_.decode_s += step_wall.decode_s;
-    wall_.evaluate_s += step_wall.evaluate_s;
-    wall_.initialize_s += step_wall.initialize_s;
+    wall_ += step_wall;
     cpu_.activity_s += cpu2 - cpu1;
     cpu_.decoded_samples += fresh.size();
     cpu_.kernels += done.size();
-    detail::call_catching(
-        [&] {
-          if (overflow) timeline_.samples_lost();
-          for (const pm_sample& sample : fresh) timeline_.push(sample, accumulator_);
-          for (auto& k : done) accumulator_.add_kernel(detail::to_kernel_record(std::move(k)));
-          if (system_) {
-            system_->add(system_batch);
-            // Settled twice a second, not at every drain: each settle scans the records still pending
-            // (the lag's worth) and the kept context, so a settle per 10 ms drain cost ~3 % of a core on an
-            // H200 (docs/system.md, "Cost").
-            const std::uint64_t now_ts = detail::cupti_timestamp_now();
-            if (now_ts > settle_lag_ns && now_ts - system_settled_at_ >= system_settle_period_ns) {
-              system_->settle(now_ts - settle_lag_ns);
-              system_settled_at_ = now_ts;
-            }
-          }
-          // Windows older than the settle lag cannot get more kernels in practice (a kernel's record arrives
-          // after it ends, within a drain or two): attribute them and fold their kernels, so memory stays bounded.
-          if (timeline_.last_end() > settle_lag_ns) accumulator_.settle(timeline_.last_end() - settle_lag_ns);
-          // Between stretches, close time a settle lag behind (late records find their windows), once a second.
-          const std::uint64_t now = detail::cupti_timestamp_now(), lag = settle_lag_ns;
-          if (scheduled_off_ && !paused_ && now > 2 * lag && now - lag > timeline_.last_end() + lag / 2)
-            timeline_.paused_until(now - lag, accumulator_);
-        },
-        [&](const char* what) {  // data CUPTI gave that the attribution refuses: never fatal
-          ++rejected_;
-          last_error_ = what;
-        });
+    stores_.add(fresh, overflow, done, system_batch, scheduled_off_ && !paused_, detail::cupti_timestamp_now());
     return !done.empty() || std::any_of(fresh.begin(), fresh.end(), [](const pm_sample& x) { return x.busy(); });
   }
 
@@ -359,7 +322,7 @@ class monitor final : private process_state::pausable_sampler {
       sampler_.emplace(device_, *config_, settings_.interval_ns, settings_.hardware_buffer_bytes, samples_per_decode);
     sampler_->start();
     const std::lock_guard<std::mutex> lock(data_mutex_);
-    timeline_.session_started();
+    stores_.timeline.session_started();
   }
 
   void restart_after_failure(const std::string& why) noexcept {
@@ -383,7 +346,7 @@ class monitor final : private process_state::pausable_sampler {
           if (sampler_ && sampler_->started()) sampler_->stop();
           const std::uint64_t now = detail::cupti_timestamp_now();
           const std::lock_guard<std::mutex> lock(data_mutex_);
-          timeline_.paused_until(now, accumulator_);  // nothing is sampled while the profiler measures
+          stores_.timeline.paused_until(now, stores_.accumulator);  // nothing is sampled while the profiler measures
         },
         [](const char*) {});  // a session that fails to stop is released below all the same
     sampler_.reset();  // the range profiler needs the device's counters: give the session back
@@ -416,21 +379,13 @@ class monitor final : private process_state::pausable_sampler {
 
   monitor_report report_so_far() {
     const std::lock_guard<std::mutex> lock(data_mutex_);
-    monitor_accumulator all = accumulator_;  // a copy: windows still waiting for late kernels stay open
-    all.finish();
-    monitor_report r = make_monitor_report(all, device_);
-    if (system_) {
-      r.system = system_->report(detail::phase_tracker::instance().path_names());
-      // Copies and host calls the collector's bounded queues refused (process-wide) are dropped records too.
-      r.system->records_dropped += detail::activity_collector::instance().system_dropped();
-    }
-    return with_context(std::move(r));
+    return with_context(stores_.report(device_, detail::phase_tracker::instance().path_names(),
+                                       detail::activity_collector::instance().system_dropped()));
   }
   // Counts data the monitor refused or a step that failed, for diagnostics().
   void refuse(std::string why) {
     const std::lock_guard<std::mutex> lock(data_mutex_);
-    ++rejected_;
-    last_error_ = std::move(why);
+    stores_.refuse(std::move(why));
   }
   // Sampling ended for good (from the monitor's thread or a profiler's pause hook).
   void turn_off(std::string why) {
@@ -473,18 +428,11 @@ class monitor final : private process_state::pausable_sampler {
   std::chrono::nanoseconds drain_period{std::chrono::milliseconds(100)};  // plan_drains (drain_plan.hpp)
   std::uint32_t samples_per_decode = 32;
   static constexpr std::size_t steps_per_drain = drain_plan::steps_per_drain;
-  static constexpr std::uint64_t settle_lag_ns = drain_plan::settle_lag_ns;
 
   std::mutex decode_mutex_;  // one drain, pause or resume at a time
   mutable std::mutex data_mutex_;
-  monitor_accumulator accumulator_;
-  std::optional<system_view> system_;        // settings.system: copies, host calls, idle causes, rules
-  std::optional<std::size_t> system_slot_;   // the activity collector's hold_system()
-  std::uint64_t system_settled_at_ = 0;       // CUPTI timestamp of the system view's last settle
-  static constexpr std::uint64_t system_settle_period_ns = 500'000'000;
-  sample_timeline timeline_;  // sample order, setup samples, overflows, samples without a usable time
-  std::size_t rejected_ = 0;
-  std::string last_error_;
+  detail::monitor_stores stores_;  // under data_mutex_
+  std::optional<std::size_t> system_slot_;  // the activity collector's hold_system()
   cpu_use cpu_;
   decode_wall wall_;
 

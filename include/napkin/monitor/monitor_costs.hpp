@@ -22,6 +22,12 @@ struct monitor_cpu_use {
 // Wall seconds inside the sampler's decode steps, by CUPTI call group.
 struct monitor_decode_wall {
   double decode_s = 0, evaluate_s = 0, initialize_s = 0;
+  monitor_decode_wall& operator+=(const monitor_decode_wall& o) noexcept {
+    decode_s += o.decode_s;
+    evaluate_s += o.evaluate_s;
+    initialize_s += o.initialize_s;
+    return *this;
+  }
 };
 
 NAPKIN_END_NAMESPACE

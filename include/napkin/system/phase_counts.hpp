@@ -8,11 +8,23 @@
 #include "napkin/config.hpp"
 
 #include <cstddef>
+#include <cstdint>
 
 #include "napkin/system/duration_histogram.hpp"
+#include "napkin/system/records.hpp"
 #include "napkin/system/system_report.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
+
+// Counts a host call in its phase's sums (by kind, and its time if it blocks the host): the system view does
+// this when it admits the call; only the call's time waits for a chunk.
+inline void add_host_call(system_phase& p, const host_call& c) noexcept {
+  const std::uint64_t d = c.end_ns - c.start_ns;
+  copy_totals& k = p.host_calls[static_cast<std::size_t>(c.kind)];
+  ++k.count;
+  k.ns += d;
+  if (blocks_host(c.kind)) p.host_blocked_ns += d;
+}
 
 // Adds p's counts and sums (not its span, busy and idle) to `into`.
 inline void add_phase_counts(system_phase& into, const system_phase& p) noexcept {

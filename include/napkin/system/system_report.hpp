@@ -4,7 +4,46 @@
 // copies' overlap with kernels), where the host waited (synchronizing calls), launch counts and the gaps
 // between kernels on a stream; the rules that fired, with their numbers and the fix; the kernels by GPU time
 // and the one to profile next. Plain data (system/system_view.hpp builds it); renderings beside it.
-// Plain C++17; no CUDA, no exceptions. Definitions and thresholds: docs/system.md.
+// Plain C++17; no CUDA, no exceptions. Thresholds: docs/system.md.
+//
+// Definitions (docs/system.md is written from them; system/system_view.hpp says how records become them).
+// Times are [start, end) ns on one clock.
+// - Projection: an instance's projection is [min start, max end] of the GPU work (kernels, copies,
+//   memsets) launched inside it (gpu_work::instance), as Nsight Systems projects NVTX ranges onto the GPU.
+//   Work outside any instance (instance 0: phase 0, outside every range) projects by stretches: the work
+//   of one phase, by start, until work of another phase or instance starts (a program without ranges: one
+//   stretch, the run's span; setup and teardown around ranges: two). system_phase::instances counts range
+//   openings with work, not stretches.
+// - A phase's span is the union of its instances' projections (overlapping instances counted once), so
+//   two instances separated by another phase's work leave that work out. busy_ns: the time in the span
+//   covered by any GPU work of the device (any phase's, any stream); idle_ns = span - busy.
+// - The run row ("(run)"): span = [first start, last end] of all the device's work, continuous across
+//   settles (the time between settled chunks is idle); busy = the time covered by any work; idle = span -
+//   busy. Its counts and sums (kernels, copies, calls, histograms, instances) are the totals over all
+//   phases, phase 0 included.
+// - idle_by_host: every idle ns (of a phase's span or the run's) is split by what the host was doing,
+//   by priority over all host threads: some thread in a blocking call (blocks_host) -> host_waiting; else
+//   in a launch or graph launch -> host_launching; else in another call -> host_other_api; else
+//   host_outside. The four add up to idle_ns exactly.
+// - Kernels of a phase (the record's phase: the innermost range): kernels, kernel_ns, communication_ns
+//   (is_communication_kernel), kernel_durations. stream_gaps: per stream, kernels (any phase) by start;
+//   a kernel's gap is its start - the latest end of the kernels before it on the stream, counted in its
+//   phase when >= 0 (negative gaps: concurrent or late records, left out); the last end of each stream is
+//   carried across settles.
+// - Copies of a phase: by direction and host memory (count, GPU ns, bytes); copy_overlapped_ns: copy time
+//   covered by at least one kernel of the device (any phase); copies_on_kernel_streams: copies on a stream
+//   that ran kernels of the same phase in the same chunk; memsets.
+// - Host calls of a phase: by kind (count, ns); host_blocked_ns: the summed durations of blocking calls.
+//   These sums are taken when add() admits the call; what waits for a chunk is the call's time, by class
+//   (host_time_pieces: overlapping calls of a class, two threads' at once or a call made inside another,
+//   merged into one piece as they come) and, for a synchronous copy, the call itself.
+//   synchronous_copies: synchronous copy calls except host-to-device copies of <= 64 KiB
+//   (system_thresholds::sync_copy_small_h2d_bytes), the call joined to its GPU copy by correlation id in
+//   its chunk or the chunk before (a call whose copy is not found is kept, with 0 bytes).
+// - Graphs: an execution is the kernels with graph != 0 sharing (graph, correlation), in the phase of
+//   its first kernel; its span is max end - min start (graph_spans); graph_launches counts executions;
+//   graph_gaps: consecutive executions of one graph by start, next start - previous end when >= 0. An
+//   execution stays open across settles until the graph's next one starts (or report()).
 #pragma once
 
 #include "napkin/config.hpp"

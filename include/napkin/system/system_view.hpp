@@ -3,46 +3,10 @@
 // system_report (system/system_report.hpp), per phase and for the run, like Nsight Systems' `nsys analyze`
 // and `gpukernsum` in-process. Records come in any order and batch size (add); settle(t) analyzes those
 // that ended by t and keeps only sums, so memory stays bounded; report() settles the rest on a copy.
-// Plain C++17; no CUDA, no exceptions. It is over 450 lines because the chunked analysis is one class: its
-// histories, open projections and stream and graph state change together at every settle.
+// Plain C++17; no CUDA, no exceptions.
 //
-// Definitions (docs/system.md is written from them). Times are [start, end) ns on one clock.
-// - Projection: an instance's projection is [min start, max end] of the GPU work (kernels, copies,
-//   memsets) launched inside it (gpu_work::instance), as Nsight Systems projects NVTX ranges onto the GPU.
-//   Work outside any instance (instance 0: phase 0, outside every range) projects by stretches: the work
-//   of one phase, by start, until work of another phase or instance starts (a program without ranges: one
-//   stretch, the run's span; setup and teardown around ranges: two). system_phase::instances counts range
-//   openings with work, not stretches.
-// - A phase's span is the union of its instances' projections (overlapping instances counted once), so
-//   two instances separated by another phase's work leave that work out. busy_ns: the time in the span
-//   covered by any GPU work of the device (any phase's, any stream); idle_ns = span - busy.
-// - The run row ("(run)"): span = [first start, last end] of all the device's work, continuous across
-//   settles (the time between settled chunks is idle); busy = the time covered by any work; idle = span -
-//   busy. Its counts and sums (kernels, copies, calls, histograms, instances) are the totals over all
-//   phases, phase 0 included.
-// - idle_by_host: every idle ns (of a phase's span or the run's) is split by what the host was doing,
-//   by priority over all host threads: some thread in a blocking call (blocks_host) -> host_waiting; else
-//   in a launch or graph launch -> host_launching; else in another call -> host_other_api; else
-//   host_outside. The four add up to idle_ns exactly.
-// - Kernels of a phase (the record's phase: the innermost range): kernels, kernel_ns, communication_ns
-//   (is_communication_kernel), kernel_durations. stream_gaps: per stream, kernels (any phase) by start;
-//   a kernel's gap is its start - the latest end of the kernels before it on the stream, counted in its
-//   phase when >= 0 (negative gaps: concurrent or late records, left out); the last end of each stream is
-//   carried across settles.
-// - Copies of a phase: by direction and host memory (count, GPU ns, bytes); copy_overlapped_ns: copy time
-//   covered by at least one kernel of the device (any phase); copies_on_kernel_streams: copies on a stream
-//   that ran kernels of the same phase in the same chunk; memsets.
-// - Host calls of a phase: by kind (count, ns); host_blocked_ns: the summed durations of blocking calls.
-//   These sums are taken when add() admits the call; what waits for a chunk is the call's time, by class
-//   (host_time_pieces: overlapping calls of a class, two threads' at once or a call made inside another,
-//   merged into one piece as they come) and, for a synchronous copy, the call itself.
-//   synchronous_copies: synchronous copy calls except host-to-device copies of <= 64 KiB
-//   (system_thresholds::sync_copy_small_h2d_bytes), the call joined to its GPU copy by correlation id in
-//   its chunk or the chunk before (a call whose copy is not found is kept, with 0 bytes).
-// - Graphs: an execution is the kernels with graph != 0 sharing (graph, correlation), in the phase of
-//   its first kernel; its span is max end - min start (graph_spans); graph_launches counts executions;
-//   graph_gaps: consecutive executions of one graph by start, next start - previous end when >= 0. An
-//   execution stays open across settles until the graph's next one starts (or report()).
+// What each field of the report means (projection, span, busy, idle and its split, kernels, copies, host
+// calls, graphs): napkin/system/system_report.hpp. How records become sums:
 // - Chunks: settle(t) analyzes the pending records with end_ns <= t as one chunk and folds it into the
 //   sums. A record that arrives with end_ns <= the latest settle time is counted in late_records and
 //   analyzed in a later chunk. An instance split across chunks keeps one projection (its pieces and the
@@ -71,23 +35,23 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <initializer_list>
 #include <limits>
 #include <map>
 #include <set>
 #include <string>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "napkin/error.hpp"
 #include "napkin/system/communication.hpp"
+#include "napkin/system/copy_index.hpp"
 #include "napkin/system/duration_histogram.hpp"
 #include "napkin/system/graph_executions.hpp"
 #include "napkin/system/host_activity.hpp"
 #include "napkin/system/intervals.hpp"
 #include "napkin/system/kernel_table.hpp"
+#include "napkin/system/pending_records.hpp"
 #include "napkin/system/phase_counts.hpp"
 #include "napkin/system/records.hpp"
 #include "napkin/system/system_report.hpp"
@@ -114,68 +78,6 @@ struct system_phase_state {
   std::uint64_t open_instance = 0, open_end_ns = 0;
 };
 
-// A gpu_work as the view keeps it until its chunk is analyzed: the kernel's name as its kernel_table id, so
-// that sorting and splitting move 64 trivially copyable bytes, not strings (docs/system.md, "Cost").
-struct system_work {
-  std::uint64_t start_ns = 0, end_ns = 0, instance = 0, bytes = 0;
-  std::uint32_t stream = 0, phase = 0, correlation = 0, graph = 0;
-  std::uint32_t name = kernel_table::other_id;  // kernels: kernel_table::intern()'s id
-  gpu_work_kind kind = gpu_work_kind::kernel;
-  copy_direction direction = copy_direction::other;
-  host_memory memory = host_memory::none;
-  bool communication = false;  // kernels: is_communication_kernel(name)
-};
-
-// Records waiting for their chunk, as one add() brought them, with their bounds. Host calls are counted
-// when they come (their sums need no chunk); what waits is their time by class and the synchronous copies,
-// whose bytes come from their GPU copies.
-struct system_batch {
-  std::vector<system_work> work;
-  host_time_pieces call_time;
-  std::vector<host_call> sync_copies;
-  std::uint64_t min_start_ns = std::numeric_limits<std::uint64_t>::max(), max_end_ns = 0;
-  void include(std::uint64_t start_ns, std::uint64_t end_ns) noexcept {
-    min_start_ns = std::min(min_start_ns, start_ns);
-    max_end_ns = std::max(max_end_ns, end_ns);
-  }
-};
-
-struct system_copy_match {
-  std::uint32_t correlation = 0;
-  copy_direction direction = copy_direction::other;
-  std::uint64_t bytes = 0;
-};
-
-// A chunk's copies by correlation id, for the synchronous copy calls of this chunk or the next: gathered
-// for every chunk, sorted only when a call looks one up (most programs make no synchronous copies).
-class system_copy_index {
- public:
-  void clear() noexcept {
-    copies_.clear();
-    sorted_ = true;
-  }
-  void add(std::uint32_t correlation, copy_direction direction, std::uint64_t bytes) {
-    if (!copies_.empty() && correlation < copies_.back().correlation) sorted_ = false;
-    copies_.push_back({correlation, direction, bytes});
-  }
-  const system_copy_match* find(std::uint32_t correlation) {
-    if (!sorted_) {
-      std::stable_sort(copies_.begin(), copies_.end(), by_correlation);
-      sorted_ = true;
-    }
-    const auto it = std::lower_bound(copies_.begin(), copies_.end(), system_copy_match{correlation}, by_correlation);
-    return it != copies_.end() && it->correlation == correlation ? &*it : nullptr;
-  }
-
- private:
-  static bool by_correlation(const system_copy_match& a, const system_copy_match& b) noexcept {
-    return a.correlation < b.correlation;
-  }
-  std::vector<system_copy_match> copies_;
-  bool sorted_ = true;
-};
-
-
 }  // namespace detail
 
 class system_view {
@@ -196,32 +98,17 @@ class system_view {
         ++other_device_;
         continue;
       }
-      if (!admit(w.end_ns, pending_work_ + b.work.size())) continue;
-      detail::system_work k;
-      k.start_ns = w.start_ns;
-      k.end_ns = w.end_ns;
-      k.instance = w.instance;
-      k.bytes = w.bytes;
-      k.stream = w.stream;
-      k.phase = w.phase;
-      k.correlation = w.correlation;
-      k.graph = w.graph;
-      k.kind = w.kind;
-      k.direction = w.direction;
-      k.memory = w.memory;
-      if (w.kind == gpu_work_kind::kernel) {
-        const kernel_table::name_id id = kernels_.intern(w.name);
-        k.name = id.id;
-        k.communication = id.communication;
-      }
+      if (!admit(w.end_ns, pending_.work() + b.work.size())) continue;
+      const kernel_table::name_id id = w.kind == gpu_work_kind::kernel ? kernels_.intern(w.name) : kernel_table::name_id{};
+      const detail::system_work k = detail::to_system_work(w, id);
       b.work.push_back(k);
       b.include(k.start_ns, k.end_ns);
     }
     std::size_t calls = 0;  // pieces of host time and synchronous copies kept
     phase_cache sums_of{*this};
     for (const host_call& c : batch.calls) {
-      if (refused(c.start_ns, c.end_ns) || !admit(c.end_ns, pending_calls_ + calls)) continue;
-      count_call(sums_of(c.phase), c);
+      if (refused(c.start_ns, c.end_ns) || !admit(c.end_ns, pending_.calls() + calls)) continue;
+      add_host_call(sums_of(c.phase), c);
       if (b.call_time.add(time_class_of(c.kind), {c.start_ns, c.end_ns})) ++calls;
       if (c.kind == host_call_kind::synchronous_copy) {
         b.sync_copies.push_back(c);
@@ -229,80 +116,14 @@ class system_view {
       }
       b.include(c.start_ns, c.end_ns);
     }
-    if (b.work.empty() && calls == 0) return;
-    pending_work_ += b.work.size();
-    pending_calls_ += calls;
-    pending_.push_back(std::move(b));
+    pending_.push(std::move(b));
   }
 
   // Analyzes the pending records that ended by `before_ns` (end_ns <= before_ns) and keeps only sums.
   void settle(std::uint64_t before_ns) {
     settled_ns_ = std::max(settled_ns_, before_ns);
-    // The records that ended by the cut make the chunk; those still running at the cut (started before it,
-    // end after it) count as busy, or the host's, up to the cut in this chunk too, or that time would count
-    // idle here for good; the rest stay. Pending records stay in their batches, whose bounds spare a scan of
-    // every record at every settle (a batch wholly before or after the cut moves or stays as one).
-    std::vector<detail::system_work>& work = scratch_.work;  // reused: no fresh pages at every settle
-    host_time_pieces& call_time = scratch_.call_time;
-    work.clear();
-    for (std::vector<time_interval>& v : call_time.by_class) v.clear();
-    std::vector<host_call> sync_copies;
-    running running_now;
-    std::deque<detail::system_batch> keep;
-    for (detail::system_batch& b : pending_) {
-      if (b.max_end_ns <= before_ns) {
-        work.insert(work.end(), b.work.begin(), b.work.end());
-        for (std::size_t c = 0; c < 3; ++c) {
-          std::vector<time_interval>& to = call_time.by_class[c];
-          to.insert(to.end(), b.call_time.by_class[c].begin(), b.call_time.by_class[c].end());
-        }
-        sync_copies.insert(sync_copies.end(), b.sync_copies.begin(), b.sync_copies.end());
-        pending_work_ -= b.work.size();
-        pending_calls_ -= b.call_time.size() + b.sync_copies.size();
-        continue;
-      }
-      if (b.min_start_ns > before_ns) {  // nothing ended by the cut, nothing running at it
-        keep.push_back(std::move(b));
-        continue;
-      }
-      detail::system_batch rest;
-      for (const detail::system_work& w : b.work) {
-        if (w.end_ns <= before_ns) {
-          work.push_back(w);
-          continue;
-        }
-        if (w.start_ns < before_ns) {
-          running_now.work.push_back({w.start_ns, before_ns});
-          if (w.kind == gpu_work_kind::kernel) running_now.kernels.push_back({w.start_ns, before_ns});
-        }
-        rest.work.push_back(w);
-        rest.include(w.start_ns, w.end_ns);
-      }
-      for (std::size_t c = 0; c < 3; ++c)
-        for (const time_interval& i : b.call_time.by_class[c]) {
-          if (i.end_ns <= before_ns) {
-            call_time.by_class[c].push_back(i);
-            continue;
-          }
-          if (i.start_ns < before_ns) running_now.call_time.by_class[c].push_back({i.start_ns, before_ns});
-          rest.call_time.by_class[c].push_back(i);
-          rest.include(i.start_ns, i.end_ns);
-        }
-      for (const host_call& c : b.sync_copies) {
-        if (c.end_ns <= before_ns) {
-          sync_copies.push_back(c);
-          continue;
-        }
-        rest.sync_copies.push_back(c);
-        rest.include(c.start_ns, c.end_ns);
-      }
-      pending_work_ -= b.work.size() - rest.work.size();
-      pending_calls_ -= (b.call_time.size() + b.sync_copies.size()) - (rest.call_time.size() + rest.sync_copies.size());
-      if (!rest.work.empty() || rest.call_time.size() > 0 || !rest.sync_copies.empty()) keep.push_back(std::move(rest));
-    }
-    pending_.swap(keep);
-    if (work.empty() && call_time.size() == 0 && sync_copies.empty()) return;
-    analyze(work, call_time, sync_copies, running_now);
+    pending_.cut(before_ns, chunk_);
+    if (!chunk_.empty()) analyze(chunk_);
   }
 
   // The report: settles everything pending on a copy, so the view goes on. phase_names[id] names phase id
@@ -314,7 +135,7 @@ class system_view {
     return v.make_report(phase_names);
   }
 
-  std::uint64_t pending() const noexcept { return pending_work_ + pending_calls_; }
+  std::uint64_t pending() const noexcept { return pending_.work() + pending_.calls(); }
 
  private:
   bool refused(std::uint64_t start, std::uint64_t end) noexcept {
@@ -336,24 +157,11 @@ class system_view {
 
   detail::system_phase_state& phase(std::uint32_t id) { return phases_[id]; }
 
-  // What is still running at a settle's cut, clipped to it: context for the chunk, not records of it.
-  struct running {
-    std::vector<time_interval> work, kernels;
-    host_time_pieces call_time;
-  };
-
-  // A host call's sums in its phase: counted when it comes.
-  static void count_call(system_phase& p, const host_call& c) noexcept {
-    const std::uint64_t d = c.end_ns - c.start_ns;
-    copy_totals& k = p.host_calls[static_cast<std::size_t>(c.kind)];
-    ++k.count;
-    k.ns += d;
-    if (blocks_host(c.kind)) p.host_blocked_ns += d;
-  }
-
   // One chunk: sorted records whose time has come.
-  void analyze(std::vector<detail::system_work>& work, host_time_pieces& call_time, const std::vector<host_call>& sync_copies,
-               const running& now) {
+  void analyze(detail::system_chunk& chunk) {
+    std::vector<detail::system_work>& work = chunk.work;
+    host_time_pieces& call_time = chunk.call_time;
+    const auto& now = chunk.running;
     std::sort(work.begin(), work.end(), [](const detail::system_work& a, const detail::system_work& b) {
       return a.start_ns < b.start_ns;
     });
@@ -385,7 +193,7 @@ class system_view {
 
     analyze_spans(work, busy, host);
     analyze_work(work, kernel_busy);
-    analyze_sync_copies(work, sync_copies);
+    analyze_sync_copies(work, chunk.sync_copies);
     analyze_stream_gaps(work);
     graphs_.add(work, [this](std::uint32_t id) -> system_phase& { return phase(id).sums; });
 
@@ -611,13 +419,11 @@ class system_view {
   }
 
   system_options options_;
-  struct scratch {  // buffers of one settle, kept for the next (their capacity, not their contents)
-    std::vector<detail::system_work> work;
-    host_time_pieces call_time;
+  detail::pending_records pending_;  // add()'s batches, until settled
+  detail::system_chunk chunk_;       // one settle's records, its buffers kept for the next
+  struct scratch {                   // likewise
     std::vector<time_interval> all, kernels;
   } scratch_;
-  std::deque<detail::system_batch> pending_;  // add()'s batches, until settled
-  std::size_t pending_work_ = 0, pending_calls_ = 0;
   std::uint64_t settled_ns_ = 0;
   std::uint64_t dropped_ = 0, late_ = 0, refused_ = 0, other_device_ = 0;
   detail::system_phase_state run_;
