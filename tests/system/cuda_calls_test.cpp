@@ -79,3 +79,26 @@ TEST_CASE("blocks_host: the calls during which the host waits for the GPU") {
 
 static_assert(classify_cuda_call("cudaDeviceSynchronize_v3020") == host_call_kind::device_synchronize,
               "classification is constexpr");
+
+TEST_CASE("is_state_query: calls that only read state, which the system view leaves out") {
+  using napkin::is_state_query;
+  for (const char* name : {"cudaGetLastError_v3020", "cudaPeekAtLastError_v3020", "cudaGetDevice_v3020",
+                           "cudaGetDeviceCount_v3020", "cudaDeviceGetAttribute_v5000", "cudaStreamGetCaptureInfo_v2_v11030",
+                           "cudaStreamIsCapturing_ptsz_v10000", "cudaPointerGetAttributes_v4000", "cuCtxGetCurrent",
+                           "cuDeviceGetAttribute", "cuStreamGetCaptureInfo_v2_ptsz", "cuPointerGetAttribute"}) {
+    CAPTURE(name);
+    CHECK(is_state_query(name));
+    CHECK(classify_cuda_call(name) == host_call_kind::other);
+  }
+  // Not queries: calls that wait, poll the GPU, launch, copy, make a context, may load a module or take long.
+  for (const char* name : {"cudaStreamSynchronize_v3020", "cudaStreamQuery_v3020", "cudaEventQuery_v3020",
+                           "cudaLaunchKernel_v7000", "cudaMemcpyAsync_v3020", "cudaSetDevice_v3020", "cudaMalloc_v3020",
+                           "cudaFuncGetAttributes_v3020", "cudaGetDeviceProperties_v2_v12000", "cudaGetDeviceFlags_v7000",
+                           "cuLaunchKernel", "cuCtxSynchronize", "cuModuleGetFunction", "cudaGetLastErrorX", ""}) {
+    CAPTURE(name);
+    CHECK_FALSE(is_state_query(name));
+  }
+}
+
+static_assert(napkin::is_state_query("cudaGetLastError_v3020") && !napkin::is_state_query("cudaMemcpy_v3020"),
+              "is_state_query is constexpr");

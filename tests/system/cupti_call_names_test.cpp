@@ -4,7 +4,9 @@
 
 #include <cupti.h>
 
+#include <cstddef>
 #include <string>
+#include <utility>
 
 #include "napkin/system/cuda_calls.hpp"
 
@@ -61,4 +63,26 @@ TEST_CASE("driver API records by their CUPTI names") {
   CHECK(driver(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz) == host_call_kind::launch);
   CHECK(driver(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx) == host_call_kind::launch);
   CHECK(driver(CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch) == host_call_kind::graph_launch);
+}
+
+TEST_CASE("the state queries by their CUPTI names, and no call of another kind among them") {
+  CHECK(napkin::is_state_query(name_of(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaGetLastError_v3020)));
+  CHECK(napkin::is_state_query(name_of(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaPeekAtLastError_v3020)));
+  CHECK(napkin::is_state_query(name_of(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaGetDevice_v3020)));
+  CHECK(napkin::is_state_query(name_of(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuCtxGetCurrent)));
+  CHECK(napkin::is_state_query(name_of(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuDeviceGetAttribute)));
+  CHECK_FALSE(napkin::is_state_query(name_of(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaStreamQuery_v3020)));
+  // Every call CUPTI names: a state query is never one the view counts as a wait, a copy or a launch.
+  std::size_t queries = 0;
+  for (const auto& [domain, size] : {std::pair<CUpti_CallbackDomain, int>{CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_SIZE},
+                                     std::pair<CUpti_CallbackDomain, int>{CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE}})
+    for (int id = 1; id < size; ++id) {
+      const char* name = nullptr;
+      if (cuptiGetCallbackName(domain, static_cast<CUpti_CallbackId>(id), &name) != CUPTI_SUCCESS || name == nullptr) continue;
+      if (!napkin::is_state_query(name)) continue;
+      ++queries;
+      CAPTURE(name);
+      CHECK(napkin::classify_cuda_call(name) == host_call_kind::other);
+    }
+  CHECK(queries >= 20);  // the list's names, several with CUPTI's _v2 and per-thread variants
 }

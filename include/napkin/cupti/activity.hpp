@@ -17,6 +17,7 @@
 #include "napkin/config.hpp"
 
 #include <cupti_activity.h>
+#include <cupti_callbacks.h>
 
 #include <algorithm>
 #include <cstddef>
@@ -34,6 +35,7 @@
 #include "napkin/cupti/activity_records.hpp"
 #include "napkin/cupti/kernel_names.hpp"
 #include "napkin/cupti/system_queues.hpp"
+#include "napkin/system/cuda_calls.hpp"
 #include "napkin/system/records.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
@@ -60,6 +62,7 @@ class activity_collector {
     // CUPTI emits an external-correlation record for an API call only when that API's records are on.
     NAPKIN_DETAIL_PROFILER_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_RUNTIME));
     NAPKIN_DETAIL_PROFILER_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_DRIVER));
+    skip_state_queries();  // after the kinds: enabling a kind resets CUPTI's per-call choices
   }
   void release() noexcept {
     {
@@ -261,6 +264,27 @@ class activity_collector {
   }
   void disable_kind(CUpti_ActivityKind kind) noexcept {
     if (kind_users_[kind] > 0 && --kind_users_[kind] == 0) (void)cuptiActivityDisable(kind);
+  }
+
+  // No API records for the calls that only read state (is_state_query, cuda_calls.hpp): no phase or system
+  // view needs them, and a program that checks each launch with cudaGetLastError makes one per kernel. Best
+  // effort: where CUPTI refuses, the records come and system_queues leaves them out all the same.
+  static void skip_state_queries() noexcept {
+    struct api {
+      CUpti_CallbackDomain domain;
+      std::uint32_t callbacks;
+    };
+    const api apis[2] = {api{CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_SIZE},
+                         api{CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE}};
+    for (const api& a : apis)
+      for (std::uint32_t cbid = 1; cbid < a.callbacks; ++cbid) {
+        const CUpti_CallbackDomain domain = a.domain;
+        const char* name = nullptr;
+        if (cuptiGetCallbackName(domain, cbid, &name) != CUPTI_SUCCESS || name == nullptr || !is_state_query(name))
+          continue;
+        (void)(domain == CUPTI_CB_DOMAIN_RUNTIME_API ? cuptiActivityEnableRuntimeApi(cbid, 0)
+                                                     : cuptiActivityEnableDriverApi(cbid, 0));
+      }
   }
 
   // CUPTI's range profiler launches a kernel of its own when a user range ends ("WaitNs", 80 us on an H200,

@@ -2,7 +2,7 @@
 // napkin/cupti/system_queues.hpp — the activity collector's queues for the system view (napkin/system/):
 // copies and memsets of the devices a holder watches, and every runtime and driver call, each holder with its
 // own cursor into the calls (a process with a monitor per device has one host), bounded, what they refuse
-// counted. The collector (cupti/activity.hpp) owns them and holds its mutex around every call: system_queues
+// counted; calls that only read state (is_state_query) left out. The collector (cupti/activity.hpp) owns them and holds its mutex around every call: system_queues
 // is not synchronized.
 #pragma once
 
@@ -88,8 +88,10 @@ class system_queues {
       ++dropped_;
       return;
     }
+    const signed char kind = call_kind(a.cbid, runtime);
+    if (kind == state_query) return;  // is_state_query (cuda_calls.hpp): the view leaves these out
     host_call c;
-    c.kind = call_kind(a.cbid, runtime);
+    c.kind = static_cast<host_call_kind>(kind);
     c.start_ns = a.start;
     c.end_ns = a.end;
     c.thread = a.threadId;
@@ -117,17 +119,21 @@ class system_queues {
       ++calls_base_;
     }
   }
-  // What a call does, by callback id: its name classified once (cuda_calls.hpp), then a table lookup.
-  host_call_kind call_kind(std::uint32_t cbid, bool runtime) {
+  // What a call does, by callback id: its name classified once (cuda_calls.hpp), then a table lookup. A
+  // host_call_kind, or state_query.
+  static constexpr signed char unknown = -1, state_query = -2;
+  signed char call_kind(std::uint32_t cbid, bool runtime) {
     std::vector<signed char>& kinds = call_kinds_[runtime ? 1 : 0];
-    if (cbid >= max_callback_id) return host_call_kind::other;
-    if (cbid >= kinds.size()) kinds.resize(cbid + 1, -1);
-    if (kinds[cbid] < 0) {
+    if (cbid >= max_callback_id) return static_cast<signed char>(host_call_kind::other);
+    if (cbid >= kinds.size()) kinds.resize(cbid + 1, unknown);
+    if (kinds[cbid] == unknown) {
       const char* name = nullptr;
       (void)cuptiGetCallbackName(runtime ? CUPTI_CB_DOMAIN_RUNTIME_API : CUPTI_CB_DOMAIN_DRIVER_API, cbid, &name);
-      kinds[cbid] = static_cast<signed char>(name != nullptr ? classify_cuda_call(name) : host_call_kind::other);
+      kinds[cbid] = name != nullptr && is_state_query(name)
+                        ? state_query
+                        : static_cast<signed char>(name != nullptr ? classify_cuda_call(name) : host_call_kind::other);
     }
-    return static_cast<host_call_kind>(kinds[cbid]);
+    return kinds[cbid];
   }
   static constexpr std::uint32_t max_callback_id = 1u << 16;  // a table bound; CUDA 13 numbers its calls below 1,000
 
@@ -136,7 +142,7 @@ class system_queues {
   std::deque<gpu_work> copies_;       // copies and memsets of the watched devices
   std::deque<host_call> calls_;       // runtime and driver calls
   std::uint64_t calls_base_ = 0;      // host calls trimmed from calls_'s front
-  std::vector<signed char> call_kinds_[2];  // [driver, runtime][cbid] -> host_call_kind; -1: not yet
+  std::vector<signed char> call_kinds_[2];  // [driver, runtime][cbid] -> host_call_kind, unknown or state_query
   std::size_t dropped_ = 0;
 };
 

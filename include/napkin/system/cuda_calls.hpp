@@ -3,6 +3,7 @@
 // ("cudaStreamSynchronize", "cuMemcpyHtoD_v2", "cudaLaunchKernel_ptsz"): waits for the GPU, copies or sets
 // memory synchronously, launches, launches a graph, or none of these. CUPTI names API records by callback id
 // (cuptiGetCallbackName); classifying the name, not the id, keeps the table right across toolkit versions.
+// is_state_query() names the calls the system view leaves out.
 //
 // Synchronous copies and memsets are the calls without "Async" (CUDA Runtime API, "API synchronization
 // behavior": a cudaMemcpy returns when the copy is done for pageable and device memory; cudaMemset is
@@ -48,6 +49,33 @@ constexpr std::string_view cuda_call_base_name(std::string_view name) noexcept {
     }
   }
   return name;
+}
+
+// Calls that only read state the runtime or driver already holds: they neither wait for the GPU nor enqueue,
+// allocate, copy or set anything, and return in well under a microsecond. The system view does not record
+// them (a program that checks every launch with cudaGetLastError makes one per kernel; CUPTI writes an API
+// record, and an external-correlation record inside a range, for each). Calls that can load a module
+// (cudaFuncGetAttributes) or take long (cudaGetDeviceProperties) are not on the list; polls of the GPU
+// (cudaStreamQuery, cudaEventQuery) are not either: a host spinning on them is waiting.
+constexpr bool is_state_query(std::string_view name) noexcept {
+  name = cuda_call_base_name(name);
+  for (std::string_view q :
+       {std::string_view("cudaGetLastError"), std::string_view("cudaPeekAtLastError"), std::string_view("cudaGetDevice"),
+        std::string_view("cudaGetDeviceCount"), std::string_view("cudaDeviceGetAttribute"),
+        std::string_view("cudaDriverGetVersion"), std::string_view("cudaRuntimeGetVersion"),
+        std::string_view("cudaStreamGetCaptureInfo"), std::string_view("cudaStreamIsCapturing"),
+        std::string_view("cudaThreadExchangeStreamCaptureMode"), std::string_view("cudaStreamGetPriority"),
+        std::string_view("cudaStreamGetFlags"), std::string_view("cudaStreamGetDevice"),
+        std::string_view("cudaPointerGetAttributes"), std::string_view("cuCtxGetCurrent"),
+        std::string_view("cuCtxGetDevice"), std::string_view("cuDeviceGet"), std::string_view("cuDeviceGetCount"),
+        std::string_view("cuDeviceGetAttribute"), std::string_view("cuDriverGetVersion"),
+        std::string_view("cuCtxGetApiVersion"), std::string_view("cuCtxGetFlags"), std::string_view("cuCtxGetId"),
+        std::string_view("cuStreamGetCtx"), std::string_view("cuStreamGetCaptureInfo"),
+        std::string_view("cuStreamIsCapturing"), std::string_view("cuStreamGetPriority"),
+        std::string_view("cuStreamGetFlags"), std::string_view("cuStreamGetId"), std::string_view("cuPointerGetAttribute"),
+        std::string_view("cuPointerGetAttributes")})
+    if (name == q) return true;
+  return false;
 }
 
 constexpr host_call_kind classify_cuda_call(std::string_view name) noexcept {

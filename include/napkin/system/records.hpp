@@ -80,7 +80,8 @@ enum class host_call_kind {
   synchronous_memset,  // cudaMemset and the other memsets without Async
   launch,              // a kernel launch (runtime or driver)
   graph_launch,        // cudaGraphLaunch, cuGraphLaunch
-  other,               // any other call (its time splits the GPU's idle time: "other API")
+  other,               // any other call but a state query (is_state_query, not recorded); its time splits
+                       // the GPU's idle time: "other API"
 };
 inline constexpr std::array<host_call_kind, 8> all_host_call_kinds{
     host_call_kind::device_synchronize, host_call_kind::stream_synchronize, host_call_kind::event_synchronize,

@@ -34,6 +34,7 @@
 //   covered by at least one kernel of the device (any phase); copies_on_kernel_streams: copies on a stream
 //   that ran kernels of the same phase in the same chunk; memsets.
 // - Host calls of a phase: by kind (count, ns); host_blocked_ns: the summed durations of blocking calls.
+//   Calls that only read state (is_state_query: cudaGetLastError, cudaGetDevice, ...) are not recorded.
 //   These sums are taken when add() admits the call; what waits for a chunk is the call's time, by class
 //   (host_time_pieces: overlapping calls of a class, two threads' at once or a call made inside another,
 //   merged into one piece as they come) and, for a synchronous copy, the call itself.
