@@ -85,7 +85,8 @@ TEST_CASE("is_state_query: calls that only read state, which the system view lea
   for (const char* name : {"cudaGetLastError_v3020", "cudaPeekAtLastError_v3020", "cudaGetDevice_v3020",
                            "cudaGetDeviceCount_v3020", "cudaDeviceGetAttribute_v5000", "cudaStreamGetCaptureInfo_v2_v11030",
                            "cudaStreamIsCapturing_ptsz_v10000", "cudaPointerGetAttributes_v4000", "cuCtxGetCurrent",
-                           "cuDeviceGetAttribute", "cuStreamGetCaptureInfo_v2_ptsz", "cuPointerGetAttribute"}) {
+                           "cuDeviceGetAttribute", "cuStreamGetCaptureInfo_v2_ptsz", "cuPointerGetAttribute",
+                           "cuKernelGetName", "cuFuncGetName"}) {
     CAPTURE(name);
     CHECK(is_state_query(name));
     CHECK(classify_cuda_call(name) == host_call_kind::other);
@@ -94,7 +95,8 @@ TEST_CASE("is_state_query: calls that only read state, which the system view lea
   for (const char* name : {"cudaStreamSynchronize_v3020", "cudaStreamQuery_v3020", "cudaEventQuery_v3020",
                            "cudaLaunchKernel_v7000", "cudaMemcpyAsync_v3020", "cudaSetDevice_v3020", "cudaMalloc_v3020",
                            "cudaFuncGetAttributes_v3020", "cudaGetDeviceProperties_v2_v12000", "cudaGetDeviceFlags_v7000",
-                           "cuLaunchKernel", "cuCtxSynchronize", "cuModuleGetFunction", "cudaGetLastErrorX", ""}) {
+                           "cuLaunchKernel", "cuCtxSynchronize", "cuModuleGetFunction", "cuKernelGetAttribute",
+                           "cuKernelGetFunction", "cudaGetLastErrorX", ""}) {
     CAPTURE(name);
     CHECK_FALSE(is_state_query(name));
   }

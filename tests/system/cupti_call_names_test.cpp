@@ -71,6 +71,9 @@ TEST_CASE("the state queries by their CUPTI names, and no call of another kind a
   CHECK(napkin::is_state_query(name_of(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaGetDevice_v3020)));
   CHECK(napkin::is_state_query(name_of(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuCtxGetCurrent)));
   CHECK(napkin::is_state_query(name_of(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuDeviceGetAttribute)));
+  // The name lookup the CUDA 13 runtime makes inside every cudaLaunchKernel.
+  CHECK(napkin::is_state_query(name_of(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuKernelGetName)));
+  CHECK(napkin::is_state_query(name_of(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuFuncGetName)));
   CHECK_FALSE(napkin::is_state_query(name_of(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaStreamQuery_v3020)));
   // Every call CUPTI names: a state query is never one the view counts as a wait, a copy or a launch.
   std::size_t queries = 0;

@@ -211,7 +211,7 @@ class activity_collector {
     return out;
   }
 
-  // External-correlation records seen (launches inside a napkin::range), for diagnostics.
+  // External-correlation records seen (CUDA calls made inside a napkin::range), for diagnostics.
   std::size_t external_records() const {
     const std::lock_guard<std::mutex> lock(mutex_);
     return external_records_;

@@ -146,7 +146,7 @@ class monitor final : private process_state::pausable_sampler {
   std::string diagnostics() const {
     const std::lock_guard<std::mutex> lock(data_mutex_);
     const detail::activity_collector& a = detail::activity_collector::instance();
-    return "kernel records " + std::to_string(cpu_.kernels) + ", launches inside napkin ranges " +
+    return "kernel records " + std::to_string(cpu_.kernels) + ", CUDA calls inside napkin ranges " +
            std::to_string(a.external_records()) + ", kernel records lost " + std::to_string(a.dropped()) +
            ", copy and host-call records lost " + std::to_string(a.system_dropped()) + ", session restarts " +
            std::to_string(restarts_.load()) + ", " + stores_.diagnostics();

@@ -56,7 +56,9 @@ constexpr std::string_view cuda_call_base_name(std::string_view name) noexcept {
 // them (a program that checks every launch with cudaGetLastError makes one per kernel; CUPTI writes an API
 // record, and an external-correlation record inside a range, for each). Calls that can load a module
 // (cudaFuncGetAttributes) or take long (cudaGetDeviceProperties) are not on the list; polls of the GPU
-// (cudaStreamQuery, cudaEventQuery) are not either: a host spinning on them is waiting.
+// (cudaStreamQuery, cudaEventQuery) are not either: a host spinning on them is waiting. The CUDA 13 runtime
+// calls cuKernelGetName inside every cudaLaunchKernel (benchmarks/device/record_cost_probe.cu): left in, each
+// launch would carry a second API record and a second external-correlation record.
 constexpr bool is_state_query(std::string_view name) noexcept {
   name = cuda_call_base_name(name);
   for (std::string_view q :
@@ -73,7 +75,8 @@ constexpr bool is_state_query(std::string_view name) noexcept {
         std::string_view("cuStreamGetCtx"), std::string_view("cuStreamGetCaptureInfo"),
         std::string_view("cuStreamIsCapturing"), std::string_view("cuStreamGetPriority"),
         std::string_view("cuStreamGetFlags"), std::string_view("cuStreamGetId"), std::string_view("cuPointerGetAttribute"),
-        std::string_view("cuPointerGetAttributes")})
+        std::string_view("cuPointerGetAttributes"),
+        std::string_view("cuKernelGetName"), std::string_view("cuFuncGetName")})
     if (name == q) return true;
   return false;
 }
