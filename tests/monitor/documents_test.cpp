@@ -102,14 +102,15 @@ TEST_CASE("JSON: a caller's context wins; an empty report is a valid document") 
 
 TEST_CASE("CSV: one row per phase, path and kernel") {
   const std::string csv = to_csv(run());
-  CHECK(csv.rfind("by,name,count,complete,partial,gpu_ns,mean_ns,sampled_ns,concurrent_ns,sm_pct,dram_pct,"
+  CHECK(csv.rfind("by,name,count,complete,partial,gpu_ns,mean_ns,sampled_ns,concurrent_ns,sm_pct,sm_pct_upper,dram_pct,"
                   "l1tex_pct,l2_slices_pct,l2_figure,memory_pct,dram_read_bytes,dram_write_bytes,dram_bytes,"
                   "dram_bytes_per_s,dram_bytes_per_complete_launch,communication_fraction,activity,sol_verdict,"
                   "resolution,standard_error_pct,alone_fraction\r\n",
                   0) == 0);
   // load: 2 launches, 1 complete; 1000 ns sampled of 2000; 600 + 400 B over 1000 ns = 1e9 B/s (written as
-  // 1000 / (1000 x 1e-9) rounds: 999999999.9999999), then 1000 B per complete launch.
-  const std::size_t load = csv.find("\r\nkernel,load,2,1,true,2000,1000,1000,0,20,80,30,40,slices,80,600,400,1000,");
+  // 1000 / (1000 x 1e-9) rounds: 999999999.9999999), then 1000 B per complete launch. No SM % inputs, no bound:
+  // sm_pct_upper is empty.
+  const std::size_t load = csv.find("\r\nkernel,load,2,1,true,2000,1000,1000,0,20,,80,30,40,slices,80,600,400,1000,");
   REQUIRE(load != std::string::npos);
   const std::size_t end = csv.find("\r\n", load + 2);
   const std::string tail = csv.substr(load, end - load);

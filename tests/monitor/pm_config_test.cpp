@@ -11,8 +11,9 @@
 using namespace napkin;
 
 TEST_CASE("the monitor's set is one PM-sampling pass on GH100 and GB100") {
-  // GH100: the seven readings, the eight SM % inputs and sm__cycles_active (docs/monitor.md); GB100 the seven.
-  for (const auto& [chip, count] : {std::pair<const char*, std::size_t>{"GH100", 16}, {"GB100", 7}}) {
+  // GH100: the seven readings, the eight SM % inputs, sm__cycles_active and the two L1 wavefront rates
+  // (docs/monitor.md); GB100 the seven.
+  for (const auto& [chip, count] : {std::pair<const char*, std::size_t>{"GH100", 18}, {"GB100", 7}}) {
     CAPTURE(chip);
     const detail::pm_sampling_config config(chip, detail::monitor_metrics(chip));
     CHECK(config.passes() == 1);
@@ -22,8 +23,8 @@ TEST_CASE("the monitor's set is one PM-sampling pass on GH100 and GB100") {
 
 TEST_CASE("monitor_sample reads the values in the set's order") {
   const std::vector<std::string> m = detail::monitor_metrics("GH100");
-  double v[16];
-  for (int i = 0; i < 16; ++i) v[i] = 11.0 * (i + 1);
+  double v[18];
+  for (int i = 0; i < 18; ++i) v[i] = 11.0 * (i + 1);
   const pm_sample s = detail::monitor_sample(100, 200, v, m.size());
   CHECK(s.start_ns == 100);
   CHECK(s.end_ns == 200);
@@ -52,10 +53,20 @@ TEST_CASE("monitor_sample reads the values in the set's order") {
   }
   CHECK(m[15].find("sm__cycles_active") != std::string::npos);
   CHECK(*s.sm_active_pct == 176);
+  // Then the L1's LSU and TEX data-pipe wavefront rates (the bound on the SM % inputs the pass lacks).
+  CHECK(m[16].find("l1tex__data_pipe_lsu_wavefronts") != std::string::npos);
+  CHECK(*s.l1_wavefronts[0] == 187);
+  CHECK(m[17].find("l1tex__data_pipe_tex_wavefronts") != std::string::npos);
+  CHECK(*s.l1_wavefronts[1] == 198);
+  // Sixteen values (a set from before the wavefronts): the inputs, no wavefronts.
+  const pm_sample sixteen = detail::monitor_sample(100, 200, v, 16);
+  CHECK(*sixteen.sm_active_pct == 176);
+  CHECK_FALSE(sixteen.l1_wavefronts[0]);
   // Seven values (GB100's set): no inputs, nothing read past the seventh.
   const pm_sample seven = detail::monitor_sample(100, 200, v, 7);
   CHECK_FALSE(seven.sm_inputs[0]);
   CHECK_FALSE(seven.sm_active_pct);
+  CHECK_FALSE(seven.l1_wavefronts[1]);
 }
 
 TEST_CASE("ncu's SM figure cannot be sampled, nor rebuilt from its breakdown") {

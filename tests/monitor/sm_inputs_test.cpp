@@ -25,20 +25,27 @@ using monitor_test::kernel;
 namespace {
 
 // Two kernels whose SM % is led by different inputs: an FMA loop (instructions 99, FP64 0) and an FP64 loop
-// (instructions 54, FP64 99.5), and a copy led by instructions at 14.
+// (instructions 54, FP64 99.5), a copy led by instructions at 14, and a naive transpose whose sampled inputs are
+// all low while its L1 LSU data pipe runs 28.6 wavefronts (ncu's SM % 6.6, led by an MIO queue the pass lacks:
+// docs/monitor.md). `waves`: the L1's LSU and TEX data-pipe wavefront rates.
 struct input_truth {
   std::string name;
   std::array<double, sm_input_count> inputs;
+  std::array<double, l1_wavefront_count> waves;
   double sm() const { return *std::max_element(inputs.begin(), inputs.end()); }
+  double upper() const { return std::max(sm(), std::max(waves[0], waves[1])); }
 };
 const std::vector<input_truth> kinds = {
-    {"fma", {99, 11, 91, 85, 0, 0, 0, 0}},
-    {"fp64", {54, 3, 1.5, 3, 99.5, 0, 0, 0}},
-    {"copy", {14, 10.6, 1.4, 2.8, 0, 0, 2.3, 0}},
+    {"fma", {99, 11, 91, 85, 0, 0, 0, 0}, {0.4, 0}},
+    {"fp64", {54, 3, 1.5, 3, 99.5, 0, 0, 0}, {2, 0.1}},
+    {"copy", {14, 10.6, 1.4, 2.8, 0, 0, 2.3, 0}, {13.9, 0}},
+    {"transpose", {1.63, 0.9, 0.2, 0.3, 0, 0, 0.1, 0}, {28.6, 0.2}},
 };
 
-pm_sample window_of(std::uint64_t a, std::uint64_t b, const std::vector<kernel_record>& ks, bool with_inputs) {
+pm_sample window_of(std::uint64_t a, std::uint64_t b, const std::vector<kernel_record>& ks, bool with_inputs,
+                    bool with_waves) {
   std::array<double, sm_input_count> in{};
+  std::array<double, l1_wavefront_count> waves{};
   const double w = static_cast<double>(b - a);
   double busy = 0;
   for (const kernel_record& k : ks) {
@@ -48,16 +55,19 @@ pm_sample window_of(std::uint64_t a, std::uint64_t b, const std::vector<kernel_r
     busy += share;
     const input_truth& t = *std::find_if(kinds.begin(), kinds.end(), [&](const input_truth& r) { return r.name == k.name; });
     for (std::size_t i = 0; i < sm_input_count; ++i) in[i] += share * t.inputs[i];
+    for (std::size_t i = 0; i < l1_wavefront_count; ++i) waves[i] += share * t.waves[i];
   }
   pm_sample s = monitor_test::sample(a, b, *std::max_element(in.begin(), in.end()), 0);
   if (with_inputs) {
     for (std::size_t i = 0; i < sm_input_count; ++i) s.sm_inputs[i] = in[i];
     s.sm_active_pct = 100 * busy;
   }
+  if (with_waves)
+    for (std::size_t i = 0; i < l1_wavefront_count; ++i) s.l1_wavefronts[i] = waves[i];
   return s;
 }
 
-rate_solution solve(bool with_inputs) {
+rate_solution solve(bool with_inputs, bool with_waves = false) {
   std::mt19937_64 rng(27);
   std::vector<kernel_record> ks;
   std::uint64_t t = 0;
@@ -69,7 +79,8 @@ rate_solution solve(bool with_inputs) {
   }
   monitor_accumulator acc(keep_first());
   for (const kernel_record& k : ks) acc.add_kernel(k);
-  for (std::uint64_t a = 0; a + 1000 <= t; a += 1000) acc.add_sample(window_of(a, a + 1000, ks, with_inputs));
+  for (std::uint64_t a = 0; a + 1000 <= t; a += 1000)
+    acc.add_sample(window_of(a, a + 1000, ks, with_inputs, with_waves));
   acc.finish();
   return acc.rates().solve();
 }
@@ -173,4 +184,82 @@ TEST_CASE("the report says which input led a kernel's SM % and how many windows 
   r.totals.sm_dropouts = 3;
   CHECK(to_text(r).find("windows whose SM counters dropped out: 3") != std::string::npos);
   CHECK(to_key_values(r).find(" sm_dropouts=3") != std::string::npos);
+}
+
+TEST_CASE("SM % as a range: the solved wavefront rates bound what the inputs miss") {
+  const rate_solution s = solve(true, true);
+  for (const input_truth& t : kinds) {
+    CAPTURE(t.name);
+    const class_rate& c = find(s, t.name);
+    REQUIRE(c.status == rate_status::resolved);
+    CHECK(*c.value[0] == doctest::Approx(t.sm()).epsilon(1e-6));  // SM % itself does not move
+    REQUIRE(c.value[6]);
+    CHECK(*c.value[6] == doctest::Approx(t.upper()).epsilon(1e-6));
+  }
+  // Without the wavefronts (a set from before them, or a chip without them) there is no bound.
+  const rate_solution none = solve(true, false);
+  for (const input_truth& t : kinds) CHECK_FALSE(find(none, t.name).value[6]);
+  // Without the inputs neither: the bound is on what the inputs miss.
+  const rate_solution no_inputs = solve(false, true);
+  for (const input_truth& t : kinds) CHECK_FALSE(find(no_inputs, t.name).value[6]);
+}
+
+namespace {
+// A row of one resolved class with these readings (percent); DRAM at `dram`, memory = max(DRAM, L1, L2).
+monitor_row range_row(double sm, std::optional<double> upper, double dram, double l1) {
+  class_rate c;
+  c.name = "k";
+  c.status = rate_status::resolved;
+  c.windows = 10;
+  c.sampled_ns = 10000;
+  c.solo_share = 1.0;
+  c.value = {sm, l1, 5.0, dram, 1.0, 0.5, upper};
+  for (std::size_t m = 0; m < rate_pct_metrics; ++m) c.standard_error[m] = 0.2;
+  monitor_totals t;
+  t.count = 4;
+  t.gpu_ns = 10000;
+  t.sampled_ns = 10000;
+  return make_monitor_row("k", t, row_classes{{&c, 10000.0}});
+}
+}  // namespace
+
+TEST_CASE("a row's SM % range: a verdict only where it holds over the whole range") {
+  // The transpose: SM 1.6 to 28.6, DRAM 80: memory-bound (DRAM) at both ends.
+  const monitor_row transpose = range_row(1.63, 28.6, 80, 40);
+  REQUIRE(transpose.sm_pct_upper);
+  CHECK(*transpose.sm_pct_upper == doctest::Approx(28.6));
+  CHECK(transpose.sm_pct_range());
+  CHECK(transpose.verdict.kind == bottleneck::memory_bound_dram);
+  // A shared-memory reduction: SM 52 held, up to 94; memory 30: below 60 % at one end, compute-bound at the other.
+  const monitor_row smem = range_row(52, 94, 1, 30);
+  CHECK(smem.sm_pct_range());
+  CHECK(smem.verdict.kind == bottleneck::not_measured);
+  CHECK(smem.verdict.reason.find("SM % is between 52.0 and 94.0") != std::string::npos);
+  CHECK(smem.resolution.resolved());  // the readings are the kernel's; only SM % is a range
+  // A bound within 3 points of SM % is no range: the number stands.
+  const monitor_row fma = range_row(99, 99.5, 0, 5);
+  CHECK_FALSE(fma.sm_pct_range());
+  CHECK(fma.verdict.kind == bottleneck::compute_bound);
+  // A bound below SM % (the inputs lead): the upper end is SM % itself.
+  const monitor_row copy = range_row(14, 13.9, 85, 30);
+  CHECK(*copy.sm_pct_upper == doctest::Approx(14));
+  CHECK_FALSE(copy.sm_pct_range());
+  // No bound, no upper end.
+  CHECK_FALSE(range_row(50, std::nullopt, 10, 10).sm_pct_upper);
+
+  monitor_report r;
+  r.kernels = {smem, transpose, fma};
+  r.kernels[0].name = "smem_reduce";
+  r.kernels[1].name = "transpose";
+  r.kernels[2].name = "fma";
+  const std::string text = to_text(r);
+  CAPTURE(text);
+  CHECK(text.find("52.0+") != std::string::npos);  // the lower end, marked
+  CHECK(text.find("1.6+") != std::string::npos);
+  CHECK(text.find("99.0+") == std::string::npos);
+  CHECK(text.find("no verdict: SM % is between 52.0 and 94.0") != std::string::npos);
+  CHECK(text.find("SM % between 1.6 and 28.6") != std::string::npos);
+  const std::string kv = to_key_values(r);
+  CHECK(kv.find("name=transpose") != std::string::npos);
+  CHECK(kv.find(" sm_pct=1.63 sm_pct_upper=28.6 ") != std::string::npos);
 }

@@ -66,13 +66,33 @@ TEST_CASE("a measured run's bad input names the file and the member") {
 }
 
 TEST_CASE("a monitor report read back writes the same document") {
-  const monitor_report written = monitor_samples::report();
+  monitor_report written = monitor_samples::report();
+  REQUIRE(!written.kernels.empty());
+  REQUIRE(written.kernels[0].sm_pct);
+  written.kernels[0].sm_pct_upper = *written.kernels[0].sm_pct + 12.5;  // an SM % range
   const json_read_result doc = parse_json(to_json(written), "monitor.json");
   REQUIRE(doc.ok());
   const monitor_report read = read_monitor_report(doc.value, "monitor.json");
   CHECK(read.kernels.size() == written.kernels.size());
   CHECK(read.phases.size() == written.phases.size());
   CHECK(to_json(read) == to_json(written));
+  REQUIRE(read.kernels[0].sm_pct_upper);
+  CHECK(*read.kernels[0].sm_pct_upper == *written.kernels[0].sm_pct + 12.5);
+
+  // A document from before the SM % range has no sm_pct_upper: read without one. One whose upper end is
+  // below SM % is refused.
+  std::string text = to_json(written);
+  const std::string key = "\"sm_pct_upper\": ";
+  std::string older = text;
+  for (std::size_t at; (at = older.find(key)) != std::string::npos;) older.erase(at, older.find(',', at) + 1 - at);
+  const json_read_result old_doc = parse_json(older, "old.json");
+  REQUIRE(old_doc.ok());
+  CHECK_FALSE(read_monitor_report(old_doc.value, "old.json").kernels[0].sm_pct_upper);
+  written.kernels[0].sm_pct_upper = *written.kernels[0].sm_pct - 1;
+  const json_read_result low = parse_json(to_json(written), "low.json");
+  REQUIRE(low.ok());
+  CHECK(contains(input_error_of([&] { read_monitor_report(low.value, "low.json"); }),
+                 "sm_pct_upper: below sm_pct, or given without it"));
 
   const json_read_result no_rows = parse_json(R"({"monitor": {}})", "bad.json");
   REQUIRE(no_rows.ok());

@@ -164,6 +164,7 @@ inline void attribute_window(const monitor_window& w, const std::vector<std::siz
       without_sm.l1tex_pct.reset();
       without_sm.sm_active_pct.reset();
       for (auto& v : without_sm.sm_inputs) v.reset();
+      for (auto& v : without_sm.l1_wavefronts) v.reset();  // the L1's counters drop out with the SM's
       sample = &without_sm;
     }
   }

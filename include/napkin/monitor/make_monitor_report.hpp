@@ -26,6 +26,7 @@
 #include "napkin/monitor/rate_status.hpp"
 #include "napkin/monitor/sample.hpp"
 #include "napkin/profiler/verdicts.hpp"
+#include "napkin/text/numbers.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 
@@ -39,6 +40,7 @@ inline monitor_row make_monitor_row(std::string name, const monitor_totals& t, c
   std::array<std::optional<double>, rate_metric_count> v{};
   r.resolution = detail::resolve_row(classes, v);
   r.sm_pct = v[0], r.l1tex_pct = v[1], r.l2_slices_pct = v[2], r.dram_pct = v[3];
+  if (r.sm_pct && v[6]) r.sm_pct_upper = std::max(*r.sm_pct, *v[6]);
   const std::pair<std::optional<double>, std::optional<double>> byte_rates{v[4], v[5]};  // read, write per ns
   for (const std::optional<double>& m : {r.dram_pct, r.l1tex_pct, r.l2_slices_pct})
     if (m) r.memory_pct = std::max(r.memory_pct.value_or(*m), *m);
@@ -61,9 +63,15 @@ inline monitor_row make_monitor_row(std::string name, const monitor_totals& t, c
   if (!r.resolution.resolved())
     r.verdict = {bottleneck::not_measured, "no verdict: " + std::string(describe(r.resolution.status)) + " (" +
                                                r.resolution.reason + ")"};
-  else if (r.sm_pct && r.memory_pct)
+  else if (r.sm_pct && r.memory_pct) {
     r.verdict = classify_by_sol_table(*r.sm_pct, *r.memory_pct, r.dram_pct);
-  else
+    // SM % as a range: a verdict only where it is the same at both ends (docs/monitor.md, "SM % as a range").
+    if (r.sm_pct_range() && classify_by_sol_table(*r.sm_pct_upper, *r.memory_pct, r.dram_pct).kind != r.verdict.kind)
+      r.verdict = {bottleneck::not_measured,
+                   "no verdict: SM % is between " + fixed(*r.sm_pct, 1) + " and " + fixed(*r.sm_pct_upper, 1) +
+                       " (the L1 data-pipe wavefronts bound the SM % inputs the sampling pass lacks), and the verdict "
+                       "changes within that range"};
+  } else
     r.verdict = {bottleneck::not_measured, "no SM % or no memory reading in the sampled windows"};
   return r;
 }

@@ -55,6 +55,10 @@ struct monitor_row {
   monitor_totals totals;
   double mean_ns = 0;  // totals.gpu_ns / totals.count
   std::optional<double> sm_pct, l1tex_pct, l2_slices_pct, dram_pct;
+  // The most SM % can be (GH100): ncu's SM % is a maximum over inputs of which the one pass samples eight;
+  // the rest are bounded by the L1's data-pipe wavefront rates, also sampled. The true SM % lies in
+  // [sm_pct, sm_pct_upper]; sm_pct_range() says whether that range is wide enough to print as one.
+  std::optional<double> sm_pct_upper;
   std::optional<double> memory_pct;  // max(DRAM, L1, L2 slices): the monitor's, not ncu's Memory %
   std::optional<double> dram_read_bytes, dram_write_bytes;
   std::optional<double> dram_bytes;        // read + write, when both were read over the same time
@@ -67,6 +71,9 @@ struct monitor_row {
   row_resolution resolution;
 
   bool communication() const { return split.mostly_communication(); }
+  // SM % is a range rather than a number: its bound is more than sm_range_points above it.
+  bool sm_pct_range() const { return sm_pct && sm_pct_upper && *sm_pct_upper > *sm_pct + sm_range_points; }
+  static constexpr double sm_range_points = 3.0;  // the monitor's accuracy goal against ncu, in points
 };
 
 // Which L2 the monitor's L2 % is, for every rendering: the slices, which PM sampling reads.
@@ -117,8 +124,9 @@ inline void monitor_table(std::string& out, const char* title, const std::vector
       t.note(name);
       name.clear();
     }
+    // SM % as a range (monitor_row::sm_pct_upper) prints its lower end with a "+", the range in the notes.
     t.row({name, std::to_string(r.totals.count), monitor_ns(static_cast<double>(r.totals.gpu_ns)),
-           monitor_pct(r.sm_pct), monitor_pct(r.dram_pct), monitor_pct(r.l1tex_pct), monitor_pct(r.l2_slices_pct),
+           monitor_pct(r.sm_pct) + (r.sm_pct_range() ? "+" : ""), monitor_pct(r.dram_pct), monitor_pct(r.l1tex_pct), monitor_pct(r.l2_slices_pct),
            r.dram_bytes ? si(*r.dram_bytes, "B") + (r.partial ? "*" : "") : "n/a",
            r.dram_bytes_per_s ? si(*r.dram_bytes_per_s, "B/s") : "n/a"});
     std::vector<std::string> notes;
@@ -128,7 +136,11 @@ inline void monitor_table(std::string& out, const char* title, const std::vector
       notes.push_back("communication: " + percent_of(r.split.communication_fraction()) +
                       " of GPU time in NCCL/NVSHMEM kernels (SOL: " + sol + ")");
     else if (res.resolved())
-      notes.push_back(sol);
+      notes.push_back(r.verdict.kind == bottleneck::not_measured ? r.verdict.reason : sol);
+    if (r.sm_pct_range() && r.verdict.kind != bottleneck::not_measured)
+      notes.push_back("SM % between " + fixed(*r.sm_pct, 1) + " and " + fixed(*r.sm_pct_upper, 1) +
+                      " (the L1 data-pipe wavefronts bound the SM % inputs the sampling pass lacks); the verdict holds "
+                      "over that range");
     if (!res.resolved()) notes.push_back("no verdict: " + std::string(describe(res.status)) + " (" + res.reason + ")");
     const std::string se = res.standard_error_pct ? fixed(*res.standard_error_pct, 1) + " points" : "unknown";
     if (res.resolved() && res.solo_share.value_or(0) >= 0.999)
@@ -323,6 +335,7 @@ inline std::string to_key_values(const monitor_report& r) {
          << " concurrent_ns=" << t.concurrent_ns << " incomplete=" << t.incomplete << " complete=" << row.complete
          << " partial=" << (row.partial ? 1 : 0);
       detail::monitor_key_value(os, "sm_pct", row.sm_pct);
+      detail::monitor_key_value(os, "sm_pct_upper", row.sm_pct_upper);
       detail::monitor_key_value(os, "dram_pct", row.dram_pct);
       detail::monitor_key_value(os, "l1tex_pct", row.l1tex_pct);
       detail::monitor_key_value(os, "l2_slices_pct", row.l2_slices_pct);

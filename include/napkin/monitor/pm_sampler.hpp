@@ -40,10 +40,11 @@ NAPKIN_BEGIN_NAMESPACE
 
 namespace detail {
 // The one-pass PM-sampling set, in pm_sample's order: seven metrics on every chip napkin monitors, then, where
-// napkin knows what TriageCompute.sm__throughput is the maximum of, those inputs and sm__cycles_active.
+// napkin knows what TriageCompute.sm__throughput is the maximum of, those inputs, sm__cycles_active and the L1's
+// two data-pipe wavefront rates (a bound on the SM % inputs the pass lacks).
 // On GH100 (H100, H200) the sampled SM % equals, in every kernel's own windows, the largest of the eight inputs
 // below (benchmarks/device/pm_sm_inputs_probe.cu on an H100, docs/monitor.md); CUPTI's host planner puts all
-// sixteen metrics in one pass. GB100 names its FMA counters differently and was never measured: it keeps the
+// eighteen metrics in one pass (the pass test, tests/monitor). GB100 names its FMA counters differently and was never measured: it keeps the
 // seven. Checked against ncu on an H200 and an H100 (docs/monitor.md).
 inline std::vector<std::string> monitor_metrics(const std::string& chip) {
   std::vector<std::string> m = {"TriageCompute.sm__throughput.avg.pct_of_peak_sustained_elapsed",
@@ -62,14 +63,17 @@ inline std::vector<std::string> monitor_metrics(const std::string& chip) {
                               "TPC.TriageCompute.sm__pipe_tensor_cycles_active_realtime",
                               "SM_A.TriageCompute.sm__inst_executed_pipe_uniform_realtime",
                               "SM_A.TriageCompute.sm__inst_executed_pipe_xu_realtime",
-                              "TPC.TriageCompute.sm__cycles_active"})
+                              "TPC.TriageCompute.sm__cycles_active",
+                              "SM_A.TriageCompute.l1tex__data_pipe_lsu_wavefronts",  // pm_sample::l1_wavefronts
+                              "SM_A.TriageCompute.l1tex__data_pipe_tex_wavefronts"})
       m.push_back(std::string(input) + ".avg.pct_of_peak_sustained_elapsed");
   }
   return m;
 }
 inline constexpr std::size_t monitor_base_metric_count = 7;
 
-// One sample of monitor_metrics(chip), its `count` values in that order (7, or 16 with the SM inputs).
+// One sample of monitor_metrics(chip), its `count` values in that order (7; 16 with the SM inputs; 18 with the
+// L1 wavefront rates).
 inline pm_sample monitor_sample(std::uint64_t start_ns, std::uint64_t end_ns, const double* v,
                                 std::size_t count = monitor_base_metric_count) {
   pm_sample s;
@@ -86,6 +90,9 @@ inline pm_sample monitor_sample(std::uint64_t start_ns, std::uint64_t end_ns, co
     for (std::size_t i = 0; i < sm_input_count; ++i) s.sm_inputs[i] = v[monitor_base_metric_count + i];
     s.sm_active_pct = v[monitor_base_metric_count + sm_input_count];
   }
+  if (count >= monitor_base_metric_count + sm_input_count + 1 + l1_wavefront_count)
+    for (std::size_t i = 0; i < l1_wavefront_count; ++i)
+      s.l1_wavefronts[i] = v[monitor_base_metric_count + sm_input_count + 1 + i];
   return s;
 }
 inline double thread_cpu_seconds() noexcept {

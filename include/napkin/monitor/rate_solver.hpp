@@ -39,10 +39,20 @@
 
 NAPKIN_BEGIN_NAMESPACE
 
-// What the solver reads of a window, in this order: SM, L1, L2-slices, DRAM (percent), DRAM read and write bytes per ns
-// of the window.
-enum class rate_metric { sm_pct, l1tex_pct, l2_slices_pct, dram_pct, dram_read_bytes_per_ns, dram_write_bytes_per_ns };
-inline constexpr std::size_t rate_metric_count = 6;
+// What the solver gives a class, in this order: SM, L1, L2-slices, DRAM (percent), DRAM read and write bytes per ns
+// of the window, and the most SM % can be (sm_upper_pct: where the windows carried the SM % inputs and the L1
+// wavefront rates, the larger of SM % and the solved wavefront rates, which bound the inputs the pass lacks;
+// docs/monitor.md, "SM % as a range").
+enum class rate_metric {
+  sm_pct,
+  l1tex_pct,
+  l2_slices_pct,
+  dram_pct,
+  dram_read_bytes_per_ns,
+  dram_write_bytes_per_ns,
+  sm_upper_pct
+};
+inline constexpr std::size_t rate_metric_count = 7;
 inline constexpr std::size_t rate_pct_metrics = 4;  // the first four, which decide resolution
 
 struct rate_solver_options {
@@ -165,6 +175,7 @@ class rate_solver {
     if (s.dram_read_bytes) r[4] = *s.dram_read_bytes / width;
     if (s.dram_write_bytes) r[5] = *s.dram_write_bytes / width;
     for (std::size_t i = 0; i < sm_input_count; ++i) r[rate_metric_count + i] = s.sm_inputs[i];
+    for (std::size_t i = 0; i < l1_wavefront_count; ++i) r[rate_metric_count + sm_input_count + i] = s.l1_wavefronts[i];
     for (std::size_t m = 0; m < solved_metric_count; ++m) {
       if (!r[m]) continue;
       metric_sums& t = metrics_[m];
@@ -215,7 +226,7 @@ class rate_solver {
     std::vector<std::size_t> partner;
     std::uint64_t dof = 0;
   };
-  static constexpr std::size_t solved_metric_count = rate_metric_count + sm_input_count;
+  static constexpr std::size_t solved_metric_count = rate_metric_count + sm_input_count + l1_wavefront_count;
   using metric_fits = std::array<metric_fit, solved_metric_count>;
   std::size_t rest_column() const { return options_.max_classes; }
   std::size_t idle_column() const { return options_.max_classes + 1; }
@@ -300,7 +311,8 @@ inline std::string rate_solver::column_name(std::size_t k) const {
 // SM % from its inputs (docs/monitor.md): in each column whose windows carried inputs, fits[0] becomes the largest
 // solved input, with the worst error and collinearity of the inputs within 3 points of it (any of them could be the
 // true maximum); other columns keep the fitted sampled SM %. `lead`: each column's leading input (sm_input_count:
-// none).
+// none). Where the windows carried the L1 wavefront rates too, fits[sm_upper_pct] becomes the larger of that SM %
+// and the larger solved wavefront rate (with its error): the most the true SM % can be.
 inline void rate_solver::sm_from_inputs(metric_fits& fits, std::vector<std::size_t>& lead) const {
   lead.assign(n_, sm_input_count);
   metric_fit& sm = fits[0];
@@ -323,6 +335,18 @@ inline void rate_solver::sm_from_inputs(metric_fits& fits, std::vector<std::size
       if (f.vif[k] > sm.vif[k]) sm.vif[k] = f.vif[k], sm.partner[k] = f.partner[k];
       sm.se[k] = f.se[k] < 0 || sm.se[k] < 0 ? -1.0 : std::max(sm.se[k], f.se[k]);
     }
+    metric_fit& upper = fits[static_cast<std::size_t>(rate_metric::sm_upper_pct)];
+    const metric_fit* wave = nullptr;
+    for (std::size_t i = 0; i < l1_wavefront_count; ++i) {
+      const metric_fit& f = fits[rate_metric_count + sm_input_count + i];
+      if (!f.x.empty() && f.vif[k] > 0 && (wave == nullptr || f.x[k] > wave->x[k])) wave = &f;
+    }
+    if (wave == nullptr || upper.x.size() != n_) continue;
+    const bool wave_leads = wave->x[k] > sm.x[k];
+    upper.x[k] = wave_leads ? wave->x[k] : sm.x[k];
+    upper.se[k] = wave_leads ? wave->se[k] : sm.se[k];
+    upper.vif[k] = std::max(sm.vif[k], 1.0);  // present (judge reads a value where vif > 0)
+    upper.partner[k] = n_;
   }
 }
 

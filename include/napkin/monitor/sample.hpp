@@ -53,6 +53,12 @@ struct pm_sample {
   std::array<std::optional<double>, 8> sm_inputs{};
   // TPC.TriageCompute.sm__cycles_active (percent): tells a window whose SM counters dropped out.
   std::optional<double> sm_active_pct;
+  // The L1's LSU and TEX data-pipe wavefront rates (SM_A.TriageCompute.l1tex__data_pipe_{lsu,tex}_wavefronts,
+  // percent of peak), where the chip's set has them (GH100). Not SM % inputs: their larger bounds the inputs of
+  // ncu's SM % that the pass lacks (LSU and TEX instruction issue, the MIO queues, write-back), each an
+  // instruction the L1 then works on as at least one wavefront (docs/monitor.md, "Which SM % inputs the pass
+  // lacks, and a bound on them").
+  std::array<std::optional<double>, 2> l1_wavefronts{};
 
   std::uint64_t duration_ns() const { return end_ns - start_ns; }
   // Did the GPU work in the window (any process)? An SM or DRAM reading above 1 %: an idle GPU reads ~0.
@@ -69,6 +75,8 @@ inline constexpr std::size_t sm_input_count = 8;
 // What each of pm_sample::sm_inputs counts, for people (the metrics: napkin/monitor/pm_sampler.hpp).
 inline constexpr std::array<const char*, sm_input_count> sm_input_names = {
     "instructions", "ALU pipe", "FMA pipe", "FMA-heavy pipe", "FP64 pipe", "tensor pipe", "uniform pipe", "XU pipe"};
+
+inline constexpr std::size_t l1_wavefront_count = 2;  // pm_sample::l1_wavefronts: LSU, TEX
 
 struct dropped_window {
   std::uint64_t start_ns = 0;
@@ -135,6 +143,7 @@ inline void check_sample(const pm_sample& s, std::size_t index = 0) {
   detail::check_reading(s.dram_write_bytes, "dram_write_bytes", index);
   detail::check_reading(s.elapsed_cycles, "elapsed_cycles", index);
   for (const auto& v : s.sm_inputs) detail::check_reading(v, "sm_inputs", index);
+  for (const auto& v : s.l1_wavefronts) detail::check_reading(v, "l1_wavefronts", index);
   detail::check_reading(s.sm_active_pct, "sm_active_pct", index);
 }
 

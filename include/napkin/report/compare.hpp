@@ -70,6 +70,8 @@ inline better better_direction(std::string_view field) {
       // synchronizing calls and their count, copy time not overlapping kernels, copies from pageable memory
       "idle_ns",         "idle_fraction",   "host_blocked_ns", "syncs",          "copy_not_overlapped_ns",
       "pageable_copy_ns"};
+  // sm_pct_upper (a monitor row's bound on SM %) has no direction: a lower bound is a tighter range, not a
+  // slower kernel.
   static constexpr std::string_view higher[] = {
       "sm_pct",       "memory_pct",           "dram_pct",      "l1tex_pct",      "l2_pct",       "l2_slices_pct",
       "dram_bytes_per_s", "flop_per_s",       "napkin.bandwidth_of_peak", "napkin.flops_of_peak",

@@ -74,6 +74,11 @@ inline monitor_row monitor_row_of(const json_value& e, const std::string& where)
   r.partial = t.incomplete > 0;
   r.mean_ns = monitor_number_member(e, "mean_ns", where);
   r.sm_pct = monitor_reading(e, "sm_pct", where);
+  if (e.find("sm_pct_upper") != nullptr) {  // absent in documents written before napkin 0.2's SM % range
+    r.sm_pct_upper = monitor_reading(e, "sm_pct_upper", where);
+    if (r.sm_pct_upper && (!r.sm_pct || *r.sm_pct_upper < *r.sm_pct))
+      bad_json_field(where + ".sm_pct_upper", "below sm_pct, or given without it");
+  }
   r.dram_pct = monitor_reading(e, "dram_pct", where);
   r.l1tex_pct = monitor_reading(e, "l1tex_pct", where);
   r.l2_slices_pct = monitor_reading(e, "l2_slices_pct", where);

@@ -77,8 +77,14 @@ inline std::optional<std::string> monitor_html_bytes(const std::optional<double>
 }
 
 // The SOL bars of one row (html_sol_bar: the fill is the percentage of the track, the text says the value).
+// SM % as a range (monitor_row::sm_pct_upper) adds a line under the SM bar with its upper end.
 inline std::string monitor_html_bars(const monitor_row& r) {
-  return "<td class=\"bars\">" + html_sol_bar("sm", "SM", r.sm_pct) + html_sol_bar("dram", "DRAM", r.dram_pct) +
+  std::string range;
+  if (r.sm_pct_range())
+    range = "<div class=\"meta sm-range\" data-sm-upper=\"" + svg_number(*r.sm_pct_upper) + "\">SM % between " +
+            percent(*r.sm_pct) + " and " + percent(*r.sm_pct_upper) +
+            ": the sampling pass lacks some of ncu's SM % inputs; the L1 data-pipe wavefronts bound them</div>";
+  return "<td class=\"bars\">" + html_sol_bar("sm", "SM", r.sm_pct) + range + html_sol_bar("dram", "DRAM", r.dram_pct) +
          html_sol_bar("l1tex", "L1", r.l1tex_pct) + html_sol_bar("l2-slices", "L2 slices", r.l2_slices_pct) + "</td>";
 }
 
