@@ -18,6 +18,7 @@
 // CUDA starts, to see whether the per-launch cost is pool growth (the semaphores' equivalent is not supported
 // on CUDA 13.0: CUPTI_ERROR_NOT_SUPPORTED). Each set's cost is the median over rounds of its time minus the
 // time with nothing on in the same round (rounds interleave the sets, so a drift of the machine cancels).
+// Standalone on purpose (no napkin header, its own PROBE_CHECK): the costs measured are CUPTI's alone.
 #include <cuda_runtime.h>
 #include <cupti_activity.h>
 #include <cupti_callbacks.h>

@@ -234,7 +234,7 @@ TEST_CASE("a row's SM % range: a verdict only where it holds over the whole rang
   const monitor_row smem = range_row(52, 94, 1, 30);
   CHECK(smem.sm_pct_range());
   CHECK(smem.verdict.kind == bottleneck::not_measured);
-  CHECK(smem.verdict.reason.find("SM % is between 52.0 and 94.0") != std::string::npos);
+  CHECK(smem.verdict.reason.find("no verdict: SM % between 52.0 and 94.0") != std::string::npos);
   CHECK(smem.resolution.resolved());  // the readings are the kernel's; only SM % is a range
   // A bound within 3 points of SM % is no range: the number stands.
   const monitor_row fma = range_row(99, 99.5, 0, 5);
@@ -257,7 +257,7 @@ TEST_CASE("a row's SM % range: a verdict only where it holds over the whole rang
   CHECK(text.find("52.0+") != std::string::npos);  // the lower end, marked
   CHECK(text.find("1.6+") != std::string::npos);
   CHECK(text.find("99.0+") == std::string::npos);
-  CHECK(text.find("no verdict: SM % is between 52.0 and 94.0") != std::string::npos);
+  CHECK(text.find("no verdict: SM % between 52.0 and 94.0") != std::string::npos);
   CHECK(text.find("SM % between 1.6 and 28.6") != std::string::npos);
   const std::string kv = to_key_values(r);
   CHECK(kv.find("name=transpose") != std::string::npos);

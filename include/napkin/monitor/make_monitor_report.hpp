@@ -40,7 +40,8 @@ inline monitor_row make_monitor_row(std::string name, const monitor_totals& t, c
   std::array<std::optional<double>, rate_metric_count> v{};
   r.resolution = detail::resolve_row(classes, v);
   r.sm_pct = v[0], r.l1tex_pct = v[1], r.l2_slices_pct = v[2], r.dram_pct = v[3];
-  if (r.sm_pct && v[6]) r.sm_pct_upper = std::max(*r.sm_pct, *v[6]);
+  const std::optional<double>& upper = v[static_cast<std::size_t>(rate_metric::sm_upper_pct)];
+  if (r.sm_pct && upper) r.sm_pct_upper = std::max(*r.sm_pct, *upper);
   const std::pair<std::optional<double>, std::optional<double>> byte_rates{v[4], v[5]};  // read, write per ns
   for (const std::optional<double>& m : {r.dram_pct, r.l1tex_pct, r.l2_slices_pct})
     if (m) r.memory_pct = std::max(r.memory_pct.value_or(*m), *m);
@@ -66,11 +67,9 @@ inline monitor_row make_monitor_row(std::string name, const monitor_totals& t, c
   else if (r.sm_pct && r.memory_pct) {
     r.verdict = classify_by_sol_table(*r.sm_pct, *r.memory_pct, r.dram_pct);
     // SM % as a range: a verdict only where it is the same at both ends (docs/monitor.md, "SM % as a range").
+    // The ends suffice: with memory fixed, each verdict of the SOL table holds on one interval of SM %.
     if (r.sm_pct_range() && classify_by_sol_table(*r.sm_pct_upper, *r.memory_pct, r.dram_pct).kind != r.verdict.kind)
-      r.verdict = {bottleneck::not_measured,
-                   "no verdict: SM % is between " + fixed(*r.sm_pct, 1) + " and " + fixed(*r.sm_pct_upper, 1) +
-                       " (the L1 data-pipe wavefronts bound the SM % inputs the sampling pass lacks), and the verdict "
-                       "changes within that range"};
+      r.verdict = {bottleneck::not_measured, "no verdict: " + sm_range_text(r) + ", and the verdict changes within it"};
   } else
     r.verdict = {bottleneck::not_measured, "no SM % or no memory reading in the sampled windows"};
   return r;

@@ -159,14 +159,14 @@ inline report_document to_document(const monitor_report& r, const document_optio
 }
 
 // CSV columns: by, name, count, complete, partial, gpu_ns, mean_ns, sampled_ns, concurrent_ns, sm_pct,
-// sm_pct_upper, dram_pct, l1tex_pct, l2_slices_pct, l2_figure, memory_pct, dram_read_bytes, dram_write_bytes, dram_bytes,
-// dram_bytes_per_s, dram_bytes_per_complete_launch, communication_fraction, activity, sol_verdict,
+// sm_pct_upper, dram_pct, l1tex_pct, l2_slices_pct, l2_figure, memory_pct, dram_read_bytes, dram_write_bytes,
+// dram_bytes, dram_bytes_per_s, dram_bytes_per_complete_launch, communication_fraction, activity, sol_verdict,
 // resolution, standard_error_pct, alone_fraction. One row
 // per phase, then per path, then per kernel; the empty phase's name is empty.
 inline std::string to_csv(const monitor_report& r) {
   csv_table t{{"by", "name", "count", "complete", "partial", "gpu_ns", "mean_ns", "sampled_ns", "concurrent_ns",
-               "sm_pct", "sm_pct_upper", "dram_pct", "l1tex_pct", "l2_slices_pct", "l2_figure", "memory_pct", "dram_read_bytes",
-               "dram_write_bytes", "dram_bytes", "dram_bytes_per_s", "dram_bytes_per_complete_launch",
+               "sm_pct", "sm_pct_upper", "dram_pct", "l1tex_pct", "l2_slices_pct", "l2_figure", "memory_pct",
+               "dram_read_bytes", "dram_write_bytes", "dram_bytes", "dram_bytes_per_s", "dram_bytes_per_complete_launch",
                "communication_fraction", "activity", "sol_verdict", "resolution", "standard_error_pct",
                "alone_fraction"},
               {}};
@@ -177,7 +177,8 @@ inline std::string to_csv(const monitor_report& r) {
                         detail::csv_cell(row.partial), detail::csv_cell(x.gpu_ns),
                         detail::csv_cell(std::optional<double>(row.mean_ns)), detail::csv_cell(x.sampled_ns),
                         detail::csv_cell(x.concurrent_ns), detail::csv_cell(row.sm_pct),
-                        detail::csv_cell(row.sm_pct_upper), detail::csv_cell(row.dram_pct), detail::csv_cell(row.l1tex_pct),
+                        detail::csv_cell(row.sm_pct_upper), detail::csv_cell(row.dram_pct),
+                        detail::csv_cell(row.l1tex_pct),
                         detail::csv_cell(row.l2_slices_pct), monitor_l2_figure, detail::csv_cell(row.memory_pct),
                         detail::csv_cell(row.dram_read_bytes), detail::csv_cell(row.dram_write_bytes),
                         detail::csv_cell(row.dram_bytes), detail::csv_cell(row.dram_bytes_per_s),

@@ -76,6 +76,12 @@ struct monitor_row {
   static constexpr double sm_range_points = 3.0;  // the monitor's accuracy goal against ncu, in points
 };
 
+// "SM % between 1.6 and 28.6 (...)": what a row whose SM % is a range says about it, in every rendering.
+inline std::string sm_range_text(const monitor_row& r) {
+  return "SM % between " + fixed(r.sm_pct.value_or(0), 1) + " and " + fixed(r.sm_pct_upper.value_or(0), 1) +
+         " (the L1 data-pipe wavefronts bound the SM % inputs the sampling pass lacks)";
+}
+
 // Which L2 the monitor's L2 % is, for every rendering: the slices, which PM sampling reads.
 inline constexpr const char* monitor_l2_figure = "slices";
 inline constexpr const char* monitor_l2_explained =
@@ -126,7 +132,8 @@ inline void monitor_table(std::string& out, const char* title, const std::vector
     }
     // SM % as a range (monitor_row::sm_pct_upper) prints its lower end with a "+", the range in the notes.
     t.row({name, std::to_string(r.totals.count), monitor_ns(static_cast<double>(r.totals.gpu_ns)),
-           monitor_pct(r.sm_pct) + (r.sm_pct_range() ? "+" : ""), monitor_pct(r.dram_pct), monitor_pct(r.l1tex_pct), monitor_pct(r.l2_slices_pct),
+           monitor_pct(r.sm_pct) + (r.sm_pct_range() ? "+" : ""), monitor_pct(r.dram_pct), monitor_pct(r.l1tex_pct),
+           monitor_pct(r.l2_slices_pct),
            r.dram_bytes ? si(*r.dram_bytes, "B") + (r.partial ? "*" : "") : "n/a",
            r.dram_bytes_per_s ? si(*r.dram_bytes_per_s, "B/s") : "n/a"});
     std::vector<std::string> notes;
@@ -138,9 +145,7 @@ inline void monitor_table(std::string& out, const char* title, const std::vector
     else if (res.resolved())
       notes.push_back(r.verdict.kind == bottleneck::not_measured ? r.verdict.reason : sol);
     if (r.sm_pct_range() && r.verdict.kind != bottleneck::not_measured)
-      notes.push_back("SM % between " + fixed(*r.sm_pct, 1) + " and " + fixed(*r.sm_pct_upper, 1) +
-                      " (the L1 data-pipe wavefronts bound the SM % inputs the sampling pass lacks); the verdict holds "
-                      "over that range");
+      notes.push_back(sm_range_text(r) + "; the verdict holds over that range");
     if (!res.resolved()) notes.push_back("no verdict: " + std::string(describe(res.status)) + " (" + res.reason + ")");
     const std::string se = res.standard_error_pct ? fixed(*res.standard_error_pct, 1) + " points" : "unknown";
     if (res.resolved() && res.solo_share.value_or(0) >= 0.999)

@@ -44,8 +44,8 @@ namespace detail {
 // two data-pipe wavefront rates (a bound on the SM % inputs the pass lacks).
 // On GH100 (H100, H200) the sampled SM % equals, in every kernel's own windows, the largest of the eight inputs
 // below (benchmarks/device/pm_sm_inputs_probe.cu on an H100, docs/monitor.md); CUPTI's host planner puts all
-// eighteen metrics in one pass (the pass test, tests/monitor). GB100 names its FMA counters differently and was never measured: it keeps the
-// seven. Checked against ncu on an H200 and an H100 (docs/monitor.md).
+// eighteen metrics in one pass (the pass test, tests/monitor). GB100 names its FMA counters differently and was
+// never measured: it keeps the seven. Checked against ncu on an H200 and an H100 (docs/monitor.md).
 inline std::vector<std::string> monitor_metrics(const std::string& chip) {
   std::vector<std::string> m = {"TriageCompute.sm__throughput.avg.pct_of_peak_sustained_elapsed",
                                 "SM_A.TriageCompute.l1tex__throughput.avg.pct_of_peak_sustained_elapsed",

@@ -81,11 +81,10 @@ inline std::optional<std::string> monitor_html_bytes(const std::optional<double>
 inline std::string monitor_html_bars(const monitor_row& r) {
   std::string range;
   if (r.sm_pct_range())
-    range = "<div class=\"meta sm-range\" data-sm-upper=\"" + svg_number(*r.sm_pct_upper) + "\">SM % between " +
-            percent(*r.sm_pct) + " and " + percent(*r.sm_pct_upper) +
-            ": the sampling pass lacks some of ncu's SM % inputs; the L1 data-pipe wavefronts bound them</div>";
-  return "<td class=\"bars\">" + html_sol_bar("sm", "SM", r.sm_pct) + range + html_sol_bar("dram", "DRAM", r.dram_pct) +
-         html_sol_bar("l1tex", "L1", r.l1tex_pct) + html_sol_bar("l2-slices", "L2 slices", r.l2_slices_pct) + "</td>";
+    range = "<div class=\"meta sm-range\" data-sm-upper=\"" + svg_number(*r.sm_pct_upper) + "\">" +
+            xml_escape(sm_range_text(r)) + "</div>";
+  return "<td class=\"bars\">" + html_sol_bar("sm", "SM", r.sm_pct) + range +
+         html_sol_bar("dram", "DRAM", r.dram_pct) + html_sol_bar("l1tex", "L1", r.l1tex_pct) + html_sol_bar("l2-slices", "L2 slices", r.l2_slices_pct) + "</td>";
 }
 
 // The verdict as to_text words it: a row mostly in NCCL/NVSHMEM kernels is communication, its SOL verdict
