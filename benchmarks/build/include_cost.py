@@ -11,10 +11,12 @@
 # in the same rounds. A benchmark, not a test: nothing here fails.
 #
 # `--cpu` times the compiler's user + system CPU seconds instead of wall seconds (for a machine that other
-# builds share). `--header a.hpp+b.hpp` times one unit that includes both.
+# builds share). `--header a.hpp+b.hpp` times one unit that includes both. `--separate` adds a column with each
+# header compiled with -DNAPKIN_SEPARATE_COMPILATION=1 (declarations only where a header offers it; the bodies
+# are then compiled once, in the file that includes napkin/compiled.hpp, timed as its own row).
 #
 #   python3 benchmarks/build/include_cost.py [--rounds 5] [--floor] [--nvcc] [--cpu] [--before DIR] [--out table.md]
-#                                             [--header napkin/x.hpp ...]
+#                                             [--separate] [--header napkin/x.hpp ...]
 import argparse
 import os
 import platform
@@ -82,6 +84,8 @@ def main():
   parser.add_argument("--header", action="append",
                       help="time these headers instead of the umbrellas; a+b: one unit that includes a and b")
   parser.add_argument("--cpu", action="store_true", help="user + system CPU seconds instead of wall seconds")
+  parser.add_argument("--separate", action="store_true",
+                      help="also time each header with -DNAPKIN_SEPARATE_COMPILATION=1, and napkin/compiled.hpp")
   parser.add_argument("--before", help="a tree whose include/ is timed too, as 'before'")
   parser.add_argument("--out", help="write the Markdown table here too")
   args = parser.parse_args()
@@ -101,11 +105,21 @@ def main():
     rows.append(("g++", header))
     for tree in trees:
       jobs[("g++", header, tree)] = [args.cxx, "-std=c++17", "-fsyntax-only", *flags[tree], source]
+    if args.separate:
+      jobs[("g++", header, "separate")] = [args.cxx, "-std=c++17", "-fsyntax-only", "-DNAPKIN_SEPARATE_COMPILATION=1",
+                                           *flags["after"], source]
     if args.floor and header != BASELINE:
       floor = os.path.join(work, "floor_%d.cpp" % len(rows))
       with open(floor, "w") as f:
         f.write("".join('#include "%s"\n' % path for path in system_includes(args.cxx, flags["after"], source)))
       jobs[("g++", header, "floor")] = [args.cxx, "-std=c++17", "-fsyntax-only", *flags["after"], floor]
+  if args.separate:  # the one file that compiles the bodies: what separate compilation moves there
+    source = os.path.join(work, "compiled.cpp")
+    with open(source, "w") as f:
+      f.write("#include <napkin/compiled.hpp>\n")
+    rows.append(("g++", "napkin/compiled.hpp"))
+    jobs[("g++", "napkin/compiled.hpp", "separate")] = [args.cxx, "-std=c++17", "-fsyntax-only",
+                                                        "-DNAPKIN_SEPARATE_COMPILATION=1", *flags["after"], source]
   if args.nvcc:
     for header in [BASELINE, "napkin/nvtx.hpp", "napkin/check.hpp"]:
       source = os.path.join(work, "kernel_%d.cu" % len(rows))
@@ -126,6 +140,8 @@ def main():
   rule = "|---|---:|---:|"
   if args.before:
     head, rule = head + " Before | Before's ratio |", rule + "---:|---:|"
+  if args.separate:
+    head, rule = head + " Separate compilation | Its ratio |", rule + "---:|---:|"
   if args.floor:
     head, rule = head + " Its system headers alone |", rule + "---:|"
   lines = ["Machine: %s, %d cores (`nproc`), %s; minimum of %d interleaved rounds%s." %
@@ -133,11 +149,15 @@ def main():
             ", user + system CPU seconds" if args.cpu else ""), "", head, rule]
   for compiler, header in rows:
     base = best[(compiler, BASELINE, "after")]
-    seconds = best[(compiler, header, "after")]
-    line = "| %s `%s` | %.2f | %.2fx |" % (compiler, header, seconds, seconds / base)
+    seconds = best.get((compiler, header, "after"))
+    line = ("| %s `%s` | %.2f | %.2fx |" % (compiler, header, seconds, seconds / base) if seconds is not None
+            else "| %s `%s` | | |" % (compiler, header))
     if args.before:
-      old = best[(compiler, header, "before")]
-      line += " %.2f | %.2fx |" % (old, old / best[(compiler, BASELINE, "before")])
+      old = best.get((compiler, header, "before"))
+      line += " %.2f | %.2fx |" % (old, old / best[(compiler, BASELINE, "before")]) if old is not None else " | |"
+    if args.separate:
+      apart = best.get((compiler, header, "separate"))
+      line += " %.2f | %.2fx |" % (apart, apart / base) if apart is not None else " | |"
     if args.floor:
       line += " %.2f |" % best[(compiler, header, "floor")] if (compiler, header, "floor") in best else " |"
     lines.append(line)

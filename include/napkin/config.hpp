@@ -20,6 +20,13 @@
 //   NAPKIN_NVTX_DISABLE       Defined (to anything), or NVTX3's own NVTX_DISABLE: every napkin NVTX range,
 //                             mark and naming call compiles to nothing (empty objects, same API). Default:
 //                             undefined. Read in napkin/nvtx/config.hpp, which then sets NAPKIN_NVTX_ENABLED.
+//   NAPKIN_SEPARATE_COMPILATION=0|1
+//                             1: the headers that offer it (napkin/monitor.hpp) declare what a unit calls and
+//                             leave the bodies to the one source file of the program that includes
+//                             napkin/compiled.hpp, so that including them costs a unit less (Boost.Asio's
+//                             BOOST_ASIO_SEPARATE_COMPILATION; docs/compile-time.md). Define it for every unit
+//                             of the program, that file included, with the same exception setting: a unit
+//                             without it compiles the bodies inline as well. Default: 0 (header-only).
 //
 // Run-time switches (environment variables, each read once per process, on first use):
 //   NAPKIN_SYNC_LAUNCHES=0|1  as above, over the compiled default (napkin/check.hpp)
@@ -64,6 +71,8 @@
 //   NAPKIN_DETAIL_COLD                 a failure path: out of line, out of the hot code
 //   NAPKIN_DETAIL_PRETTY_FUNCTION      the compiler's decorated function name
 //   NAPKIN_DETAIL_HD                   __host__ __device__ in CUDA C++, nothing in plain C++
+//   NAPKIN_DETAIL_FUNC                 a function NAPKIN_SEPARATE_COMPILATION compiles once: `inline`
+//                                      header-only, nothing when separately compiled
 // A header's own helper macros are defined in it: those that its public macros expand stay defined (and
 // say so); those it needs only while it is read are #undef'd at its end.
 #pragma once
@@ -82,6 +91,10 @@
 #else
 #define NAPKIN_SYNC_LAUNCHES 1
 #endif
+#endif
+
+#ifndef NAPKIN_SEPARATE_COMPILATION
+#define NAPKIN_SEPARATE_COMPILATION 0
 #endif
 
 // ---- Compiler facts ----
@@ -110,6 +123,13 @@
 #define NAPKIN_DETAIL_HD __host__ __device__
 #else
 #define NAPKIN_DETAIL_HD
+#endif
+
+// A function defined in an *_impl.hpp header that NAPKIN_SEPARATE_COMPILATION compiles once (napkin/compiled.hpp).
+#if NAPKIN_SEPARATE_COMPILATION
+#define NAPKIN_DETAIL_FUNC
+#else
+#define NAPKIN_DETAIL_FUNC inline
 #endif
 
 // ---- Namespaces ----

@@ -12,6 +12,8 @@ For each compiler (g++, clang++) and standard (C++17, C++20):
 With nvcc, each CUDA-facing header is compiled as CUDA C++ (-Werror all-warnings).
 Headers that include MPI's <mpi.h> (napkin/mpi.hpp) are compiled alone with --mpi-include's folders, or
 skipped (said so) without them, and are left out of the two-TU program (tests/mpi links them with MPI).
+A header only for NAPKIN_SEPARATE_COMPILATION=1 (napkin/compiled.hpp, which refuses to compile without it) is
+compiled alone with it, and left out of the two-TU program (tests/monitor's monitor_separate_compilation links it).
 At the end, the failures are listed by header, so that a header failing only without exceptions shows.
 
 Usage: header_check.py --include DIR --cuda-include DIR [--cuda-lib DIR] [--cxx g++ --cxx clang++] [--nvcc PATH]
@@ -28,6 +30,7 @@ import tempfile
 
 CUDA_INCLUDE = re.compile(r'#\s*include\s*<(cuda|cu[a-z]+|nvtx3|nvrtc|nvJitLink|nvperf|nccl|cudnn|cupti)[^>]*>')
 MPI_INCLUDE = re.compile(r'#\s*include\s*<mpi\.h>')
+SEPARATE_ONLY = re.compile(r'#\s*if\s*!\s*NAPKIN_SEPARATE_COMPILATION\s*\n\s*#\s*error')
 NAPKIN_INCLUDE = re.compile(r'#\s*include\s*[<"](napkin/[^>"]+)[>"]')
 WARNINGS = ["-Wall", "-Wextra", "-Wpedantic", "-Werror"]
 
@@ -70,6 +73,7 @@ def main():
     if mpi_headers and not args.mpi_include:
         print(f"SKIPPED (no --mpi-include): {' '.join(sorted(mpi_headers))}")
         headers = {h: c for h, c in headers.items() if h not in mpi_headers}
+    separate_headers = {h for h in headers if SEPARATE_ONLY.search((include_dir / h).read_text())}
     cuda_flags = [f for d in args.cuda_include for f in ("-isystem", d)]
     work = pathlib.Path(tempfile.mkdtemp(prefix="napkin_headers_"))
     jobs, failures = [], []
@@ -83,17 +87,19 @@ def main():
                     cmd = [cxx, f"-std={std}", *WARNINGS, *exceptions, "-fsyntax-only", "-I", str(include_dir)]
                     cmd += cuda_flags if cuda else []
                     cmd += mpi_flags if h in mpi_headers else []
+                    cmd += ["-DNAPKIN_SEPARATE_COMPILATION=1"] if h in separate_headers else []
                     name = f"{os.path.basename(cxx)} -std={std}{''.join(' ' + e for e in exceptions)} {h}"
                     jobs.append((name + ("" if cuda else " (no CUDA on the path)"), cmd + [str(tu)], h, exceptions))
         if cuda and args.nvcc:
             cu = tu.with_suffix(".cu")
             cu.write_text(tu.read_text())
             jobs.append((f"nvcc {h}", [args.nvcc, "-std=c++17", "-Werror", "all-warnings",
+                                       *(["-DNAPKIN_SEPARATE_COMPILATION=1"] if h in separate_headers else []),
                                        "-Xcompiler=-Wall,-Wextra", "-I", str(include_dir), *cuda_flags,
                                        "-c", str(cu), "-o", str(cu.with_suffix(".o"))], h, []))
 
     # Two TUs including everything, linked together.
-    all_includes = "".join(f"#include <{h}>\n" for h in headers if h not in mpi_headers)
+    all_includes = "".join(f"#include <{h}>\n" for h in headers if h not in mpi_headers | separate_headers)
     (work / "tu_a.cpp").write_text(all_includes + "int napkin_tu_a() { return 1; }\n")
     (work / "tu_b.cpp").write_text(all_includes + "int napkin_tu_b() { return 2; }\n")
     (work / "main.cpp").write_text("int napkin_tu_a();\nint napkin_tu_b();\n"

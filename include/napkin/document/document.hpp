@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "napkin/document/json_writer.hpp"
+#include "napkin/document/report_context.hpp"
 #include "napkin/text/numbers.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
@@ -60,23 +61,6 @@ struct gpu_identity {
   std::string name;                // marketing or device name: "H100 SXM5 80GB"
   std::string chip;                // CUPTI chip name: "GH100"
   std::string compute_capability;  // "9.0"
-};
-
-// Where a document was made: the process (host, rank of a parallel job) and the device. Every field is
-// optional and left out of the JSON when unknown.
-struct report_context {
-  std::optional<std::string> host;
-  std::optional<std::int64_t> rank;        // in the job (MPI's, or the launcher's environment)
-  std::optional<std::int64_t> world_size;  // ranks in the job
-  std::optional<std::int64_t> local_rank;  // on this host
-  std::optional<std::int64_t> device_index;
-  std::optional<std::string> device_name;
-  std::optional<std::string> device_pci_bus_id;  // "0000:19:00.0"
-  std::optional<std::string> device_uuid;        // "GPU-8c0b...", as nvidia-smi -L prints it
-  bool empty() const {
-    return !host && !rank && !world_size && !local_rank && !device_index && !device_name && !device_pci_bus_id &&
-           !device_uuid;
-  }
 };
 
 // What a caller adds to a document: GPU facts the report does not know (a measurement knows only its

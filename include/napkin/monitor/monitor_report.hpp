@@ -36,7 +36,7 @@
 #include <utility>
 #include <vector>
 
-#include "napkin/document/document.hpp"
+#include "napkin/document/report_context.hpp"
 #include "napkin/text/numbers.hpp"
 #include "napkin/text/printable.hpp"
 #include "napkin/text/table.hpp"

@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: Apache-2.0
+// napkin/compiled.hpp — the bodies that NAPKIN_SEPARATE_COMPILATION leaves out of the headers, compiled once.
+//
+// With NAPKIN_SEPARATE_COMPILATION=1 defined for every unit of a program, include this header in exactly one
+// source file of it (a file of its own is simplest):
+//
+//   // napkin_compiled.cpp, built with -DNAPKIN_SEPARATE_COMPILATION=1 like the rest of the program
+//   #include <napkin/compiled.hpp>
+//
+// Every other unit includes napkin/monitor.hpp as usual and gets the declarations only. Without that file the
+// link fails naming the missing napkin functions; with it in two files, it fails naming them twice. It needs
+// what the monitor needs (CUDA's runtime, CUPTI: link napkin::profiler). docs/compile-time.md has the figures.
+#pragma once
+
+#include "napkin/config.hpp"
+
+#if !NAPKIN_SEPARATE_COMPILATION
+#error "napkin/compiled.hpp compiles napkin's bodies for NAPKIN_SEPARATE_COMPILATION=1; define it for every unit of the program (header-only napkin needs no such file)"
+#endif
+
+#include "napkin/monitor/monitor_impl.hpp"
