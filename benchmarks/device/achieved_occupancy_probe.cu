@@ -8,9 +8,12 @@
 //   /tmp/occ alone|sync|gap    # application replay: each length in its own per_kernel(); the six with a
 //                              # cudaDeviceSynchronize() after each; the same and 1 ms of host sleep after each
 //   /tmp/occ noflush|measure   # application replay without the L2 flush; measure() of each length alone
+//   /tmp/occ timed             # no profiler: each warp's first and last clock64() on its SM give the
+//                              # achieved occupancy of an unprofiled run; then the same kernel under napkin
 //   ncu --clock-control none --metrics <the same> /tmp/occ plain      # ncu, kernel replay
 #include <chrono>
 #include <cstdio>
+#include <algorithm>
 #include <cstring>
 #include <thread>
 #include <string>
@@ -20,6 +23,25 @@
 #include "napkin/profiler.hpp"
 
 namespace {
+struct warp_span {
+  unsigned long long start, end;
+  unsigned sm;
+};
+
+// The FMA loop with each warp's span on its SM's clock (lane 0 after the warp's last lane is done).
+__global__ void timed_fma(int iterations, float a, float b, float never, float* out, warp_span* spans) {
+  const unsigned long long t0 = clock64();
+  const float r = napkin_kernels::fma_chains_sum<float>(iterations, a, b);
+  if (r == never) out[blockIdx.x * blockDim.x + threadIdx.x] = r;
+  __syncwarp();
+  const unsigned long long t1 = clock64();
+  if ((threadIdx.x & 31) == 0) {
+    unsigned sm = 0;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    spans[(blockIdx.x * blockDim.x + threadIdx.x) / 32] = {t0, t1, sm};
+  }
+}
+
 const std::vector<int> lengths = {256, 1024, 4096, 16384, 65536, 262144};
 const std::vector<std::string> metrics = {
     "sm__warps_active.avg.pct_of_peak_sustained_active", "sm__warps_active.avg.per_cycle_active",
@@ -61,6 +83,47 @@ int main(int argc, char** argv) {
   options.flush_l2 = mode != "noflush";
   napkin::profiler prof(napkin::metric_sets::custom("occupancy-probe", metrics), options);
   const unsigned blocks = static_cast<unsigned>(sms) * 8;
+  if (mode == "timed") {
+    NAPKIN_CUDA_CHECK(cudaFuncGetAttributes(&attr, timed_fma));
+    std::printf("timed kernel: %d registers a thread\n", attr.numRegs);
+    const std::size_t warps = blocks * 256 / 32;
+    warp_span* spans = nullptr;
+    NAPKIN_CUDA_CHECK(cudaMalloc(&spans, sizeof(warp_span) * warps));
+    std::vector<warp_span> host(warps);
+    const float a = 1.0f - 9.5367431640625e-07f, b = 9.5367431640625e-07f;
+    auto run = [&](int n) { timed_fma<<<blocks, 256>>>(n, a, b, -1.0f, out, spans); };
+    for (int round = 0; round < 3; ++round)
+      for (int n : lengths) {
+        run(n);
+        NAPKIN_CUDA_CHECK(cudaGetLastError());
+        NAPKIN_CUDA_CHECK(cudaDeviceSynchronize());
+        NAPKIN_CUDA_CHECK(cudaMemcpy(host.data(), spans, sizeof(warp_span) * warps, cudaMemcpyDeviceToHost));
+        std::vector<unsigned long long> first(sms, ~0ull), last(sms, 0);
+        double lives = 0;
+        for (const warp_span& w : host) {
+          first[w.sm] = std::min(first[w.sm], w.start);
+          last[w.sm] = std::max(last[w.sm], w.end);
+          lives += static_cast<double>(w.end - w.start);
+        }
+        double windows = 0;
+        for (int sm = 0; sm < sms; ++sm)
+          if (last[sm] > first[sm]) windows += static_cast<double>(last[sm] - first[sm]);
+        std::printf("timed round %d iterations %d: unprofiled achieved occupancy %.2f %% (%.2f warps a cycle)\n", round,
+                    n, 100.0 * lives / (windows * 64), lives / windows);
+      }
+    for (napkin::replay how : {napkin::replay::application, napkin::replay::kernel}) {
+      const napkin::kernel_reports r = prof.per_kernel(
+          [&] {
+            for (int n : lengths) run(n);
+            NAPKIN_CUDA_CHECK(cudaDeviceSynchronize());
+          },
+          how);
+      for (std::size_t i = 0; i < r.kernels.size(); ++i)
+        print(how == napkin::replay::application ? "timed application" : "timed kernel", 0,
+              i < lengths.size() ? lengths[i] : -1, r.kernels[i]);
+    }
+    return 0;
+  }
   if (mode == "measure") {
     for (int round = 0; round < 2; ++round)
       for (int n : lengths)
