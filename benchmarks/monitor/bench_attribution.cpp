@@ -1,7 +1,7 @@
 // What the monitor's attribution costs its thread: one second of the kernel records of
 // examples/monitor/monitor_workload.cu's run mode as an H200 runs it (~455 iterations a second of 26 kernels:
 // two SGEMMs of ~340 us under "prefill", 20 kernels of ~38 us under "decode", 4 of ~1 us under "sample"),
-// handed over as the monitor does (monitor/monitor.hpp): a batch per 10 ms drain, a settle at every drain two
+// handed over as the monitor does (monitor/monitor_engine.hpp): a batch per 10 ms drain, a settle at every drain two
 // seconds behind. `between_stretches`: the default samples 1 s of every 60, so most of the time no window
 // comes and time is closed once a second (skip_until, as sample_timeline::paused_until does). `in_a_stretch`:
 // 1 ms windows all the time. The time per iteration of the benchmark is the CPU time per second of such a

@@ -25,8 +25,9 @@
 //                             leave the bodies to the one source file of the program that includes
 //                             napkin/compiled.hpp, so that including them costs a unit less (Boost.Asio's
 //                             BOOST_ASIO_SEPARATE_COMPILATION; docs/compile-time.md). Define it for every unit
-//                             of the program, that file included, with the same exception setting: a unit
-//                             without it compiles the bodies inline as well. Default: 0 (header-only).
+//                             of the program, that file included, with the same exception setting; never mix
+//                             units with and without it (the same members would be inline in some units and
+//                             not in others, which nothing diagnoses). Default: 0 (header-only).
 //
 // Run-time switches (environment variables, each read once per process, on first use):
 //   NAPKIN_SYNC_LAUNCHES=0|1  as above, over the compiled default (napkin/check.hpp)

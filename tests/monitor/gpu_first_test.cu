@@ -6,6 +6,7 @@
 
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <string>
 
 #include "napkin/monitor.hpp"
@@ -38,3 +39,32 @@ TEST_CASE("a monitor started first in a process samples its kernels") {
   CHECK(spin_row);
   cudaFree(p);
 }
+
+// A periodic report's callback may call the monitor (it must not destroy it): also during the last drain that
+// the destructor's stop runs, so the monitor is whole until then (its state behind one pointer, monitor.hpp).
+TEST_CASE("a periodic callback that calls the monitor while the monitor is destroyed") {
+  float* p = nullptr;
+  REQUIRE(cudaMalloc(&p, 1024 * 256 * sizeof(float)) == cudaSuccess);
+  napkin::monitor_settings s;
+  s.enabled = true;
+  s.report_at_exit = false;
+  s.report_every_ns = 1'000'000;  // every drain is due
+  auto* m = new napkin::monitor(s);  // not a unique_ptr: reset() may null it before the destructor runs
+  INFO(m->status());
+  REQUIRE(m->running());
+  std::atomic<int> calls{0};
+  std::atomic<bool> readable{true};
+  m->on_report([&](const napkin::monitor_report&) {
+    readable = readable && m->cpu_seconds() >= 0 && !m->status().empty();
+    ++calls;
+  });
+  for (int round = 0; round < 20; ++round) {
+    for (int i = 0; i < 20; ++i) spin_kernel<<<1024, 256>>>(p, 20000);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  }
+  delete m;  // the decode thread's last pass may call the callback from inside the destructor
+  CHECK(calls.load() > 0);
+  CHECK(readable.load());
+  cudaFree(p);
+}
+

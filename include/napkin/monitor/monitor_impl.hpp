@@ -18,7 +18,10 @@ NAPKIN_BEGIN_NAMESPACE
 NAPKIN_DETAIL_FUNC monitor::monitor() : engine_(std::make_unique<detail::monitor_engine>()) {}
 NAPKIN_DETAIL_FUNC monitor::monitor(const monitor_settings& settings)
     : engine_(std::make_unique<detail::monitor_engine>(settings)) {}
-NAPKIN_DETAIL_FUNC monitor::~monitor() = default;
+// Stops while the monitor is whole, as the class did before its state moved behind the pointer: a periodic
+// callback that runs during the last drain may still call the monitor. The engine's destructor then writes the
+// exit report.
+NAPKIN_DETAIL_FUNC monitor::~monitor() { engine_->stop(); }
 
 NAPKIN_DETAIL_FUNC bool monitor::running() const noexcept { return engine_->running(); }
 NAPKIN_DETAIL_FUNC std::string monitor::status() const { return engine_->status(); }

@@ -2,8 +2,8 @@
 // napkin/monitor/monitor_stores.hpp — what napkin::monitor keeps of what it drains, and how one drain goes in:
 // PM samples to the sample timeline, kernel records to the attribution's accumulator, copies and host calls
 // to the system view (each settled a lag behind, so that late records still find their windows), and the
-// count of data refused. napkin::monitor (monitor.hpp) owns the CUPTI session and the thread; this is its
-// data, read and written under the monitor's data lock: monitor_stores is not synchronized.
+// count of data refused. The monitor's engine (monitor_engine.hpp) owns the CUPTI session and the thread;
+// this is its data, read and written under the engine's data lock: monitor_stores is not synchronized.
 #pragma once
 
 #include "napkin/config.hpp"

@@ -6,7 +6,7 @@
 // CUPTI's rules this class keeps (CUPTI documentation, "PM Sampling"; each also seen on an H200):
 //   - only configurations that fit one pass are accepted (SetConfig answers NOT_SUPPORTED otherwise);
 //   - one session per device; while it samples, the range profiler's Start answers HARDWARE_BUSY, so
-//     napkin::profiler pauses the monitor around its measurements (monitor.hpp);
+//     napkin::profiler pauses the monitor around its measurements (monitor_engine.hpp);
 //   - a hardware buffer that fills up is fatal to the session (DecodeData answers OUT_OF_MEMORY and later
 //     Starts fail): decode before it is full (the monitor sizes the buffer and the drain period together);
 //   - the counter-data image holds `max_samples` samples; a decode stops when it is full, so it is decoded,
