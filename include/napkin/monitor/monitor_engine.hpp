@@ -43,7 +43,9 @@ namespace detail {
 
 class monitor_engine final : private process_state::pausable_sampler {
  public:
-  // Reads NAPKIN_MONITOR (settings.hpp); a malformed value leaves the monitor off and says why in status().
+  // The calls napkin::monitor forwards; what each does for users is said once, in monitor/monitor.hpp.
+  using report_callback = std::function<void(const monitor_report&)>;  // monitor::report_callback
+
   monitor_engine() {
     const monitor_settings_result from_env = try_monitor_settings_from_env();
     if (!from_env.ok()) {
@@ -61,32 +63,23 @@ class monitor_engine final : private process_state::pausable_sampler {
   monitor_engine& operator=(const monitor_engine&) = delete;
   ~monitor_engine() { shut_down(); }
 
-  // Whether the monitor samples; status() says what it does or why it does not.
   bool running() const noexcept { return running_.load(); }
   std::string status() const {
     const std::lock_guard<std::mutex> lock(data_mutex_);
     return status_;
   }
 
-  // Everything collected so far, attributed: per kernel name, per phase and path, and device-wide.
   monitor_report report() {
     drain(steps_per_drain);
     return report_so_far();
   }
 
-  // The periodic report (settings.report_every_ns, NAPKIN_MONITOR's every=): the monitor's thread calls
-  // `callback` with a fresh report that often. Without one, it writes the report as the exit report would
-  // (format=, file=: the file then always holds the latest report). The callback must not throw (what it
-  // throws is counted in diagnostics() and otherwise ignored) and must not destroy the monitor.
-  using report_callback = std::function<void(const monitor_report&)>;
   void on_report(report_callback callback) {
     const std::lock_guard<std::mutex> lock(callback_mutex_);
     callback_ = std::move(callback);
   }
 
-  // Stops sampling and the decode thread, and decodes what is left; report() still answers afterwards (the
-  // destructor does this too). For a measurement with a defined end: stop(), then report().
-  void stop() noexcept {
+  void stop() noexcept {  // idempotent: napkin::monitor's destructor calls it, then this one's shut_down()
     if (thread_.joinable()) {
       {
         const std::lock_guard<std::mutex> lock(wake_mutex_);
@@ -111,25 +104,17 @@ class monitor_engine final : private process_state::pausable_sampler {
     stopped_ = true;
   }
 
-  // What the monitor cost so far in CPU time (whichever thread drained: mostly its own), by part.
-  using cpu_use = monitor_cpu_use;
-  cpu_use cpu() const {
+  monitor_cpu_use cpu() const {
     const std::lock_guard<std::mutex> lock(data_mutex_);
     return cpu_;
   }
-  double cpu_seconds() const { return cpu().total_s(); }
-
-  // Sessions restarted after a failure (a hardware-buffer overflow that killed the session).
   std::size_t restarts() const noexcept { return restarts_.load(); }
 
-  // Wall time inside the sampler's decode steps, by CUPTI call group, for docs/monitor.md.
-  using decode_wall = monitor_decode_wall;
-  decode_wall decode_time() const {
+  monitor_decode_wall decode_time() const {
     const std::lock_guard<std::mutex> lock(data_mutex_);
     return wall_;
   }
 
-  // Counts that explain an odd report: kernels and phases CUPTI reported, data the attribution refused.
   std::string diagnostics() const {
     const std::lock_guard<std::mutex> lock(data_mutex_);
     const detail::activity_collector& a = detail::activity_collector::instance();
@@ -245,7 +230,7 @@ class monitor_engine final : private process_state::pausable_sampler {
     const double cpu0 = detail::thread_cpu_seconds();
     std::vector<pm_sample> fresh;
     bool overflow = false;
-    decode_wall step_wall;
+    monitor_decode_wall step_wall;
     if (sampler_ && !paused_) {
       detail::call_catching(
           [&] {
@@ -420,8 +405,8 @@ class monitor_engine final : private process_state::pausable_sampler {
   mutable std::mutex data_mutex_;
   detail::monitor_stores stores_;  // under data_mutex_
   std::optional<std::size_t> system_slot_;  // the activity collector's hold_system()
-  cpu_use cpu_;
-  decode_wall wall_;
+  monitor_cpu_use cpu_;
+  monitor_decode_wall wall_;
 
   std::mutex callback_mutex_;
   report_callback callback_;  // the periodic report's receiver; empty: write it like the exit report
