@@ -21,9 +21,10 @@
 //                             mark and naming call compiles to nothing (empty objects, same API). Default:
 //                             undefined. Read in napkin/nvtx/config.hpp, which then sets NAPKIN_NVTX_ENABLED.
 //   NAPKIN_SEPARATE_COMPILATION=0|1
-//                             1: the headers that offer it (napkin/monitor.hpp) declare what a unit calls and
-//                             leave the bodies to the one source file of the program that includes
-//                             napkin/compiled.hpp, so that including them costs a unit less (Boost.Asio's
+//                             1: napkin's headers declare what a unit calls (a header x.hpp whose bodies are
+//                             in x_impl.hpp: the profiler, the monitor, the reports and documents, the text
+//                             toolkit) and leave the bodies to the one source file of the program that
+//                             includes napkin/compiled.hpp, so that including them costs a unit less (Boost.Asio's
 //                             BOOST_ASIO_SEPARATE_COMPILATION; docs/compile-time.md). Define it for every unit
 //                             of the program, that file included, with the same exception setting; never mix
 //                             units with and without it (the same members would be inline in some units and

@@ -28,16 +28,19 @@
 //   napkin/cupti/host.hpp               metric validation, pass planning, counter evaluation
 //   napkin/cupti/counter_images.hpp     images from outside, checked before CUPTI reads them
 //   napkin/cupti/errors.hpp             profiler_error, advice per CUPTI status, the profiler's check
+//
+// With NAPKIN_SEPARATE_COMPILATION (docs/compile-time.md) this header declares the profiler, its reports and
+// its sections, whose bodies napkin/compiled.hpp compiles once, and includes no CUDA or CUPTI header but
+// cupti_result.h. The CUPTI-level pieces (cupti/errors.hpp's advice, cupti/host.hpp's planner,
+// cupti/kernel_names.hpp, profiler/l2_flush.hpp, profiler/source_sampler.hpp) are then included by name where
+// they are used, and stay header-only.
 #pragma once
 
 #include "napkin/config.hpp"
 
-#include "napkin/cupti/errors.hpp"
-#include "napkin/cupti/host.hpp"
-#include "napkin/cupti/kernel_names.hpp"
 #include "napkin/cupti/metrics.hpp"
+#include "napkin/cupti/profiler_error.hpp"
 #include "napkin/profiler/comparison.hpp"
-#include "napkin/profiler/l2_flush.hpp"
 #include "napkin/profiler/options.hpp"
 #include "napkin/profiler/report.hpp"
 #include "napkin/profiler/sections/deeper_verdict.hpp"
@@ -47,5 +50,12 @@
 #include "napkin/profiler/sections/section_metrics.hpp"
 #include "napkin/profiler/sections/warp_state.hpp"
 #include "napkin/profiler/session.hpp"
-#include "napkin/profiler/source_sampler.hpp"
 #include "napkin/profiler/sol_fast.hpp"
+
+#if !NAPKIN_SEPARATE_COMPILATION
+#include "napkin/cupti/errors.hpp"
+#include "napkin/cupti/host.hpp"
+#include "napkin/cupti/kernel_names.hpp"
+#include "napkin/profiler/l2_flush.hpp"
+#include "napkin/profiler/source_sampler.hpp"
+#endif

@@ -12,8 +12,12 @@ For each compiler (g++, clang++) and standard (C++17, C++20):
 With nvcc, each CUDA-facing header is compiled as CUDA C++ (-Werror all-warnings).
 Headers that include MPI's <mpi.h> (napkin/mpi.hpp) are compiled alone with --mpi-include's folders, or
 skipped (said so) without them, and are left out of the two-TU program (tests/mpi links them with MPI).
-A header only for NAPKIN_SEPARATE_COMPILATION=1 (napkin/compiled.hpp, which refuses to compile without it) is
-compiled alone with it, and left out of the two-TU program (tests/monitor's monitor_separate_compilation links it).
+Separate compilation (NAPKIN_SEPARATE_COMPILATION=1): napkin/compiled.hpp, which refuses to compile without it, is
+compiled alone with it and left out of the two-TU program. An x_impl.hpp header holds x.hpp's bodies and is
+compiled through x.hpp; every one must be included by napkin/compiled.hpp. Each header that includes, directly or
+not, a header with bodies in an x_impl.hpp is compiled alone once more with the switch (the first compiler,
+C++17): it must not lean on what only the bodies include. Then the two units are built with the switch, linked with
+a third that includes napkin/compiled.hpp, and run: no body missing, none defined twice.
 At the end, the failures are listed by header, so that a header failing only without exceptions shows.
 
 Usage: header_check.py --include DIR --cuda-include DIR [--cuda-lib DIR] [--cxx g++ --cxx clang++] [--nvcc PATH]
@@ -30,6 +34,7 @@ import tempfile
 
 CUDA_INCLUDE = re.compile(r'#\s*include\s*<(cuda|cu[a-z]+|nvtx3|nvrtc|nvJitLink|nvperf|nccl|cudnn|cupti)[^>]*>')
 MPI_INCLUDE = re.compile(r'#\s*include\s*<mpi\.h>')
+IMPL_SUFFIX = "_impl.hpp"
 SEPARATE_ONLY = re.compile(r'#\s*if\s*!\s*NAPKIN_SEPARATE_COMPILATION\s*\n\s*#\s*error')
 NAPKIN_INCLUDE = re.compile(r'#\s*include\s*[<"](napkin/[^>"]+)[>"]')
 WARNINGS = ["-Wall", "-Wextra", "-Wpedantic", "-Werror"]
@@ -74,11 +79,30 @@ def main():
         print(f"SKIPPED (no --mpi-include): {' '.join(sorted(mpi_headers))}")
         headers = {h: c for h, c in headers.items() if h not in mpi_headers}
     separate_headers = {h for h in headers if SEPARATE_ONLY.search((include_dir / h).read_text())}
+    impl_headers = {h for h in headers if h.endswith(IMPL_SUFFIX)}
+    compiled_includes = set()
+    for h in separate_headers:
+        compiled_includes |= set(NAPKIN_INCLUDE.findall((include_dir / h).read_text()))
+    compiled_includes = {i.removeprefix("napkin/") for i in compiled_includes}
+    split = {h[: -len(IMPL_SUFFIX)] + ".hpp" for h in impl_headers}
+    direct_deps = {h: [d.removeprefix("napkin/") for d in NAPKIN_INCLUDE.findall((include_dir / h).read_text())]
+                   for h in headers}
+
+    def reaches_split(h, seen):
+        if h in seen:
+            return False
+        seen.add(h)
+        return h in split or any(reaches_split(d, seen) for d in direct_deps.get(h, []) if not d.endswith(IMPL_SUFFIX))
     cuda_flags = [f for d in args.cuda_include for f in ("-isystem", d)]
     work = pathlib.Path(tempfile.mkdtemp(prefix="napkin_headers_"))
     jobs, failures = [], []
 
+    for h in sorted(impl_headers - compiled_includes):
+        failures.append(f"{h} is not included by napkin/compiled.hpp")
+        print(f"FAIL {failures[-1]}")
     for h, cuda in headers.items():
+        if h in impl_headers:
+            continue  # compiled through x.hpp, and with the switch through compiled.hpp
         tu = work / (h.replace("/", "_") + ".cpp")
         tu.write_text(f"#include <{h}>\n#include <{h}>\n")
         for cxx in args.cxx:
@@ -90,6 +114,10 @@ def main():
                     cmd += ["-DNAPKIN_SEPARATE_COMPILATION=1"] if h in separate_headers else []
                     name = f"{os.path.basename(cxx)} -std={std}{''.join(' ' + e for e in exceptions)} {h}"
                     jobs.append((name + ("" if cuda else " (no CUDA on the path)"), cmd + [str(tu)], h, exceptions))
+        if args.cxx and h not in separate_headers and reaches_split(h, set()):
+            cmd = [args.cxx[0], "-std=c++17", *WARNINGS, "-fsyntax-only", "-DNAPKIN_SEPARATE_COMPILATION=1",
+                   "-I", str(include_dir), *(cuda_flags if cuda else []), *(mpi_flags if h in mpi_headers else [])]
+            jobs.append((f"{os.path.basename(args.cxx[0])} -std=c++17 separate {h}", cmd + [str(tu)], h, []))
         if cuda and args.nvcc:
             cu = tu.with_suffix(".cu")
             cu.write_text(tu.read_text())
@@ -99,7 +127,8 @@ def main():
                                        "-c", str(cu), "-o", str(cu.with_suffix(".o"))], h, []))
 
     # Two TUs including everything, linked together.
-    all_includes = "".join(f"#include <{h}>\n" for h in headers if h not in mpi_headers | separate_headers)
+    all_includes = "".join(f"#include <{h}>\n" for h in headers
+                           if h not in mpi_headers | separate_headers | impl_headers)
     (work / "tu_a.cpp").write_text(all_includes + "int napkin_tu_a() { return 1; }\n")
     (work / "tu_b.cpp").write_text(all_includes + "int napkin_tu_b() { return 2; }\n")
     (work / "main.cpp").write_text("int napkin_tu_a();\nint napkin_tu_b();\n"
@@ -131,14 +160,35 @@ def main():
             results.append((name + variant, code, out))
         return results
 
+    def two_tu_separate(cxx):
+        # The same two units with the switch, and a third that compiles the bodies (napkin/compiled.hpp).
+        name = f"{os.path.basename(cxx)} -std=c++17 two TUs and napkin/compiled.hpp, separately compiled"
+        base = [cxx, "-std=c++17", *WARNINGS, "-DNAPKIN_SEPARATE_COMPILATION=1", "-I", str(include_dir), *cuda_flags]
+        (work / "compiled.cpp").write_text("#include <napkin/compiled.hpp>\n")
+        objects = []
+        for n in ("tu_a", "tu_b", "main", "compiled"):
+            obj = work / f"{n}_{os.path.basename(cxx)}_separate.o"
+            code, out = run(base + ["-c", str(work / f"{n}.cpp"), "-o", str(obj)])
+            if code != 0:
+                return [(name, code, out)]
+            objects.append(str(obj))
+        exe = work / f"two_tu_{os.path.basename(cxx)}_separate"
+        code, out = run([cxx, *objects, "-o", str(exe), *libs])
+        if code == 0:
+            code, out2 = run([str(exe)])
+            out += out2
+        return [(name, code, out)]
+
     def one(cmd):
         return [(None, *run(cmd))]
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         # The long two-TU jobs first, so that the short ones fill in around them.
         futures = {pool.submit(two_tu, cxx, std): (None, None, []) for cxx in args.cxx for std in ("c++17", "c++20")}
+        if args.cxx and separate_headers:
+            futures[pool.submit(two_tu_separate, args.cxx[0])] = (None, None, [])
         futures.update({pool.submit(one, cmd): (name, h, exceptions) for name, cmd, h, exceptions in jobs})
-        by_header, total = {}, 0
+        by_header, total = {}, 0  # failures may already hold impl headers missing from napkin/compiled.hpp
         for f in concurrent.futures.as_completed(futures):
             job_name, h, exceptions = futures[f]
             for name, code, out in f.result():
@@ -157,6 +207,7 @@ def main():
     only_noexc = sorted(h for h, kinds in by_header.items() if kinds == {"without exceptions"})
     if only_noexc:
         print(f"{len(only_noexc)} header(s) fail only with -fno-exceptions: {' '.join(only_noexc)}")
+    total += len(impl_headers)  # each checked once: included by napkin/compiled.hpp
     print(f"{total - len(failures)} passed, {len(failures)} failed")
     return 1 if failures else 0
 

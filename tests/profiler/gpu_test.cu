@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "napkin/nvtx.hpp"  // the phases watch_phase() measures
 #include "napkin/profiler.hpp"
 #include "napkin/profiler/sections/occupancy.hpp"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Why profiling failed, in words a user can act on: napkin::profiler_error, and the profiler's one way to
-// check a status.
+// Why profiling failed, in words a user can act on: napkin::profiler_error (its own header,
+// cupti/profiler_error.hpp, for units that only catch it), and the profiler's one way to check a status.
 //
 // Every failure of the profiler is a profiler_error. A failed CUPTI, CUDA runtime or driver call goes through
 // napkin's check family (napkin/check/core.hpp: status_traits, the failure policy), as NAPKIN_CUDA_CHECK does,
@@ -20,6 +20,7 @@
 
 #include "napkin/check/core.hpp"
 #include "napkin/check/cupti.hpp"
+#include "napkin/cupti/profiler_error.hpp"
 #include "napkin/error.hpp"
 
 #include <cstddef>
@@ -30,21 +31,6 @@
 #include <utility>
 
 NAPKIN_BEGIN_NAMESPACE
-
-class profiler_error : public std::runtime_error {
- public:
-  profiler_error(CUptiResult status, const std::string& what) : std::runtime_error(what), status_(status) {}
-  explicit profiler_error(const std::string& what) : profiler_error(CUPTI_SUCCESS, what) {}
-  // Another library's failed status inside the profiler (a CUDA runtime or driver call): not CUPTI's.
-  template <class Status, class = std::enable_if_t<detail::has_traits<Status>::value>>
-  profiler_error(Status, const std::string& what) : profiler_error(CUPTI_SUCCESS, what) {}
-  // The CUPTI status behind the failure; CUPTI_SUCCESS when the failure is not CUPTI's (a CUDA error, or
-  // napkin itself refused).
-  CUptiResult status() const noexcept { return status_; }
-
- private:
-  CUptiResult status_;
-};
 
 // What a user can do about a CUPTI status: empty when there is nothing better than CUPTI's own text.
 inline std::string profiler_advice(CUptiResult status) {

@@ -27,15 +27,12 @@
 #include "napkin/config.hpp"
 
 #include <cstdint>
-#include <cstdlib>
 #include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
 
-#include <unistd.h>
-
-#include "napkin/document/document.hpp"
+#include "napkin/document/report_context.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 
@@ -43,11 +40,7 @@ NAPKIN_BEGIN_NAMESPACE
 using environment_lookup = std::function<std::optional<std::string>(const char* name)>;
 
 // The process's own environment (std::getenv).
-inline std::optional<std::string> process_environment(const char* name) {
-  const char* v = std::getenv(name);
-  if (v == nullptr) return std::nullopt;
-  return std::string(v);
-}
+std::optional<std::string> process_environment(const char* name);
 
 // One launcher's names for rank, size and local rank ("" where it has none).
 struct rank_convention {
@@ -74,94 +67,19 @@ struct detected_rank {
   bool ok() const { return problem.empty(); }
 };
 
-namespace detail {
-
-// A non-negative decimal integer that fits int64; surrounding spaces are not accepted (a launcher never
-// writes them, so they mean something else went wrong). Returns a problem or "".
-inline std::string parse_rank_number(const char* variable, const std::string& text, std::int64_t& out) {
-  const std::string quoted = "'" + (text.size() > 40 ? text.substr(0, 40) + "..." : text) + "'";
-  if (text.empty()) return std::string("napkin: ") + variable + " is set but empty";
-  if (text[0] == '-') return std::string("napkin: ") + variable + " is negative: " + quoted;
-  std::int64_t v = 0;
-  for (char c : text) {
-    if (c < '0' || c > '9')
-      return std::string("napkin: ") + variable + " is not a non-negative integer: " + quoted;
-    const int digit = c - '0';
-    if (v > (INT64_MAX - digit) / 10) return std::string("napkin: ") + variable + " overflows 64 bits: " + quoted;
-    v = v * 10 + digit;
-  }
-  out = v;
-  return {};
-}
-
-// Reads `variable` into `out` when it is set. Returns a problem or "".
-inline std::string read_rank_variable(const environment_lookup& env, const char* variable,
-                                      std::optional<std::int64_t>& out) {
-  if (variable == nullptr || *variable == '\0') return {};
-  const std::optional<std::string> text = env(variable);
-  if (!text) return {};
-  std::int64_t v = 0;
-  std::string problem = parse_rank_number(variable, *text, v);
-  if (problem.empty()) out = v;
-  return problem;
-}
-
-}  // namespace detail
-
 // The rank, world size and local rank from the first convention whose rank variable is set.
-inline detected_rank detect_rank(const environment_lookup& env = process_environment) {
-  detected_rank out;
-  const auto fail = [&out](std::string problem) {
-    detected_rank bad;
-    bad.source = out.source;
-    bad.problem = std::move(problem);
-    return bad;
-  };
-  for (const rank_convention& c : rank_conventions) {
-    if (!env(c.rank)) continue;
-    out.source = std::string(c.launcher) + " (" + c.rank + ")";
-    for (const auto& [variable, target] : {std::pair<const char*, std::optional<std::int64_t>*>{c.rank, &out.rank},
-                                           {c.size, &out.world_size},
-                                           {c.local_rank, &out.local_rank}}) {
-      std::string problem = detail::read_rank_variable(env, variable, *target);
-      if (!problem.empty()) return fail(std::move(problem));
-    }
-    if (out.world_size && *out.world_size == 0) return fail(std::string("napkin: ") + c.size + " is 0: a job has at least one rank");
-    if (out.world_size && *out.rank >= *out.world_size)
-      return fail("napkin: " + std::string(c.rank) + "=" + std::to_string(*out.rank) + " is not below " + c.size + "=" +
-                  std::to_string(*out.world_size) + " (ranks count from 0)");
-    if (out.world_size && out.local_rank && *out.local_rank >= *out.world_size)
-      return fail("napkin: " + std::string(c.local_rank) + "=" + std::to_string(*out.local_rank) + " is not below " +
-                  c.size + "=" + std::to_string(*out.world_size));
-    return out;
-  }
-  // No rank anywhere: a local rank alone (a single-node launcher that sets only LOCAL_RANK).
-  std::string problem = detail::read_rank_variable(env, "LOCAL_RANK", out.local_rank);
-  if (!problem.empty()) return fail(std::move(problem));
-  if (out.local_rank) out.source = "LOCAL_RANK";
-  return out;
-}
+detected_rank detect_rank(const environment_lookup& env = process_environment);
 
 // This machine's host name (gethostname); nullopt when the call fails.
-inline std::optional<std::string> host_name() {
-  char buf[256] = {};
-  if (gethostname(buf, sizeof buf - 1) != 0 || buf[0] == '\0') return std::nullopt;
-  return std::string(buf);
-}
+std::optional<std::string> host_name();
 
 // The context of this process: host, and rank / world size / local rank from the environment. A
 // malformed variable leaves the rank fields empty and comes back in `problem` (when given), so that a
 // report is never labelled with a wrong rank.
-inline report_context process_context(const environment_lookup& env = process_environment,
-                                      std::string* problem = nullptr) {
-  report_context c;
-  c.host = host_name();
-  const detected_rank d = detect_rank(env);
-  if (problem != nullptr) *problem = d.problem;
-  c.rank = d.rank;
-  c.world_size = d.world_size;
-  c.local_rank = d.local_rank;
-  return c;
-}
+report_context process_context(const environment_lookup& env = process_environment, std::string* problem = nullptr);
 
 NAPKIN_END_NAMESPACE
+
+#if !NAPKIN_SEPARATE_COMPILATION
+#include "napkin/document/rank_impl.hpp"
+#endif

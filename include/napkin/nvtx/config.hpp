@@ -27,7 +27,6 @@
 #define NAPKIN_DETAIL_UNDEF_NVTX_SYSTEM
 #endif
 #include <nvtx3/nvtx3.hpp>
-#include <nvtx3/nvToolsExtCudaRt.h>  // stream/device/event naming; types only, no libcuda needed
 #if defined(NAPKIN_DETAIL_UNDEF_NVTX3_EXPLICIT)
 #undef NVTX3_CPP_REQUIRE_EXPLICIT_VERSION
 #undef NAPKIN_DETAIL_UNDEF_NVTX3_EXPLICIT

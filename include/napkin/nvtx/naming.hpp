@@ -13,6 +13,18 @@
 #include "napkin/nvtx/domain.hpp"
 #include "napkin/nvtx/switch.hpp"
 
+// Stream, device and event naming: CUDA's types only, no libcuda needed. Here rather than in nvtx/config.hpp,
+// so that a unit that only needs a domain (profiler::watch_phase) does not read cuda.h.
+#if !defined(NVTX_AS_SYSTEM_HEADER)
+#define NVTX_AS_SYSTEM_HEADER  // NVTX's own code is not ours to warn about
+#define NAPKIN_DETAIL_UNDEF_NVTX_SYSTEM
+#endif
+#include <nvtx3/nvToolsExtCudaRt.h>
+#if defined(NAPKIN_DETAIL_UNDEF_NVTX_SYSTEM)
+#undef NVTX_AS_SYSTEM_HEADER
+#undef NAPKIN_DETAIL_UNDEF_NVTX_SYSTEM
+#endif
+
 #include <cstdint>
 
 #if defined(_WIN32)

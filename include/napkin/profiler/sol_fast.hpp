@@ -26,13 +26,10 @@
 
 #include "napkin/config.hpp"
 
-#include <algorithm>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "napkin/cupti/metrics.hpp"
-#include "napkin/profiler/breakdowns.hpp"
 #include "napkin/profiler/sol_report.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
@@ -82,62 +79,9 @@ inline std::vector<std::string> sol_fast_gh100_inputs() {
       "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_elapsed"};
 }
 
-// The metric without its rollup: "SM_A.TriageCompute.l1tex__throughput" from
-// "SM_A.TriageCompute.l1tex__throughput.avg.pct_of_peak_sustained_active".
-inline std::string counter_part(const std::string& metric) {
-  std::size_t cut = metric.size();
-  for (const char* rollup : {".avg", ".sum", ".max", ".min"}) cut = std::min(cut, metric.find(rollup));
-  return metric.substr(0, cut);
-}
-
-// One SOL number: the maximum of the triage throughputs given and of every input of `b` the report holds.
-// Says how, naming the inputs it did not have; missing when an input it needs (a triage throughput) is.
-inline void derive_max(sol_report& r, const throughput_breakdown& b, const std::vector<const char*>& triage) {
-  std::optional<double> best;
-  std::string how = "max(";
-  for (const char* t : triage) {
-    const auto v = r.get(t);
-    if (!v) {
-      r.derivations[b.field] = std::string("not measured: ") + t + " is missing";
-      return;
-    }
-    best = best ? std::max(*best, *v) : *v;
-    how += counter_part(t) + ", ";
-  }
-  std::size_t collected = 0;
-  std::vector<std::string> absent;
-  for (const auto& input : b.inputs) {
-    if (const auto v = r.get(input)) {
-      best = best ? std::max(*best, *v) : *v;
-      ++collected;
-    } else {
-      absent.push_back(counter_part(input));
-    }
-  }
-  if (!best) {
-    r.derivations[b.field] = "not measured: no input of " + counter_part(b.throughput) + " was collected";
-    return;
-  }
-  how += std::to_string(collected) + " of the " + std::to_string(b.inputs.size()) + " inputs of ncu's " +
-         counter_part(b.throughput) + ")";
-  if (!absent.empty()) {
-    how += "; not collected:";
-    for (const auto& a : absent) how += " " + a;
-  }
-  r.derived[b.field] = *best;
-  r.derivations[b.field] = std::move(how);
-}
-
 // Fills SM %, Memory %, L1/TEX % and L2 % of a report collected with the fast set (r.derived), and says how
 // each was obtained (r.derivations). Nothing is stored under an ncu metric name it was not collected as.
-inline void derive_sol_fast(sol_report& r) {
-  derive_max(r, breakdowns::gh100_sm(), {metric::triage_sm_pct});
-  // ncu's own DRAM throughput is a maximum over DRAM inputs that Memory %'s breakdown has too.
-  derive_max(r, breakdowns::gh100_memory(),
-             {metric::dram_throughput_pct, metric::triage_l1tex_elapsed_pct, metric::triage_l2_pct});
-  derive_max(r, breakdowns::gh100_l1tex(), {metric::triage_l1tex_active_pct});
-  derive_max(r, breakdowns::gh100_l2(), {metric::triage_l2_pct});
-}
+void derive_sol_fast(sol_report& r);
 
 }  // namespace detail
 
@@ -145,30 +89,15 @@ namespace metric_sets {
 
 // ncu's SOL numbers in 3 passes on GH100, derived as the header comment says; the full SOL set elsewhere.
 // The profiler's default set.
-inline metric_set sol_fast() {
-  metric_set s;
-  s.name = "sol-fast";
-  s.metrics = {metric::duration_ns,      metric::elapsed_cycles,    metric::sm_active_cycles,
-               metric::sm_frequency_hz,  metric::dram_frequency_hz, metric::dram_bytes,
-               metric::dram_throughput_pct, metric::triage_sm_pct,  metric::triage_l1tex_active_pct,
-               metric::triage_l1tex_elapsed_pct, metric::triage_l2_pct, metric::l2_fabric_pct,
-               metric::sm_elapsed_cycles};
-  for (auto& m : detail::sol_fast_gh100_inputs()) s.metrics.push_back(std::move(m));
-  s.chips = {"GH100"};
-  s.fallback = &sol;
-  s.derive = &detail::derive_sol_fast;
-  return s;
-}
+metric_set sol_fast();
 
 // The fast SOL set plus executed FP32/FP64/FP16 instructions, for achieved FLOP/s: 4 passes on GH100; the
 // full set's roofline (roofline_full(), 10 passes on GH100) elsewhere.
-inline metric_set roofline() {
-  metric_set s = sol_fast();
-  s.name = "roofline-fast";
-  for (const auto& m : flop_counters()) s.metrics.push_back(m);
-  s.fallback = &roofline_full;
-  return s;
-}
+metric_set roofline();
 
 }  // namespace metric_sets
 NAPKIN_END_NAMESPACE
+
+#if !NAPKIN_SEPARATE_COMPILATION
+#include "napkin/profiler/sol_fast_impl.hpp"
+#endif

@@ -23,6 +23,7 @@
 #include "napkin/document/json_fields.hpp"
 #include "napkin/error.hpp"
 #include "napkin/profiler/source_lines_report.hpp"
+#include "napkin/text/numbers.hpp"
 #include "napkin/report/json_read.hpp"
 #include "napkin/report/source_lines_documents.hpp"
 #include "napkin/text/printable.hpp"

@@ -16,60 +16,27 @@
 
 #include "napkin/config.hpp"
 
-#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "napkin/text/printable.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 
 // Outside text as literal Markdown: terminal controls and bidi overrides shown (printable()), then each
 // character that Markdown or a table would read as syntax backslash-escaped.
-inline std::string markdown_escape(std::string_view text) {
-  const std::string shown = printable(text);
-  std::string out;
-  out.reserve(shown.size());
-  for (char c : shown) {
-    if (std::string_view("\\`*_[]<>|~&$#!").find(c) != std::string_view::npos) out += '\\';
-    out += c;
-  }
-  return out;
-}
+std::string markdown_escape(std::string_view text);
 
 // A name as inline code, `name`: only a '|' needs its backslash inside a table's code span (GFM); a name
 // holding a backtick is escaped text instead.
-inline std::string markdown_code(std::string_view name) {
-  const std::string shown = printable(name);
-  if (shown.empty() || shown.find('`') != std::string::npos) return markdown_escape(name);
-  std::string out = "`";
-  for (char c : shown) {
-    if (c == '|') out += '\\';
-    out += c;
-  }
-  return out + "`";
-}
+std::string markdown_code(std::string_view name);
 
 // A pipe table: the header, the alignment row (`right[c]`: right-aligned, for numbers) and the rows, each
 // as wide as the header (missing cells empty, extra ones dropped). Cells are Markdown already.
-inline std::string markdown_table(const std::vector<std::string>& header, const std::vector<bool>& right,
-                                  const std::vector<std::vector<std::string>>& rows) {
-  const auto line = [&header](const std::vector<std::string>& cells) {
-    std::string out = "|";
-    for (std::size_t c = 0; c < header.size(); ++c) {
-      std::string cell = c < cells.size() ? cells[c] : std::string();
-      for (char& ch : cell)
-        if (ch == '\n' || ch == '\r') ch = ' ';
-      out += " " + cell + " |";
-    }
-    return out + "\n";
-  };
-  std::string out = line(header) + "|";
-  for (std::size_t c = 0; c < header.size(); ++c) out += c < right.size() && right[c] ? "---:|" : ":---|";
-  out += "\n";
-  for (const auto& r : rows) out += line(r);
-  return out;
-}
+std::string markdown_table(const std::vector<std::string>& header, const std::vector<bool>& right,
+                           const std::vector<std::vector<std::string>>& rows);
 
 NAPKIN_END_NAMESPACE
+
+#if !NAPKIN_SEPARATE_COMPILATION
+#include "napkin/text/markdown_impl.hpp"
+#endif

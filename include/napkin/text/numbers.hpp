@@ -18,43 +18,18 @@
 
 #include "napkin/config.hpp"
 
-#include <algorithm>
-#include <cmath>
-#include <cstdlib>
-#include <cstdio>
 #include <string>
 #include <string_view>
 
 NAPKIN_BEGIN_NAMESPACE
-namespace detail {
-
-inline std::string non_finite_text(double v) {
-  if (std::isnan(v)) return "nan";
-  return v > 0 ? "inf" : "-inf";
-}
-
-}  // namespace detail
 
 // `decimals` digits after the point (0..17).
-inline std::string fixed(double v, int decimals) {
-  if (!std::isfinite(v)) return detail::non_finite_text(v);
-  char buf[352];  // DBL_MAX printed with 17 decimals fits
-  std::snprintf(buf, sizeof buf, "%.*f", std::clamp(decimals, 0, 17), v);
-  return buf;
-}
+std::string fixed(double v, int decimals);
 
 // Four significant digits and at least one decimal: 682.7, 19.97, 0.6250, 1365.3; 0 prints as "0".
-inline std::string significant(double v) {
-  if (!std::isfinite(v)) return detail::non_finite_text(v);
-  if (v == 0) return "0";
-  const int magnitude = static_cast<int>(std::floor(std::log10(std::fabs(v))));
-  return fixed(v, std::max(1, 3 - magnitude));
-}
+std::string significant(double v);
 
-inline std::string percent(double pct, int decimals = 1) {
-  if (!std::isfinite(pct)) return detail::non_finite_text(pct);
-  return fixed(pct, decimals) + "%";
-}
+std::string percent(double pct, int decimals = 1);
 
 inline std::string percent_of(double fraction, int decimals = 1) { return percent(fraction * 100.0, decimals); }
 
@@ -65,27 +40,11 @@ struct si_scaled {
   const char* prefix;
 };
 
-inline si_scaled si_scale(double value) {
-  static constexpr struct {
-    double scale;
-    const char* prefix;
-  } prefixes[] = {{1e18, "E"}, {1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}};
-  for (const auto& p : prefixes)
-    if (std::fabs(value) >= p.scale) return {value / p.scale, p.prefix};
-  return {value, ""};
-}
+si_scaled si_scale(double value);
 
 // A decimal SI prefix chosen so that the number is below 1000: si(4.8e12, "B/s") = "4.800 TB/s".
 // Whole numbers below 1000 print without decimals: si(256, "B") = "256 B".
-inline std::string si(double value, std::string_view unit) {
-  if (!std::isfinite(value)) return detail::non_finite_text(value) + " " + std::string(unit);
-  // The prefix is chosen for the number as printed: 999999999.99 rounds to 1000000000, so "1.000 G", never
-  // "1000.0 M".
-  const si_scaled s = si_scale(std::strtod(significant(value).c_str(), nullptr));
-  if (*s.prefix != '\0') return significant(s.value) + " " + s.prefix + std::string(unit);
-  if (value == std::floor(value)) return fixed(value, 0) + " " + std::string(unit);
-  return significant(value) + " " + std::string(unit);
-}
+std::string si(double value, std::string_view unit);
 
 // The unit that keeps |seconds| between 1 and 1000 (ns below 1 µs).
 struct time_unit {
@@ -94,45 +53,19 @@ struct time_unit {
   const char* symbol;  // "µs"
 };
 
-inline time_unit time_unit_of(double seconds) {
-  const double a = std::fabs(seconds);
-  if (a >= 1.0) return {1.0, "s", "s"};
-  if (a >= 1e-3) return {1e3, "ms", "ms"};
-  if (a >= 1e-6) return {1e6, "us", "µs"};
-  return {1e9, "ns", "ns"};
-}
+time_unit time_unit_of(double seconds);
 
 // A measured time, two decimals (whole nanoseconds): "179.74 us", "2.78 ms", "42 ns". Written "us", not
 // "µs", so that reports stay ASCII in every terminal and log.
-inline std::string duration(double seconds) {
-  if (!std::isfinite(seconds)) return detail::non_finite_text(seconds) + " s";
-  const time_unit u = time_unit_of(seconds);
-  return fixed(seconds * u.per_second, u.per_second == 1e9 ? 0 : 2) + " " + u.ascii;
-}
+std::string duration(double seconds);
 
 // An estimated time, with significant()'s four digits so that it reads like the si() quantities printed
 // beside it: "138.9 µs", "30.05 µs", "1.500 s". The µ sign is what the napkin CLI has always printed.
-inline std::string estimate_duration(double seconds) {
-  if (!std::isfinite(seconds)) return detail::non_finite_text(seconds) + " s";
-  const time_unit u = time_unit_of(seconds);
-  return significant(seconds * u.per_second) + " " + u.symbol;
-}
+std::string estimate_duration(double seconds);
 
 // printf's %g (six significant digits, scientific when that is shorter): "-1", "0.5", "1e+306". For a
 // value an error message quotes back, whatever its magnitude.
-inline std::string general(double v) {
-  if (!std::isfinite(v)) return detail::non_finite_text(v);
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
-}
-
-namespace detail {
-inline bool name_ends_with(std::string_view name, std::string_view suffix) {
-  return name == suffix.substr(1) ||
-         (name.size() > suffix.size() && name.substr(name.size() - suffix.size()) == suffix);
-}
-}  // namespace detail
+std::string general(double v);
 
 // A number of a report document for people, in the unit its member's name ends with (docs/CONTRIBUTING.md:
 // `duration_ns`, `compute_s`, `sm_pct`, `dram_bytes`, `dram_bytes_per_s`, `flop_per_s`, `sm_hz`,
@@ -142,25 +75,10 @@ inline bool name_ends_with(std::string_view name, std::string_view suffix) {
 // digits. A flattened path takes the unit of its last name, else of the object holding it: `cost.total_s` is
 // a time, `workload.flop` FLOPs, `peak_flop_per_s.fp16` a rate. `napkin diff` prints both sides of a change
 // this way; the documents keep the exact number.
-inline std::string named_number(double value, std::string_view name) {
-  using detail::name_ends_with;
-  const std::size_t dot = name.rfind('.');
-  if (dot != std::string_view::npos) {
-    const std::string last = named_number(value, name.substr(dot + 1));
-    return last != general(value) ? last : named_number(value, name.substr(0, dot));
-  }
-  if (name_ends_with(name, "_per_byte")) return significant(value) + " FLOP/B";
-  if (name_ends_with(name, "_bytes_per_s")) return si(value, "B/s");
-  if (name_ends_with(name, "_flop_per_s")) return si(value, "FLOP/s");
-  if (name_ends_with(name, "_per_s")) return si(value, "/s");
-  if (name_ends_with(name, "_ns")) return duration(value * 1e-9);
-  if (name_ends_with(name, "_s")) return duration(value);
-  if (name_ends_with(name, "_pct")) return percent(value);
-  if (name_ends_with(name, "_hz")) return si(value, "Hz");
-  if (name_ends_with(name, "_bytes") || name.substr(0, 6) == "bytes_" || name.find("_bytes_") != std::string_view::npos)
-    return si(value, "B");
-  if (name_ends_with(name, "_flop")) return si(value, "FLOP");
-  return general(value);
-}
+std::string named_number(double value, std::string_view name);
 
 NAPKIN_END_NAMESPACE
+
+#if !NAPKIN_SEPARATE_COMPILATION
+#include "napkin/text/numbers_impl.hpp"
+#endif

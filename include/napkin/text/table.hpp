@@ -15,71 +15,24 @@
 
 #include "napkin/config.hpp"
 
-#include <algorithm>
 #include <cstddef>
-#include <ostream>
+#include <iosfwd>
 #include <string>
+#include <utility>
 #include <vector>
 
 NAPKIN_BEGIN_NAMESPACE
 
 // Characters of UTF-8 text: bytes that do not continue a character.
-inline std::size_t text_width(const std::string& s) {
-  return static_cast<std::size_t>(
-      std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
-}
+std::size_t text_width(const std::string& s);
 
-inline std::string pad_right(std::string text, std::size_t width) {
-  const std::size_t w = text_width(text);
-  if (w < width) text.append(width - w, ' ');
-  return text;
-}
+std::string pad_right(std::string text, std::size_t width);
 
-inline std::string pad_left(const std::string& text, std::size_t width) {
-  const std::size_t w = text_width(text);
-  return w < width ? std::string(width - w, ' ') + text : text;
-}
+std::string pad_left(const std::string& text, std::size_t width);
 
 // `text` in lines of at most `width` characters, broken at spaces; each line of `text` keeps its leading
 // spaces, and the lines a break makes start with `indent` spaces. `first_column`: where the text starts.
-inline std::string wrap(const std::string& text, std::size_t width, std::size_t indent, std::size_t first_column = 0) {
-  std::string out;
-  std::size_t line_start = 0;
-  while (line_start <= text.size()) {
-    const std::size_t line_end = std::min(text.find('\n', line_start), text.size());
-    const std::string source = text.substr(line_start, line_end - line_start);
-    const std::size_t lead = std::min(source.find_first_not_of(' '), source.size());
-    std::string line(lead, ' ');
-    std::size_t column = first_column + lead;
-    bool empty = true;
-    std::size_t start = lead;
-    while (start < source.size()) {
-      std::size_t end = source.find(' ', start);
-      if (end == std::string::npos) end = source.size();
-      const std::string word = source.substr(start, end - start);
-      start = end + 1;
-      if (word.empty()) continue;
-      const std::size_t w = text_width(word);
-      if (!empty && column + 1 + w > width) {
-        out += line + "\n";
-        line = std::string(indent, ' ');
-        column = indent;
-      } else if (!empty) {
-        line += ' ';
-        ++column;
-      }
-      line += word;
-      column += w;
-      empty = false;
-    }
-    out += line;
-    if (line_end >= text.size()) break;
-    out += "\n";
-    line_start = line_end + 1;
-    first_column = 0;
-  }
-  return out;
-}
+std::string wrap(const std::string& text, std::size_t width, std::size_t indent, std::size_t first_column = 0);
 
 // Columns as wide as their widest cell (or a column's least width), two spaces apart, each line's trailing
 // spaces dropped. A note is a line of its own between rows (a name too long for its column, a row's
@@ -97,42 +50,12 @@ class text_table {
   void row(std::vector<std::string> cells) { lines_.push_back({std::move(cells), false}); }
   void note(std::string line) { lines_.push_back({{std::move(line)}, true}); }
 
-  bool empty() const {
-    for (const auto& l : lines_)
-      if (!l.note) return false;
-    return true;
-  }
+  bool empty() const;
 
   // The header (unless `with_header` is false) and every row and note, each line starting with `indent`.
-  std::string text(const std::string& indent = "", bool with_header = true) const {
-    std::vector<std::size_t> width(headers_.size());
-    for (std::size_t c = 0; c < headers_.size(); ++c) {
-      width[c] = std::max(with_header ? text_width(headers_[c]) : 0, min_widths_[c]);
-      for (const auto& l : lines_)
-        if (!l.note) width[c] = std::max(width[c], c < l.cells.size() ? text_width(l.cells[c]) : 0);
-    }
-    std::string out;
-    const auto emit = [&out](std::string text) {
-      while (!text.empty() && text.back() == ' ') text.pop_back();
-      out += text + "\n";
-    };
-    const auto line = [&](const std::vector<std::string>& cells) {
-      std::string text = indent;
-      for (std::size_t c = 0; c < cells.size() && c < headers_.size(); ++c) {
-        if (c > 0) text += "  ";
-        text += aligns_[c] == align::left ? pad_right(cells[c], width[c]) : pad_left(cells[c], width[c]);
-      }
-      emit(std::move(text));
-    };
-    if (with_header) line(headers_);
-    for (const auto& l : lines_) {
-      if (l.note) emit(indent + l.cells.front());
-      else line(l.cells);
-    }
-    return out;
-  }
+  std::string text(const std::string& indent = "", bool with_header = true) const;
 
-  void print(std::ostream& out) const { out << text(); }
+  void print(std::ostream& out) const;
 
  private:
   struct table_line {
@@ -146,3 +69,7 @@ class text_table {
 };
 
 NAPKIN_END_NAMESPACE
+
+#if !NAPKIN_SEPARATE_COMPILATION
+#include "napkin/text/table_impl.hpp"
+#endif

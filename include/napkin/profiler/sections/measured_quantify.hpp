@@ -8,10 +8,6 @@
 
 #include "napkin/config.hpp"
 
-#include <algorithm>
-
-#include "napkin/math/quantify.hpp"
-
 NAPKIN_BEGIN_NAMESPACE
 
 struct measured_estimate {
@@ -22,36 +18,24 @@ struct measured_estimate {
   double time_saved_pct() const { return (1.0 - 1.0 / speedup) * 100.0; }
 };
 
-namespace detail {
-// Shares measured in different replay passes may add up to a little over 1; Amdahl's fraction cannot.
-inline measured_estimate amdahl_estimate(double fraction, double factor) {
-  const double f = std::min(fraction, 1.0);  // NaN and negatives stay and are refused by amdahl_speedup
-  return {factor, f, amdahl_speedup(f, factor)};
-}
-}  // namespace detail
-
 // Uncoalesced global accesses: the sectors fetched against the sectors the access width needs (sectors / ideal,
 // coalescing_speedup), over the part of the time the memory system is busy.
-inline measured_estimate coalescing_estimate(double sectors, double ideal_sectors, double memory_busy_fraction) {
-  return detail::amdahl_estimate(memory_busy_fraction, coalescing_speedup(sectors, ideal_sectors));
-}
+measured_estimate coalescing_estimate(double sectors, double ideal_sectors, double memory_busy_fraction);
 
 // Shared-memory bank conflicts: wavefronts against the conflict-free ones (bank_conflict_ways), over the part of the
 // time the L1/shared-memory data pipe is busy.
-inline measured_estimate bank_conflict_estimate(double wavefronts, double ideal_wavefronts, double l1_busy_fraction) {
-  return detail::amdahl_estimate(l1_busy_fraction, bank_conflict_ways(wavefronts, ideal_wavefronts));
-}
+measured_estimate bank_conflict_estimate(double wavefronts, double ideal_wavefronts, double l1_busy_fraction);
 
 // DRAM traffic above the algorithm's minimum (traffic_overhead: measured bytes / minimum bytes), over the part of the
 // time DRAM is busy.
-inline measured_estimate traffic_estimate(double measured_bytes, double minimum_bytes, double dram_busy_fraction) {
-  return detail::amdahl_estimate(dram_busy_fraction, traffic_overhead(measured_bytes, minimum_bytes));
-}
+measured_estimate traffic_estimate(double measured_bytes, double minimum_bytes, double dram_busy_fraction);
 
 // Divergence and predication: 32 lanes against the active ones (divergence_speedup), over the part of the time that
 // scales with the instructions issued.
-inline measured_estimate divergence_estimate(double active_threads_per_warp, double instruction_bound_fraction) {
-  return detail::amdahl_estimate(instruction_bound_fraction, divergence_speedup(active_threads_per_warp));
-}
+measured_estimate divergence_estimate(double active_threads_per_warp, double instruction_bound_fraction);
 
 NAPKIN_END_NAMESPACE
+
+#if !NAPKIN_SEPARATE_COMPILATION
+#include "napkin/profiler/sections/measured_quantify_impl.hpp"
+#endif

@@ -9,7 +9,6 @@
 
 #include "napkin/config.hpp"
 
-#include <cstddef>
 #include <string_view>
 #include <vector>
 
@@ -62,17 +61,10 @@ inline const std::vector<section_field_direction_entry>& section_field_direction
 // The direction of a section's field by its flattened name, "sections.<name>.<field>" (report/compare.hpp's
 // better_direction asks here for every name that starts with "sections."): the table's entry; none for a
 // share (_share_pct), a field not in the table, or a name of another shape.
-inline better section_field_direction(std::string_view flattened_field) {
-  constexpr std::string_view prefix = "sections.";
-  if (flattened_field.substr(0, prefix.size()) != prefix) return better::none;
-  const std::string_view rest = flattened_field.substr(prefix.size());
-  const std::size_t dot = rest.find('.');
-  if (dot == std::string_view::npos) return better::none;
-  const std::string_view section = rest.substr(0, dot), field = rest.substr(dot + 1);
-  if (field.find('.') != std::string_view::npos || detail::is_share_field(field)) return better::none;
-  for (const section_field_direction_entry& e : section_field_directions())
-    if (e.section == section && e.field == field) return e.direction;
-  return better::none;
-}
+better section_field_direction(std::string_view flattened_field);
 
 NAPKIN_END_NAMESPACE
+
+#if !NAPKIN_SEPARATE_COMPILATION
+#include "napkin/profiler/sections/section_directions_impl.hpp"
+#endif

@@ -12,16 +12,11 @@
 
 #include "napkin/config.hpp"
 
-#include <algorithm>
 #include <array>
-#include <cstddef>
 #include <string>
 #include <string_view>
-#include <utility>
-#include <vector>
 
 #include "napkin/cupti/metrics.hpp"
-#include "napkin/profiler/sol_fast.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 
@@ -138,9 +133,7 @@ constexpr std::string_view describe(stall_reason r) noexcept {
 }
 
 // The metric ncu collects for a reason.
-inline std::string stall_metric(stall_reason r) {
-  return "smsp__average_warps_issue_stalled_" + std::string(to_string(r)) + "_per_issue_active.ratio";
-}
+std::string stall_metric(stall_reason r);
 
 // Reasons CUPTI knows on GH100 only among the chips it plans for (checked per chip in the sections test):
 // GMMA (Hopper's warpgroup MMA) everywhere but GH100, IMC Miss on GB100/GB202.
@@ -183,119 +176,35 @@ inline constexpr std::array<sm_pipe_info, 17> all_sm_pipes{{
     {"xu", "XU", true, false, false, ""},
 }};
 
-inline std::string pipe_instructions_metric(std::string_view pipe) {
-  return "sm__inst_executed_pipe_" + std::string(pipe) + ".avg.pct_of_peak_sustained_active";
-}
-inline std::string pipe_cycles_metric(std::string_view pipe) {
-  return "sm__pipe_" + std::string(pipe) + "_cycles_active.avg.pct_of_peak_sustained_active";
-}
-inline std::string pipe_cycles_elapsed_metric(std::string_view pipe) {
-  return "sm__pipe_" + std::string(pipe) + "_cycles_active.avg.pct_of_peak_sustained_elapsed";
-}
+std::string pipe_instructions_metric(std::string_view pipe);
+std::string pipe_cycles_metric(std::string_view pipe);
+std::string pipe_cycles_elapsed_metric(std::string_view pipe);
 
 // ---------------------------------------------------------------------------------------------------
 // The sets. Each is GH100's (H100, H200: the names ncu collects there) and falls back, on other chips, to the
 // same set without the names those chips lack. Passes per chip: docs/why.md (CUPTI's host planner).
-namespace detail {
-inline metric_set gh100_or_portable(std::string name, std::vector<std::string> all, metric_set (*fallback)()) {
-  metric_set s{std::move(name), std::move(all)};
-  s.chips = {"GH100"};
-  s.fallback = fallback;
-  return s;
-}
-inline std::vector<std::string> section_warp_state_metrics(bool portable) {
-  std::vector<std::string> m{metric::warp_cycles_per_issued};
-  for (const stall_reason r : all_stall_reasons)
-    if (!portable || !stall_reason_gh100_only(r)) m.push_back(stall_metric(r));
-  return m;
-}
-inline std::vector<std::string> section_pipes_metrics(bool portable) {
-  std::vector<std::string> m;
-  for (const auto& p : all_sm_pipes) {
-    if (portable && p.gh100_only) continue;
-    if (p.by_instructions) m.push_back(pipe_instructions_metric(p.name));
-    if (p.by_cycles) {
-      m.push_back(pipe_cycles_metric(p.name));
-      m.push_back(pipe_cycles_elapsed_metric(p.name));
-    }
-  }
-  return m;
-}
-inline std::vector<std::string> section_memory_chart_metrics(bool portable) {
-  std::vector<std::string> m{metric::l1_hit_rate_pct,
-                             metric::l2_hit_rate_pct,
-                             metric::l2_sectors,
-                             metric::l2_sectors_from_sms,
-                             metric::global_load_sectors,
-                             metric::global_load_requests,
-                             metric::global_store_sectors,
-                             metric::global_store_requests,
-                             metric::shared_load_wavefronts,
-                             metric::shared_store_wavefronts,
-                             metric::shared_load_bank_conflicts,
-                             metric::shared_store_bank_conflicts,
-                             metric::shared_load_instructions,
-                             metric::shared_store_instructions};
-  if (!portable) {  // GB202 (GDDR7) has no dram__bytes_read/write; one-partition L2s (AD102, GB202) no fabric
-    m.push_back(metric::l2_sectors_from_fabric);
-    m.push_back(metric::dram_bytes_read);
-    m.push_back(metric::dram_bytes_write);
-  }
-  return m;
-}
-inline std::vector<std::string> section_occupancy_metrics() {
-  return {metric::achieved_occupancy_pct, metric::achieved_warps_per_sm};
-}
-inline std::vector<std::string> section_quantify_metrics() {
-  return {metric::active_threads_per_instruction, metric::predicated_on_threads_per_instruction,
-          metric::global_load_bytes_requested, metric::global_store_bytes_requested};
-}
-// The sections' metrics and a SOL set's (the fast set on GH100, ncu's full set elsewhere), each name once, so
-// one measurement gives both the SOL verdict and the sections.
-inline std::vector<std::string> section_why_metrics(bool portable) {
-  std::vector<std::string> m;
-  const auto add = [&m](std::string name) {
-    if (std::find(m.begin(), m.end(), name) == m.end()) m.push_back(std::move(name));
-  };
-  add(metric::duration_ns);
-  for (auto* part : {&section_warp_state_metrics, &section_pipes_metrics, &section_memory_chart_metrics})
-    for (auto& name : part(portable)) add(std::move(name));
-  for (auto& name : section_occupancy_metrics()) add(std::move(name));
-  for (auto& name : section_quantify_metrics()) add(std::move(name));
-  for (auto& name : (portable ? metric_sets::sol() : metric_sets::sol_fast()).metrics) add(std::move(name));
-  return m;
-}
-}  // namespace detail
-
 namespace metric_sets {
 // Warp State Statistics: warp cycles per issued instruction and every stall reason (7 passes on GH100).
-inline metric_set warp_state_portable() { return {"warp-state", detail::section_warp_state_metrics(true)}; }
-inline metric_set warp_state() {
-  return detail::gh100_or_portable("warp-state", detail::section_warp_state_metrics(false), &warp_state_portable);
-}
+metric_set warp_state_portable();
+metric_set warp_state();
 // Compute Workload Analysis' pipe utilization, by instructions and by busy cycles.
-inline metric_set pipes_portable() { return {"pipes", detail::section_pipes_metrics(true)}; }
-inline metric_set pipes() {
-  return detail::gh100_or_portable("pipes", detail::section_pipes_metrics(false), &pipes_portable);
-}
+metric_set pipes_portable();
+metric_set pipes();
 // Memory Workload Analysis' chart: hit rates, sectors per request, shared wavefronts and bank conflicts, DRAM
 // bytes.
-inline metric_set memory_chart_portable() { return {"memory-chart", detail::section_memory_chart_metrics(true)}; }
-inline metric_set memory_chart() {
-  return detail::gh100_or_portable("memory-chart", detail::section_memory_chart_metrics(false),
-                                   &memory_chart_portable);
-}
+metric_set memory_chart_portable();
+metric_set memory_chart();
 // Everything "why is the kernel where it is" needs, in one measurement: the three sections, achieved occupancy,
 // the measured inputs of the deeper verdict's estimates (active threads per instruction, bytes requested by
 // global loads and stores) and the SOL numbers, planned together. On GH100 the fast SOL set's metrics and its
 // derivation (sol_fast.hpp), 17 passes where ncu needs 33 for its equivalent sections; elsewhere ncu's full SOL
 // names (docs/why.md lists the passes per chip).
-inline metric_set why_portable() { return {"why", detail::section_why_metrics(true)}; }
-inline metric_set why() {
-  metric_set s = detail::gh100_or_portable("why", detail::section_why_metrics(false), &why_portable);
-  s.derive = &detail::derive_sol_fast;
-  return s;
-}
+metric_set why_portable();
+metric_set why();
 }  // namespace metric_sets
 
 NAPKIN_END_NAMESPACE
+
+#if !NAPKIN_SEPARATE_COMPILATION
+#include "napkin/profiler/sections/section_metrics_impl.hpp"
+#endif

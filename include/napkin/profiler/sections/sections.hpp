@@ -16,23 +16,16 @@
 
 #include "napkin/config.hpp"
 
-#include <cstddef>
 #include <optional>
-#include <stdexcept>
-#include <string>
-#include <string_view>
-#include <utility>
 #include <vector>
 
-#include "napkin/document/better.hpp"
-#include "napkin/error.hpp"
-#include "napkin/profiler/sol_report.hpp"
 #include "napkin/profiler/sections/report_section.hpp"
 #include "napkin/profiler/sections/section_directions.hpp"
 #include "napkin/profiler/sections/section_reports.hpp"
-#include "napkin/text/printable.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
+
+struct sol_report;  // napkin/profiler/sol_report.hpp
 
 // Makes one section from a report, or nullopt when the report lacks the metrics it needs.
 using section_maker = std::optional<report_section> (*)(const sol_report&);
@@ -40,34 +33,15 @@ using section_makers = std::vector<section_maker>;
 
 // The sections napkin draws for every report that holds their metrics, in the order they are drawn
 // (section_reports.hpp): the deeper verdict, warp state, pipes, the memory chart and occupancy.
-inline section_makers default_section_makers() {
-  return {&deeper_verdict_report, &warp_state_report, &pipes_report, &memory_report, &occupancy_report};
-}
+section_makers default_section_makers();
 
 // Each maker's section, in the makers' order (a maker returning nullopt adds none). Each section is checked
 // (check_section), two sections may not share a name, and each number's direction must be the one
 // section_field_directions() declares for it: otherwise napkin's input error.
-inline std::vector<report_section> sections_of(const sol_report& r,
-                                               const section_makers& makers = default_section_makers()) {
-  std::vector<report_section> out;
-  for (section_maker make : makers) {
-    if (make == nullptr) detail::raise_input_error("napkin: a section maker is a null function pointer");
-    std::optional<report_section> s = make(r);
-    if (!s) continue;
-    check_section(*s);
-    for (const report_section& before : out)
-      if (before.name == s->name)
-        detail::raise_input_error("napkin: two section makers made a section \"" + quote_input(s->name) + "\"");
-    for (const section_number& n : s->numbers) {
-      const better declared = section_field_direction("sections." + s->name + "." + n.field);
-      if (declared != n.direction)
-        detail::raise_input_error("napkin: section \"" + s->name + "\", field \"" + n.field + "\" is better " +
-                                  std::string(to_string(n.direction)) + ", but section_field_directions() says " +
-                                  std::string(to_string(declared)) + ": diff() would judge it otherwise");
-    }
-    out.push_back(std::move(*s));
-  }
-  return out;
-}
+std::vector<report_section> sections_of(const sol_report& r, const section_makers& makers = default_section_makers());
 
 NAPKIN_END_NAMESPACE
+
+#if !NAPKIN_SEPARATE_COMPILATION
+#include "napkin/profiler/sections/sections_impl.hpp"
+#endif
