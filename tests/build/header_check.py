@@ -83,10 +83,8 @@ def main():
     compiled_includes = set()
     for h in separate_headers:
         compiled_includes |= set(NAPKIN_INCLUDE.findall((include_dir / h).read_text()))
-    compiled_includes = {i.removeprefix("napkin/") for i in compiled_includes}
     split = {h[: -len(IMPL_SUFFIX)] + ".hpp" for h in impl_headers}
-    direct_deps = {h: [d.removeprefix("napkin/") for d in NAPKIN_INCLUDE.findall((include_dir / h).read_text())]
-                   for h in headers}
+    direct_deps = {h: NAPKIN_INCLUDE.findall((include_dir / h).read_text()) for h in headers}
 
     def reaches_split(h, seen):
         if h in seen:

@@ -6,9 +6,9 @@
 
 #include <cstdlib>
 #include <string>
-#include <type_traits>
 
 #include "napkin/monitor.hpp"
+#include "support/complete_type.hpp"
 
 #if !NAPKIN_SEPARATE_COMPILATION
 #error "this unit is built with NAPKIN_SEPARATE_COMPILATION=1 (tests/monitor/CMakeLists.txt)"
@@ -18,16 +18,8 @@
 #error "napkin/monitor.hpp brought a CUDA or CUPTI header into a NAPKIN_SEPARATE_COMPILATION unit"
 #endif
 
-namespace {
-// Whether detail::monitor_engine is a complete type here (it must not be: only the bodies' unit defines it).
-template <class T, class = void>
-struct is_complete : std::false_type {};
-template <class T>
-struct is_complete<T, decltype(void(sizeof(T)))> : std::true_type {};
-}  // namespace
-
 TEST_CASE("separately compiled: the monitor off by default, its members linked from napkin/compiled.hpp") {
-  static_assert(!is_complete<napkin::detail::monitor_engine>::value,
+  static_assert(!napkin_test::is_complete<napkin::detail::monitor_engine>::value,
                 "the engine is defined only where napkin/compiled.hpp is included");
   unsetenv("NAPKIN_MONITOR");
   napkin::monitor m;

@@ -7,10 +7,10 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "napkin/profiler.hpp"
+#include "support/complete_type.hpp"
 
 #if !NAPKIN_SEPARATE_COMPILATION
 #error "this unit is built with NAPKIN_SEPARATE_COMPILATION=1 (tests/profiler/CMakeLists.txt)"
@@ -22,17 +22,12 @@
 #endif
 
 namespace {
-template <class T, class = void>
-struct is_complete : std::false_type {};
-template <class T>
-struct is_complete<T, decltype(void(sizeof(T)))> : std::true_type {};
-
 int calls_of_free_function = 0;
 void free_function() { ++calls_of_free_function; }
 }  // namespace
 
 TEST_CASE("separately compiled: the profiler's core is defined only where the bodies are") {
-  static_assert(!is_complete<napkin::detail::profiler_core>::value,
+  static_assert(!napkin_test::is_complete<napkin::detail::profiler_core>::value,
                 "the core is defined only where napkin/compiled.hpp is included");
 }
 
