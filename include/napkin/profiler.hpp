@@ -32,8 +32,9 @@
 // With NAPKIN_SEPARATE_COMPILATION (docs/compile-time.md) this header declares the profiler, its reports and
 // its sections, whose bodies napkin/compiled.hpp compiles once, and includes no CUDA or CUPTI header but
 // cupti_result.h. The CUPTI-level pieces (cupti/errors.hpp's advice, cupti/host.hpp's planner,
-// cupti/kernel_names.hpp, profiler/l2_flush.hpp, profiler/source_sampler.hpp) are then included by name where
-// they are used, and stay header-only.
+// cupti/kernel_names.hpp, profiler/l2_flush.hpp, profiler/source_sampler.hpp) and what they brought with them
+// (napkin/nvtx.hpp's ranges for watch_phase(), napkin/check.hpp's NAPKIN_CUDA_CHECK) are then included by name
+// where they are used, and stay header-only.
 #pragma once
 
 #include "napkin/config.hpp"

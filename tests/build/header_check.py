@@ -14,10 +14,12 @@ Headers that include MPI's <mpi.h> (napkin/mpi.hpp) are compiled alone with --mp
 skipped (said so) without them, and are left out of the two-TU program (tests/mpi links them with MPI).
 Separate compilation (NAPKIN_SEPARATE_COMPILATION=1): napkin/compiled.hpp, which refuses to compile without it, is
 compiled alone with it and left out of the two-TU program. An x_impl.hpp header holds x.hpp's bodies and is
-compiled through x.hpp; every one must be included by napkin/compiled.hpp. Each header that includes, directly or
+compiled through x.hpp; every one must be included by napkin/compiled.hpp (napkin/compiled_plain.hpp for the
+plain-C++ ones), and none may mark a body `inline` (at the start of a line) instead of NAPKIN_DETAIL_FUNC. Each header that includes, directly or
 not, a header with bodies in an x_impl.hpp is compiled alone once more with the switch (the first compiler,
 C++17): it must not lean on what only the bodies include. Then the two units are built with the switch, linked with
-a third that includes napkin/compiled.hpp, and run: no body missing, none defined twice.
+a third that includes napkin/compiled.hpp, and run: nothing defined twice (a body the units call but nobody
+defines shows in the tests that call it: tests/*/separate_compilation_test.cpp).
 At the end, the failures are listed by header, so that a header failing only without exceptions shows.
 
 Usage: header_check.py --include DIR --cuda-include DIR [--cuda-lib DIR] [--cxx g++ --cxx clang++] [--nvcc PATH]
@@ -35,6 +37,10 @@ import tempfile
 CUDA_INCLUDE = re.compile(r'#\s*include\s*<(cuda|cu[a-z]+|nvtx3|nvrtc|nvJitLink|nvperf|nccl|cudnn|cupti)[^>]*>')
 MPI_INCLUDE = re.compile(r'#\s*include\s*<mpi\.h>')
 IMPL_SUFFIX = "_impl.hpp"
+LINE_COMMENT = re.compile(r"//[^\n]*")
+# In an x_impl.hpp a body is NAPKIN_DETAIL_FUNC, which is nothing when separately compiled; `inline` there would
+# leave the one file that compiles it without a definition for the other units to link.
+INLINE_IN_IMPL = re.compile(r"^(?:\[\[[^\]]*\]\]\s*)*inline\s+(?!constexpr\b|namespace\b)", re.M)
 SEPARATE_ONLY = re.compile(r'#\s*if\s*!\s*NAPKIN_SEPARATE_COMPILATION\s*\n\s*#\s*error')
 NAPKIN_INCLUDE = re.compile(r'#\s*include\s*[<"](napkin/[^>"]+)[>"]')
 WARNINGS = ["-Wall", "-Wextra", "-Wpedantic", "-Werror"]
@@ -81,8 +87,9 @@ def main():
     separate_headers = {h for h in headers if SEPARATE_ONLY.search((include_dir / h).read_text())}
     impl_headers = {h for h in headers if h.endswith(IMPL_SUFFIX)}
     compiled_includes = set()
-    for h in separate_headers:
-        compiled_includes |= set(NAPKIN_INCLUDE.findall((include_dir / h).read_text()))
+    for h in separate_headers:  # their #include lines, not a mention in a comment
+        code = LINE_COMMENT.sub("", (include_dir / h).read_text())
+        compiled_includes |= set(NAPKIN_INCLUDE.findall(code))
     split = {h[: -len(IMPL_SUFFIX)] + ".hpp" for h in impl_headers}
     direct_deps = {h: NAPKIN_INCLUDE.findall((include_dir / h).read_text()) for h in headers}
 
@@ -98,6 +105,10 @@ def main():
     for h in sorted(impl_headers - compiled_includes):
         failures.append(f"{h} is not included by napkin/compiled.hpp")
         print(f"FAIL {failures[-1]}")
+    for h in sorted(impl_headers):
+        for line in INLINE_IN_IMPL.findall(LINE_COMMENT.sub("", (include_dir / h).read_text())):
+            failures.append(f"{h}: a body marked `inline` ({line.strip()}...) where NAPKIN_DETAIL_FUNC belongs")
+            print(f"FAIL {failures[-1]}")
     for h, cuda in headers.items():
         if h in impl_headers:
             continue  # compiled through x.hpp, and with the switch through compiled.hpp
@@ -205,7 +216,7 @@ def main():
     only_noexc = sorted(h for h, kinds in by_header.items() if kinds == {"without exceptions"})
     if only_noexc:
         print(f"{len(only_noexc)} header(s) fail only with -fno-exceptions: {' '.join(only_noexc)}")
-    total += len(impl_headers)  # each checked once: included by napkin/compiled.hpp
+    total += 2 * len(impl_headers)  # each checked twice: included by napkin/compiled.hpp, no `inline` body
     print(f"{total - len(failures)} passed, {len(failures)} failed")
     return 1 if failures else 0
 

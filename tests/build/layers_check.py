@@ -26,7 +26,7 @@ LAYERS = {
     "math": 4, "occupancy": 4, "document": 4, "system": 4,
     "cupti": 5,
     "profiler": 6, "monitor": 6,
-    "report": 7, "mpi": 7, "compiled": 7,
+    "report": 7, "mpi": 7, "compiled": 7, "compiled_plain": 7,
 }
 NAPKIN_INCLUDE = re.compile(r'^\s*#\s*include\s*[<"](napkin/[^>"]+)[>"]', re.M)
 

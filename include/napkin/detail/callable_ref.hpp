@@ -27,6 +27,10 @@ class callable_ref {
     }
   }
 
+  // A temporary would be gone before the call: refused.
+  template <class Fn>
+  callable_ref(const Fn&&) = delete;
+
   void operator()() const { call_(target_); }
 
  private:

@@ -21,6 +21,7 @@
 #include "napkin/profiler/core.hpp"
 #include "napkin/profiler/launches.hpp"
 #include "napkin/profiler/pass.hpp"
+#include "napkin/profiler/report.hpp"  // header-only, session.hpp brings the renderers as it did
 #include "napkin/profiler/session.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
