@@ -571,6 +571,26 @@ TEST_CASE("per_kernel() and measure(): each report carries its kernel's launch, 
   CHECK(s->waves_per_sm == doctest::Approx(1024.0 / (driver_blocks * prop.multiProcessorCount)));
 }
 
+// Profilers made and destroyed in turn, as a program (or this file) does: each used to unload its L2-flush
+// library, after which CUPTI named its own range-profiler kernel (WaitNs: grid 1, ~80 us, launched by the range's
+// pop) after the flush kernel in some sessions, so that measure() found two kernels in a pass (no launch) and
+// counted CUPTI's 80 us as the range's work (5 of 50 on an H200: benchmarks/device/launch_record_probe.cu).
+TEST_CASE("measure() with profilers made and destroyed in turn: the one kernel's launch every time, CUPTI's kernel never counted") {
+  buffers buf;
+  const dim3 grid(512, 2), block(128, 2);
+  auto staged = [&] { staged_kernel<<<grid, block, 256 * sizeof(float)>>>(buf.a, buf.b, n); };
+  for (int i = 0; i < 20; ++i) {
+    CAPTURE(i);
+    napkin::profiler prof;
+    const auto r = prof.measure("one kernel", staged);
+    CHECK(r.launch.has_value());
+    // The kernel reads and writes 1 MiB: a few microseconds on any GPU the profiler supports, well under the
+    // 80 us of CUPTI's kernel.
+    REQUIRE(r.duration_ns());
+    CHECK(*r.duration_ns() < 40e3);
+  }
+}
+
 // Run by CTest under compute-sanitizer (profiler_gpu_under_sanitizer): another CUPTI client owns the process.
 TEST_CASE("another CUPTI client attached: a clear error, and CUDA work goes on" * doctest::skip()) {
   try {

@@ -18,7 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <type_traits>
+#include <mutex>
 
 #include "napkin/cupti/errors.hpp"
 
@@ -103,11 +103,7 @@ class l2_flusher {
     NAPKIN_DETAIL_PROFILER_CHECK_NOTE(cudaMalloc(&buffer, bytes), l2_flush_note);
     buffer_.reset(buffer);
     NAPKIN_DETAIL_PROFILER_CHECK_NOTE(cudaMemset(buffer, 0, bytes), l2_flush_note);
-    cudaLibrary_t library = nullptr;
-    NAPKIN_DETAIL_PROFILER_CHECK_NOTE(cudaLibraryLoadData(&library, l2_clean_ptx, nullptr, nullptr, 0, nullptr, nullptr, 0),
-                                      l2_flush_note);  // the driver JIT-compiles the PTX
-    library_.reset(library);
-    NAPKIN_DETAIL_PROFILER_CHECK_NOTE(cudaLibraryGetKernel(&kernel_, library, "napkin_l2_clean"), l2_flush_note);
+    NAPKIN_DETAIL_PROFILER_CHECK_NOTE(load_l2_clean_kernel(kernel_), l2_flush_note);
   }
 
   std::size_t bytes() const noexcept { return static_cast<std::size_t>(words_) * 16; }
@@ -128,13 +124,36 @@ class l2_flusher {
   struct device_free {
     void operator()(void* p) const noexcept { (void)cudaFree(p); }
   };
-  struct library_unload {
-    void operator()(cudaLibrary_t l) const noexcept { (void)cudaLibraryUnload(l); }
-  };
+
+  // napkin_l2_clean, from a library loaded once per process and never unloaded, like a kernel compiled into the
+  // program (a library is context-independent: one serves every device). Unloading it with each profiler let
+  // CUPTI name a later kernel after it: with profilers made and destroyed in turn, CUPTI's range-profiler kernel
+  // ("WaitNs", grid 1, on CUPTI's stream, launched by the range's pop) came named napkin_l2_clean in some
+  // sessions, so that measure() counted it as the range's work (benchmarks/device/launch_record_probe.cu,
+  // docs/profiler.md). The one global state of this header; the mutex makes the first load thread-safe, and a
+  // failed load is tried again by the next profiler.
+  static cudaError_t load_l2_clean_kernel(cudaKernel_t& kernel) noexcept {
+    static std::mutex mutex;
+    static cudaKernel_t loaded = nullptr;
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (loaded == nullptr) {
+      cudaLibrary_t library = nullptr;
+      // The driver JIT-compiles the PTX.
+      cudaError_t e = cudaLibraryLoadData(&library, l2_clean_ptx, nullptr, nullptr, 0, nullptr, nullptr, 0);
+      if (e != cudaSuccess) return e;
+      e = cudaLibraryGetKernel(&loaded, library, "napkin_l2_clean");
+      if (e != cudaSuccess) {
+        loaded = nullptr;
+        (void)cudaLibraryUnload(library);
+        return e;
+      }
+    }
+    kernel = loaded;
+    return cudaSuccess;
+  }
 
   std::unique_ptr<void, device_free> buffer_;
-  std::unique_ptr<std::remove_pointer_t<cudaLibrary_t>, library_unload> library_;
-  cudaKernel_t kernel_ = nullptr;  // lives as long as library_
+  cudaKernel_t kernel_ = nullptr;  // never unloaded (load_l2_clean_kernel)
   std::uint64_t words_ = 0;
   unsigned blocks_ = 0;
 };

@@ -80,7 +80,10 @@ class pass_recording {
   // After the last pass: each pass's launches (kernels that started in its window) into its sample, and the
   // mean busy time of the passes.
   range_activity finish() {
-    if (!held_) return {};  // CUPTI refused the records: no busy time, no launch counts (the report says so)
+    if (!held_) {  // CUPTI refused the records: no busy time, no launch counts (the report says so)
+      no_single_launch_ = "CUPTI refused its activity records";
+      return {};
+    }
     activity_collector::flush_forced();
     const std::vector<busy_interval> work = activity_collector::instance().take_intervals(device_);
     range_activity out;
@@ -101,6 +104,8 @@ class pass_recording {
       find_single_launch(activity_collector::instance().take_launches(device_));
       activity_collector::instance().release_launches();
       launches_held_ = false;
+    } else {
+      no_single_launch_ = "CUPTI refused its kernel records";
     }
     return out;
   }
@@ -108,6 +113,8 @@ class pass_recording {
   // After finish(): the launch of the range's one kernel, when every pass launched exactly one kernel, the
   // same way (grid, block, registers, shared memory); none otherwise.
   const std::optional<kernel_launch>& single_launch() const noexcept { return single_launch_; }
+  // After finish(), when there is no single launch: which pass kept it from being one (for diagnostics).
+  const std::string& no_single_launch() const noexcept { return no_single_launch_; }
 
  private:
   std::uint32_t device_;
@@ -119,14 +126,23 @@ class pass_recording {
   std::vector<pass_sample> samples_;
   bool launches_held_ = false;
   std::optional<kernel_launch> single_launch_;
+  std::string no_single_launch_;
 
   void find_single_launch(const std::vector<kernel_activity>& records) {
     std::optional<kernel_launch> first;
+    std::size_t pass_index = 0;
     for (const auto& [from, to] : windows_) {
       const std::vector<kernel_activity> pass = launches_between(records, from, to);
-      if (pass.size() != 1) return;
+      ++pass_index;
+      if (pass.size() != 1) {
+        no_single_launch_ = describe_window(pass_index, pass, records, from, to);
+        return;
+      }
       const kernel_launch& l = pass.front().launch;
-      if (first && !same_launch(*first, l)) return;
+      if (first && !same_launch(*first, l)) {
+        no_single_launch_ = "pass " + std::to_string(pass_index) + " launched another kernel or another way";
+        return;
+      }
       if (!first) first = l;
       // The shared-memory configuration is a record's, not the launch's: CUPTI leaves it out of some records
       // of one range's passes (after earlier measurements in the process). Kept only where every pass agrees.
@@ -135,6 +151,32 @@ class pass_recording {
     if (!first) return;
     add_device_facts(*first, static_cast<int>(device_));
     single_launch_ = first;
+  }
+  // Why pass `index`'s window [from, to) held no single kernel: its records, each placed in the window (name,
+  // start, end, stream, correlation id, grid, block), and where the others lay.
+  std::string describe_window(std::size_t index, const std::vector<kernel_activity>& pass,
+                              const std::vector<kernel_activity>& records, std::uint64_t from, std::uint64_t to) const {
+    std::size_t untimed = 0, before = 0, after = 0;
+    for (const kernel_activity& k : records) {
+      if (k.start_ns == 0 && k.end_ns == 0)
+        ++untimed;
+      else if (k.start_ns < from)
+        ++before;
+      else if (k.start_ns >= to)
+        ++after;
+    }
+    const auto us_after_from = [from](std::uint64_t t) {
+      return std::to_string((static_cast<double>(t) - static_cast<double>(from)) * 1e-3);
+    };
+    std::string out = "pass " + std::to_string(index) + " of " + std::to_string(windows_.size()) + ": " +
+                      std::to_string(pass.size()) + " kernel records in its window of " + us_after_from(to) +
+                      " us, of " + std::to_string(records.size()) + " (" + std::to_string(untimed) + " untimed, " +
+                      std::to_string(before) + " before it, " + std::to_string(after) + " after it)";
+    for (const kernel_activity& k : pass)
+      out += "; " + k.name + " from +" + us_after_from(k.start_ns) + " us to +" + us_after_from(k.end_ns) +
+             " us, stream " + std::to_string(k.stream) + ", correlation " + std::to_string(k.correlation) + ", grid " +
+             std::to_string(k.launch.grid.x) + ", block " + std::to_string(k.launch.block.x);
+    return out;
   }
   // What the launch asked for: the same kernel launched the same way.
   static bool same_launch(const kernel_launch& a, const kernel_launch& b) noexcept {
