@@ -12,14 +12,14 @@
 #   tsan    <build>-tsan, clang -fsanitize=thread: the NVTX tests (CTest label nvtx, not `compile`), with
 #           the suppressions of tests/sanitizers/tsan.supp.
 #   fuzz    <build>-fuzz, clang libFuzzer (-fsanitize=fuzzer,address,undefined): each target of tests/fuzz
-#           first runs every input that once crashed it (tests/fuzz/regressions/<target>/), then fuzzes for
-#           NAPKIN_FUZZ_SECONDS from its seed corpus (tests/fuzz/corpus/<target>/), with a 1 MiB stack so
+#           (NAPKIN_JOBS of them at a time) first runs every input that once crashed it
+#           (tests/fuzz/regressions/<target>/), then fuzzes for NAPKIN_FUZZ_SECONDS from its seed corpus (tests/fuzz/corpus/<target>/), with a 1 MiB stack so
 #           that unbounded recursion shows at the input sizes the fuzzer reaches. A crash is written to
 #           <build>-fuzz/artifacts/: add it to tests/fuzz/regressions/<target>/ (a CTest test replays it).
 #
 # Each lane ends with one line "tests/run.sh: <lane> lane: PASSED|FAILED|SKIPPED ..." (repeated at the
 # end); a lane that cannot run here (no clang, no sanitizer runtime, NAPKIN_NO_INSTALL) says why. The exit
-# status is non-zero when any lane fails. About 10-15 minutes on 2 cores.
+# status is non-zero when any lane fails. About 75-90 minutes on 2 cores.
 #
 # Environment: NAPKIN_BUILD_DIR (default build/test), NAPKIN_NO_INSTALL=1 (never call apt-get),
 #              NAPKIN_CMAKE_ARGS (extra configure arguments, every lane), NAPKIN_JOBS (default: all cores),
@@ -202,6 +202,42 @@ lane_tsan() {
   finish tsan "$start" "$rc" "$(ctest_result "$dir/ctest.log")"
 }
 
+# fuzz_target <dir> <name> <corpus>: one target of the fuzz lane; writes <dir>/work/<name>.result (ok or
+# crashed) and <dir>/work/<name>.summary (the lines to print).
+fuzz_target() {
+  local dir=$1 name=$2 corpus=$3 bin log regressions
+  bin=$dir/tests/fuzz/fuzz_$name
+  log=$dir/fuzz_$name.log
+  regressions=(tests/fuzz/regressions/"$name"/*)
+  [ -e "${regressions[0]}" ] || regressions=()
+  # A subshell, for the stack limit. First every input that once crashed the target, then fuzzing: new
+  # inputs go to $dir/work/<target> (the committed corpus is only read).
+  if (
+    ulimit -s 1024
+    if [ ${#regressions[@]} -gt 0 ]; then
+      "${runner[@]}" "$bin" -artifact_prefix="$dir/artifacts/$name-" "${regressions[@]}" || exit 1
+    fi
+    "${runner[@]}" "$bin" -max_total_time="$fuzz_seconds" -timeout=25 -rss_limit_mb=2048 -print_final_stats=1 \
+      -artifact_prefix="$dir/artifacts/$name-" "$dir/work/$name" "$corpus"
+  ) >"$log" 2>&1; then
+    echo "${#regressions[@]} regression inputs and $(grep -a -o 'Done [0-9]* runs' "$log" | tail -n 1 |
+      tr -dc '0-9') fuzzing runs, no crash (log: $log)" >"$dir/work/$name.summary"
+    echo ok >"$dir/work/$name.result"
+  else
+    {
+      grep -a -E '^(Running:|==[0-9]+==ERROR|SUMMARY|fuzz_)|Test unit written' "$log" | head -n 20 || true
+      local written
+      written=$(grep -a -o 'Test unit written to .*' "$log" | tail -n 1 | sed 's/Test unit written to //') || true
+      if [ -n "$written" ]; then
+        say "fuzz lane: fuzz_$name crashed on a new input: $written (add it to tests/fuzz/regressions/$name/; full log: $log)"
+      else
+        say "fuzz lane: fuzz_$name crashed on a committed input: $(grep -a '^Running:' "$log" | tail -n 1) (full log: $log)"
+      fi
+    } >"$dir/work/$name.summary"
+    echo crashed >"$dir/work/$name.result"
+  fi
+}
+
 lane_fuzz() {
   local start=$SECONDS rc=0 dir=$build-fuzz why='' ran=0 crashed=()
   if ! can_run clang++ -fsanitize=fuzzer,address,undefined; then
@@ -216,40 +252,30 @@ lane_fuzz() {
     return
   fi
   mkdir -p "$dir/artifacts"
-  local corpus name bin log regressions
+  # The targets run $jobs at a time (libFuzzer uses one core each), each for NAPKIN_FUZZ_SECONDS; each writes
+  # its result to $dir/work/<target>.result, read back in the corpus order once all have ended.
+  local corpus name names=()
   for corpus in tests/fuzz/corpus/*/; do
     name=$(basename "$corpus")
-    bin=$dir/tests/fuzz/fuzz_$name
-    if [ ! -x "$bin" ]; then
+    if [ ! -x "$dir/tests/fuzz/fuzz_$name" ]; then
       say "fuzz lane: SKIPPED: fuzz_$name because it was not built (it needs the CUDA toolkit or nlohmann/json)"
       continue
     fi
+    names+=("$name")
     mkdir -p "$dir/work/$name"
-    log=$dir/fuzz_$name.log
-    regressions=(tests/fuzz/regressions/"$name"/*)
-    [ -e "${regressions[0]}" ] || regressions=()
-    # A subshell, for the stack limit. First every input that once crashed the target, then fuzzing: new
-    # inputs go to $dir/work/<target> (the committed corpus is only read).
-    if (
-      ulimit -s 1024
-      if [ ${#regressions[@]} -gt 0 ]; then
-        "${runner[@]}" "$bin" -artifact_prefix="$dir/artifacts/$name-" "${regressions[@]}" || exit 1
-      fi
-      "${runner[@]}" "$bin" -max_total_time="$fuzz_seconds" -timeout=25 -rss_limit_mb=2048 -print_final_stats=1 \
-        -artifact_prefix="$dir/artifacts/$name-" "$dir/work/$name" "$corpus"
-    ) >"$log" 2>&1; then
-      say "fuzz lane: fuzz_$name: ${#regressions[@]} regression inputs and $(grep -a -o 'Done [0-9]* runs' "$log" |
-        tail -n 1 | tr -dc '0-9') fuzzing runs, no crash (log: $log)"
+    rm -f "$dir/work/$name.result"
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+    fuzz_target "$dir" "$name" "$corpus" &
+  done
+  wait || true
+  local result
+  for name in "${names[@]}"; do
+    result=$(cat "$dir/work/$name.result" 2>/dev/null || echo "crashed")
+    if [ "$result" = ok ]; then
+      say "fuzz lane: fuzz_$name: $(cat "$dir/work/$name.summary")"
     else
       crashed+=("fuzz_$name")
-      grep -a -E '^(Running:|==[0-9]+==ERROR|SUMMARY|fuzz_)|Test unit written' "$log" | head -n 20 || true
-      local written
-      written=$(grep -a -o 'Test unit written to .*' "$log" | tail -n 1 | sed 's/Test unit written to //') || true
-      if [ -n "$written" ]; then
-        say "fuzz lane: fuzz_$name crashed on a new input: $written (add it to tests/fuzz/regressions/$name/; full log: $log)"
-      else
-        say "fuzz lane: fuzz_$name crashed on a committed input: $(grep -a '^Running:' "$log" | tail -n 1) (full log: $log)"
-      fi
+      cat "$dir/work/$name.summary" 2>/dev/null || say "fuzz lane: fuzz_$name ended without a result"
     fi
     ran=$((ran + 1))
   done
