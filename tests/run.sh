@@ -76,6 +76,7 @@ fi
 
 build=${NAPKIN_BUILD_DIR:-build/test}
 jobs=${NAPKIN_JOBS:-$(nproc)}
+[ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
 lanes=${NAPKIN_LANES:-normal asan tsan fuzz}
 fuzz_seconds=${NAPKIN_FUZZ_SECONDS:-60}
 # CI is strict: warnings are errors in napkin's own builds (NAPKIN_WARNINGS_AS_ERRORS, OFF for users).
@@ -85,7 +86,9 @@ extra_args=(-DNAPKIN_WARNINGS_AS_ERRORS=ON ${NAPKIN_CMAKE_ARGS:-})
 sanitizer_build_args=(-DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g" -DNAPKIN_BUILD_TESTS=ON
                       -DNAPKIN_BUILD_BENCHMARKS=OFF)
 probe_dir=$(mktemp -d)
-trap 'rm -rf "$probe_dir"' EXIT
+# On any exit, also the fuzz lane's targets still running in the background (a signal exits through here).
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$probe_dir"' EXIT
+trap 'exit 130' INT TERM
 summary=()
 status=0
 runner=()
@@ -263,7 +266,7 @@ lane_fuzz() {
     fi
     names+=("$name")
     mkdir -p "$dir/work/$name"
-    rm -f "$dir/work/$name.result"
+    rm -f "$dir/work/$name.result" "$dir/work/$name.summary"
     while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
     fuzz_target "$dir" "$name" "$corpus" &
   done

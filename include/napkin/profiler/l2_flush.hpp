@@ -22,6 +22,17 @@
 
 #include "napkin/cupti/errors.hpp"
 
+// napkin_l2_clean, from a library loaded once per process and never unloaded, like a kernel compiled into the
+// program (a library is context-independent: it serves every device, and every context made later). Each
+// profiler used to load and unload its own: after an unload, CUPTI named its own range-profiler kernel
+// ("WaitNs", grid 1, on CUPTI's stream, launched by the range's pop) after the flush kernel in some later
+// sessions, so that measure() counted it as the range's work (benchmarks/device/launch_record_probe.cu,
+// docs/profiler.md). The mutex guards the first load; a failed load is tried again by the next profiler.
+NAPKIN_BEGIN_PROCESS_STATE
+inline std::mutex l2_clean_kernel_mutex;
+inline cudaKernel_t l2_clean_kernel = nullptr;
+NAPKIN_END_PROCESS_STATE
+
 NAPKIN_BEGIN_NAMESPACE
 namespace detail {
 
@@ -125,17 +136,10 @@ class l2_flusher {
     void operator()(void* p) const noexcept { (void)cudaFree(p); }
   };
 
-  // napkin_l2_clean, from a library loaded once per process and never unloaded, like a kernel compiled into the
-  // program (a library is context-independent: one serves every device). Unloading it with each profiler let
-  // CUPTI name a later kernel after it: with profilers made and destroyed in turn, CUPTI's range-profiler kernel
-  // ("WaitNs", grid 1, on CUPTI's stream, launched by the range's pop) came named napkin_l2_clean in some
-  // sessions, so that measure() counted it as the range's work (benchmarks/device/launch_record_probe.cu,
-  // docs/profiler.md). The one global state of this header; the mutex makes the first load thread-safe, and a
-  // failed load is tried again by the next profiler.
+  // napkin_l2_clean from the process's one library (process_state::l2_clean_kernel, above).
   static cudaError_t load_l2_clean_kernel(cudaKernel_t& kernel) noexcept {
-    static std::mutex mutex;
-    static cudaKernel_t loaded = nullptr;
-    const std::lock_guard<std::mutex> lock(mutex);
+    const std::lock_guard<std::mutex> lock(process_state::l2_clean_kernel_mutex);
+    cudaKernel_t& loaded = process_state::l2_clean_kernel;
     if (loaded == nullptr) {
       cudaLibrary_t library = nullptr;
       // The driver JIT-compiles the PTX.
@@ -153,7 +157,7 @@ class l2_flusher {
   }
 
   std::unique_ptr<void, device_free> buffer_;
-  cudaKernel_t kernel_ = nullptr;  // never unloaded (load_l2_clean_kernel)
+  cudaKernel_t kernel_ = nullptr;  // never unloaded (process_state::l2_clean_kernel)
   std::uint64_t words_ = 0;
   unsigned blocks_ = 0;
 };

@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <memory>
 #include <type_traits>
 #include <cstdint>
@@ -36,6 +37,7 @@
 #include "napkin/profiler/core.hpp"
 #include "napkin/profiler/launches.hpp"
 #include "napkin/profiler/sol_report.hpp"
+#include "napkin/text/numbers.hpp"
 
 NAPKIN_BEGIN_NAMESPACE
 namespace detail {
@@ -129,6 +131,7 @@ class pass_recording {
   std::string no_single_launch_;
 
   void find_single_launch(const std::vector<kernel_activity>& records) {
+    if (windows_.empty()) no_single_launch_ = "no pass ran";
     std::optional<kernel_launch> first;
     std::size_t pass_index = 0;
     for (const auto& [from, to] : windows_) {
@@ -152,8 +155,9 @@ class pass_recording {
     add_device_facts(*first, static_cast<int>(device_));
     single_launch_ = first;
   }
-  // Why pass `index`'s window [from, to) held no single kernel: its records, each placed in the window (name,
-  // start, end, stream, correlation id, grid, block), and where the others lay.
+  // Why pass `index`'s window [from, to) held no single kernel: its records (one per correlation id, as
+  // launches_between() keeps them), each placed in the window (name, start, end, stream, correlation id,
+  // grid, block), and how many of all the records lay before or after it, or had no time.
   std::string describe_window(std::size_t index, const std::vector<kernel_activity>& pass,
                               const std::vector<kernel_activity>& records, std::uint64_t from, std::uint64_t to) const {
     std::size_t untimed = 0, before = 0, after = 0;
@@ -165,16 +169,18 @@ class pass_recording {
       else if (k.start_ns >= to)
         ++after;
     }
-    const auto us_after_from = [from](std::uint64_t t) {
-      return std::to_string((static_cast<double>(t) - static_cast<double>(from)) * 1e-3);
+    const auto offset = [from](std::uint64_t t) {  // signed: a record may end before the window began
+      const double ns = static_cast<double>(t) - static_cast<double>(from);
+      return (ns < 0 ? "-" : "+") + duration(std::abs(ns) * 1e-9);
     };
     std::string out = "pass " + std::to_string(index) + " of " + std::to_string(windows_.size()) + ": " +
-                      std::to_string(pass.size()) + " kernel records in its window of " + us_after_from(to) +
-                      " us, of " + std::to_string(records.size()) + " (" + std::to_string(untimed) + " untimed, " +
-                      std::to_string(before) + " before it, " + std::to_string(after) + " after it)";
+                      std::to_string(pass.size()) + " kernels in its window of " +
+                      duration((static_cast<double>(to) - static_cast<double>(from)) * 1e-9) + "; of all " +
+                      std::to_string(records.size()) + " records, " + std::to_string(before) + " before it, " +
+                      std::to_string(after) + " after it, " + std::to_string(untimed) + " without a time";
     for (const kernel_activity& k : pass)
-      out += "; " + k.name + " from +" + us_after_from(k.start_ns) + " us to +" + us_after_from(k.end_ns) +
-             " us, stream " + std::to_string(k.stream) + ", correlation " + std::to_string(k.correlation) + ", grid " +
+      out += "; " + k.name + " from " + offset(k.start_ns) + " to " + offset(k.end_ns) + ", stream " +
+             std::to_string(k.stream) + ", correlation " + std::to_string(k.correlation) + ", grid " +
              std::to_string(k.launch.grid.x) + ", block " + std::to_string(k.launch.block.x);
     return out;
   }
