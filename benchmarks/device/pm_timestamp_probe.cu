@@ -6,16 +6,19 @@
 // before the launch and after its synchronize) so that the stale runs can be placed against the work.
 //
 //   nvcc -std=c++17 -arch=sm_90 -Iinclude -Iexamples/kernels benchmarks/device/pm_timestamp_probe.cu \
-//     -o /tmp/pmts -lcupti -lcublas && /tmp/pmts time|sysclk INTERVAL live|end [samples.txt] [PERIOD_MS] [IMAGE]
+//     -o /tmp/pmts -lcupti -lcublas && /tmp/pmts time|sysclk INTERVAL live|end [samples.txt] [PERIOD_MS] [IMAGE] [EXTRA]
 //
 // time: GPU-time trigger, INTERVAL in ns (the monitor's mode); sysclk: SYS clock trigger, INTERVAL in cycles.
 // live: a thread decodes every PERIOD_MS (default 10) while the work runs, as the monitor does; end: decode
 // after stop only. IMAGE: samples one counter-data image holds (default 256); a decode takes as many steps
-// (images) as the buffer needs.
+// (images) as the buffer needs. EXTRA: metrics sampled beside the monitor's seven, comma-separated (e.g.
+// gpu__time_duration.sum,sys__cycles_elapsed.max): each one's ratio to the sample's own time on the timed
+// samples, and its sum over each run of samples without a usable time against the stretch the run leaves.
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <cupti_activity.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -48,6 +51,13 @@ int main(int argc, char** argv) {
   FILE* detail_out = argc > 4 ? std::fopen(argv[4], "w") : nullptr;
   const long period_ms = argc > 5 ? std::atol(argv[5]) : 10;
   const std::uint32_t image = argc > 6 ? static_cast<std::uint32_t>(std::atol(argv[6])) : 256;
+  std::vector<std::string> extra;
+  if (argc > 7)
+    for (std::string list = argv[7]; !list.empty();) {
+      const std::size_t comma = list.find(',');
+      extra.push_back(list.substr(0, comma));
+      list = comma == std::string::npos ? "" : list.substr(comma + 1);
+    }
 
   CK(cudaFree(nullptr));
   int sms = 0;
@@ -65,7 +75,11 @@ int main(int argc, char** argv) {
   auto chip = NAPKIN_CUPTI_PARAMS(CUpti_Device_GetChipName_Params);
   chip.deviceIndex = 0;
   CK(cuptiDeviceGetChipName(&chip));
-  const napkin::detail::pm_sampling_config config(chip.pChipName, probe::base_metrics(chip.pChipName));
+  std::vector<std::string> metrics = probe::base_metrics(chip.pChipName);
+  const std::size_t base = metrics.size();
+  metrics.insert(metrics.end(), extra.begin(), extra.end());
+  const napkin::detail::pm_sampling_config config(chip.pChipName, metrics);
+  std::vector<std::vector<double>> extra_values;  // per sample
   napkin::detail::pm_sampler sampler(0, config, interval, std::size_t(512) << 20, image,
                                      sysclk ? CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_SYSCLK_INTERVAL
                                             : CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL);
@@ -79,6 +93,7 @@ int main(int argc, char** argv) {
     const napkin::detail::pm_decode_result r = sampler.decode(
         [&](std::uint64_t t0, std::uint64_t t1, const double* v) {
           samples.push_back(napkin::detail::monitor_sample(t0, t1, v));
+          extra_values.emplace_back(v + base, v + base + extra.size());
         },
         64);
     ++decodes;
@@ -132,6 +147,8 @@ int main(int argc, char** argv) {
   std::size_t stale = 0, runs = 0;
   std::uint64_t prev_end = 0;
   double run_cycles = 0, ns_per_cycle = 0;
+  std::vector<double> run_extra(extra.size(), 0.0), ratio_sum(extra.size(), 0.0);
+  std::size_t timed = 0;
   std::size_t run_len = 0, run_first = 0;
   const auto phase_at = [&](std::uint64_t t) -> std::string {
     for (const launch& l : launches)
@@ -152,6 +169,7 @@ int main(int argc, char** argv) {
     if (bad) {
       if (run_len++ == 0) run_first = i;
       run_cycles += s.elapsed_cycles.value_or(0);
+      for (std::size_t k = 0; k < extra.size(); ++k) run_extra[k] += extra_values[i][k];
       ++stale;
       continue;
     }
@@ -163,14 +181,26 @@ int main(int argc, char** argv) {
                   run_cycles * ns_per_cycle * 1e-6, static_cast<unsigned long long>(prev_end),
                   static_cast<unsigned long long>(s.start_ns), (s.start_ns - prev_end) * 1e-6,
                   samples[run_first].sm_pct.value_or(-1), samples[i - 1].sm_pct.value_or(-1));
+      for (std::size_t k = 0; k < extra.size(); ++k)
+        std::printf("RUN    %s summed %.0f (stretch %.0f ns)\n", extra[k].c_str(), run_extra[k],
+                    static_cast<double>(s.start_ns - prev_end));
       run_len = 0;
       run_cycles = 0;
+      std::fill(run_extra.begin(), run_extra.end(), 0.0);
+    }
+    if (s.end_ns > s.start_ns) {
+      ++timed;
+      for (std::size_t k = 0; k < extra.size(); ++k)
+        ratio_sum[k] += extra_values[i][k] / static_cast<double>(s.end_ns - s.start_ns);
     }
     if (s.elapsed_cycles && *s.elapsed_cycles > 0)
       ns_per_cycle = static_cast<double>(s.end_ns - s.start_ns) / *s.elapsed_cycles;
     prev_end = s.end_ns;
   }
   if (run_len > 0) std::printf("RUN samples %zu-end (%zu) never followed by a timed sample\n", run_first, run_len);
+  for (std::size_t k = 0; k < extra.size(); ++k)
+    std::printf("EXTRA %s per ns of the timed samples' own time: %.4f (mean of %zu)\n", extra[k].c_str(),
+                timed ? ratio_sum[k] / static_cast<double>(timed) : 0.0, timed);
   std::size_t stale_in_later_steps = 0;
   for (std::size_t i = 0, prev = 0; i < samples.size(); ++i) {
     if (prev != 0 && samples[i].start_ns < prev && i < step_of.size() && step_of[i] > 0) ++stale_in_later_steps;
