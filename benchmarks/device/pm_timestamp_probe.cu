@@ -85,7 +85,7 @@ int main(int argc, char** argv) {
                                             : CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL);
   std::vector<napkin::pm_sample> samples;
   std::mutex m;
-  std::size_t decodes = 0, steps_over_one = 0;
+  std::size_t decodes = 0, steps_over_one = 0, most_in_a_decode = 0;
   std::vector<std::size_t> step_of;  // the decode step (image) of each sample within its decode
   const auto drain = [&] {
     const std::lock_guard<std::mutex> lock(m);
@@ -98,7 +98,8 @@ int main(int argc, char** argv) {
         64);
     ++decodes;
     const std::size_t got = samples.size() - before;
-    if (got > image) ++steps_over_one;
+    if (r.images_filled > 0) ++steps_over_one;
+    most_in_a_decode = std::max(most_in_a_decode, got);
     for (std::size_t i = 0; i < got; ++i) step_of.push_back(i / image);
   };
   sampler.start();
@@ -207,9 +208,10 @@ int main(int argc, char** argv) {
     if (!(prev != 0 && samples[i].start_ns < prev)) prev = samples[i].end_ns;
   }
   std::printf("PROBE trigger=%s interval=%llu decode=%s period_ms=%ld image=%u decodes=%zu decodes_over_one_image=%zu "
-              "samples=%zu stale=%zu stale_after_first_image=%zu runs=%zu first=%llu last=%llu\n",
+              "most_in_a_decode=%zu image_bytes=%zu samples=%zu stale=%zu stale_after_first_image=%zu runs=%zu first=%llu "
+              "last=%llu\n",
               sysclk ? "sysclk" : "time", static_cast<unsigned long long>(interval), live ? "live" : "end", period_ms,
-              image, decodes, steps_over_one, samples.size(), stale, stale_in_later_steps, runs,
+              image, decodes, steps_over_one, most_in_a_decode, sampler.image_bytes(), samples.size(), stale, stale_in_later_steps, runs,
               samples.empty() ? 0ull : static_cast<unsigned long long>(samples.front().start_ns),
               samples.empty() ? 0ull : static_cast<unsigned long long>(samples.back().end_ns));
   for (const launch& l : launches)

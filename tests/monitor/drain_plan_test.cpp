@@ -1,6 +1,8 @@
 // How often the monitor drains the hardware buffer and how big a decode step is (napkin/monitor/
 // drain_plan.hpp): every 50 samples or a quarter of the buffer's fill time at ~128 KiB per sample, whichever
-// comes first, 2-100 ms; one and a half drains' samples per step, 8-256. Expected values worked out by hand.
+// comes first, 2-100 ms; one decode step holds what the buffer holds at ~128 KiB a sample, 16-4096; the next
+// deadline a period after the last one.
+// Expected values worked out by hand.
 #include "napkin/monitor/drain_plan.hpp"
 
 #include <doctest/doctest.h>
@@ -19,64 +21,76 @@ monitor_settings with(std::uint64_t interval_ns, std::uint64_t buffer_bytes, std
 
 TEST_CASE("the defaults: 50 samples of 1 ms come before a quarter of the fill time") {
   // 32 MiB / 128 KiB = 256 samples x 1 ms = 256 ms, a quarter 64 ms; 50 x 1 ms = 50 ms -> 50 ms.
-  // 50/1 + 1 = 51 samples per drain, x 3/2 = 76 per step.
+  // A step holds the buffer: 32 MiB / 128 KiB + 1 = 257 samples.
   const drain_plan p = plan_drains(monitor_settings{});
   CHECK(p.period_ns == 50'000'000);
-  CHECK(p.samples_per_decode == 76);
+  CHECK(p.samples_per_decode == 257);
 }
 
 TEST_CASE("5 ms: 50 samples are 250 ms, so drains are capped at 100 ms") {
   // 32 MiB / 128 KiB = 256 samples x 5 ms = 1.28 s, a quarter 320 ms; 50 x 5 ms = 250 ms -> 100 ms.
-  // 100/5 + 1 = 21 samples per drain, x 3/2 = 31 per step.
+  // The step holds the buffer whatever the period: 257 samples.
   const drain_plan p = plan_drains(with(5'000'000, 32u << 20));
   CHECK(p.period_ns == 100'000'000);
-  CHECK(p.samples_per_decode == 31);
+  CHECK(p.samples_per_decode == 257);
 }
 
 TEST_CASE("every 50 samples when that comes before a quarter of the fill time") {
-  // 1 ms: a quarter of 256 x 1 ms is 64 ms, 50 samples 50 ms -> 50 ms; 51 per drain -> 76 per step.
+  // 1 ms: a quarter of 256 x 1 ms is 64 ms, 50 samples 50 ms -> 50 ms; 257 per step.
   const drain_plan p = plan_drains(with(1'000'000, 32u << 20));
   CHECK(p.period_ns == 50'000'000);
-  CHECK(p.samples_per_decode == 76);
-  // The accuracy run: 200 us, 512 MiB: a quarter of 4096 x 200 us is 204.8 ms, 50 samples 10 ms -> 10 ms.
+  CHECK(p.samples_per_decode == 257);
+  // The accuracy run: 200 us, 512 MiB: a quarter of 4096 x 200 us is 204.8 ms, 50 samples 10 ms -> 10 ms;
+  // 512 MiB / 128 KiB + 1 = 4097 samples, capped at 4096 per step.
   const drain_plan fine = plan_drains(with(200'000, 512u << 20));
   CHECK(fine.period_ns == 10'000'000);
-  CHECK(fine.samples_per_decode == 76);
+  CHECK(fine.samples_per_decode == 4096);
 }
 
 TEST_CASE("a quarter of the fill time when the buffer is the limit") {
-  // 1 ms with 4 MiB: 32 samples x 1 ms = 32 ms, a quarter 8 ms (50 samples: 50 ms) -> 8 ms; 9 -> 13 per step.
+  // 1 ms with 4 MiB: 32 samples x 1 ms = 32 ms, a quarter 8 ms (50 samples: 50 ms) -> 8 ms; 4 MiB / 128 KiB + 1 = 33 per step.
   const drain_plan p = plan_drains(with(1'000'000, 4u << 20));
   CHECK(p.period_ns == 8'000'000);
-  CHECK(p.samples_per_decode == 13);
+  CHECK(p.samples_per_decode == 33);
 }
 
 TEST_CASE("short intervals drain every 2 ms at most") {
-  // 25 us: a quarter of 256 x 25 us is 1.6 ms, 50 samples 1.25 ms -> 2 ms; 80 + 1 per drain -> 121 per step.
+  // 25 us: a quarter of 256 x 25 us is 1.6 ms, 50 samples 1.25 ms -> 2 ms; 257 per step.
   const drain_plan p = plan_drains(with(25'000, 32u << 20));
   CHECK(p.period_ns == 2'000'000);
-  CHECK(p.samples_per_decode == 121);
+  CHECK(p.samples_per_decode == 257);
 }
 
 TEST_CASE("a huge interval does not overflow") {
   // 50 x 1e18 ns exceeds 64 bits: computed in double, clamped to 100 ms.
   const drain_plan p = plan_drains(with(1'000'000'000'000'000'000ull, 32u << 20));
   CHECK(p.period_ns == 100'000'000);
-  CHECK(p.samples_per_decode == 8);
+  CHECK(p.samples_per_decode == 257);
 }
 
-TEST_CASE("long intervals use the smallest step") {
-  // 100 ms: 2 per drain -> 3 -> 8 at least.
-  const drain_plan p = plan_drains(with(100'000'000, 32u << 20));
+TEST_CASE("a small buffer gets the smallest step") {
+  // 1 MiB / 128 KiB + 1 = 9 samples -> 16 at least. 100 ms: a quarter of 8 x 100 ms is 200 ms -> 100 ms.
+  const drain_plan p = plan_drains(with(100'000'000, 1u << 20));
   CHECK(p.period_ns == 100'000'000);
-  CHECK(p.samples_per_decode == 8);
+  CHECK(p.samples_per_decode == 16);
 }
 
 TEST_CASE("a drain period set by hand wins") {
-  // 500 ms at 200 us: 2500 + 1 per drain -> 256 per step at most.
+  // 500 ms at 200 us: the step still holds the 4 MiB buffer, 33 samples.
   const drain_plan p = plan_drains(with(200'000, 4u << 20, 500'000'000));
   CHECK(p.period_ns == 500'000'000);
-  CHECK(p.samples_per_decode == 256);
+  CHECK(p.samples_per_decode == 33);
+}
+
+TEST_CASE("next_drain_due: a period after the last deadline, not after the drain's work") {
+  // Due at 1000, period 500: a drain that took 200 ns is followed at 1500, not at 1700.
+  CHECK(next_drain_due(1000, 1200, 500) == 1500);
+  CHECK(next_drain_due(1000, 1500, 500) == 1500);  // finished right at the next deadline
+  // A drain that ran past its successor's deadline (work 700 > period 500): the next one at once, and the
+  // schedule restarts from there (no burst of drains to catch up).
+  CHECK(next_drain_due(1000, 1700, 500) == 1700);
+  CHECK(next_drain_due(1700, 1800, 500) == 2200);
+  static_assert(next_drain_due(0, 0, 10) == 10, "usable in constant expressions");
 }
 
 TEST_CASE("sampling_schedule: the first `for` of every `every`, from the first kernel; always without sample=") {

@@ -1,6 +1,7 @@
 // The sample timeline (napkin/monitor/sample_timeline.hpp): samples in order pass through; a run of samples
 // without a usable time is laid over the gap it left when its elapsed cycles fill it, else lost with the gap
-// as a dropped window; overflows, session restarts and pauses. Expected windows are worked out by hand.
+// as a dropped window; holes between timed samples (samples lost without a trace) become dropped windows;
+// overflows, session restarts and pauses. Expected windows are worked out by hand.
 #include "napkin/monitor/sample_timeline.hpp"
 
 #include <doctest/doctest.h>
@@ -184,6 +185,50 @@ TEST_CASE("an overflow leaves the stretch before the next sample dropped, and no
   CHECK(r.acc.device().dropped_ns == 3000);
   CHECK(r.acc.device().samples_dropped == 2);
   CHECK(r.acc.device().samples_kept == 3);
+}
+
+TEST_CASE("a hole between timed samples is samples lost without a trace: a dropped window, counted") {
+  // Samples of 1000 ns; [2000, 5000) holds none: three samples' length, as a decode that filled its image
+  // leaves them (no overflow flag, no untimed survivor).
+  run r;
+  r.acc.add_kernel(kernel("k", 1500, 5500));
+  r.push(timed(0, 1000, 0, 0, 2000));
+  r.push(timed(1000, 2000, 50, 0, 2000));
+  r.push(timed(5000, 6000, 50, 0, 2000));
+  CHECK(r.timeline.counts().missing == 3);
+  CHECK(r.timeline.counts().untimed == 0);
+  const monitor_totals t = r.kernel_totals();
+  CHECK(r.acc.device().samples_dropped == 3);
+  CHECK(r.acc.device().dropped_ns == 3000);
+  CHECK(r.acc.device().samples_kept == 3);
+  CHECK(t.incomplete == 1);  // the kernel ran through the hole: not fully sampled
+  CHECK(t.dropped_ns == 3000);
+}
+
+TEST_CASE("a hole is counted in samples of the last one's length, rounded; under half a sample it is rounding") {
+  run r;
+  r.push(timed(0, 1000, 0, 0, 2000));
+  r.push(timed(1400, 2400, 0, 0, 2000));  // 400 ns: less than half a sample, not a loss
+  CHECK(r.timeline.counts().missing == 0);
+  r.push(timed(3000, 4000, 0, 0, 2000));  // 600 ns: one sample
+  CHECK(r.timeline.counts().missing == 1);
+  r.push(timed(6400, 7400, 0, 0, 2000));  // 2400 ns: two samples
+  CHECK(r.timeline.counts().missing == 3);
+  r.acc.finish();
+  CHECK(r.acc.device().samples_dropped == 3);
+  CHECK(r.acc.device().dropped_ns == 3000);
+}
+
+TEST_CASE("the stretch before a restarted session's first sample is not a hole") {
+  run r;
+  r.push(timed(0, 1000, 0, 0, 2000));
+  r.timeline.session_started();
+  r.push(timed(9000, 10000, 0, 0, 2000));  // the setup sample, after sampling was off
+  r.push(timed(10000, 11000, 0, 0, 2000));
+  CHECK(r.timeline.counts().missing == 0);
+  r.acc.finish();
+  CHECK(r.acc.device().dropped_ns == 1000);  // the setup sample only, not [1000, 9000)
+  CHECK(r.acc.device().setup_samples_dropped + r.acc.device().samples_dropped == 1);
 }
 
 TEST_CASE("an overflow before the first sample drops nothing") {

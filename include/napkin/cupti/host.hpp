@@ -143,18 +143,22 @@ inline std::vector<const char*> c_names(const std::vector<std::string>& names) {
 // napkin's one call of cuptiProfilerHostEvaluateToGpuValues, for the range profiler (a range of a counter-data
 // image) and PM sampling (a decoded sample) alike: the values of `metrics` at `index`, in their order, into
 // `values` (metrics.size() of them). `host` is the object the metrics were configured in.
-inline void evaluate_to_gpu_values(const host_object& host, const std::vector<std::uint8_t>& counter_data,
+inline void evaluate_to_gpu_values(const host_object& host, const std::uint8_t* counter_data, std::size_t size,
                                    std::size_t index, const std::vector<std::string>& metrics, double* values) {
   auto names = c_names(metrics);
   auto p = NAPKIN_CUPTI_PARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params);
   p.pHostObject = host.get();
-  p.pCounterDataImage = counter_data.data();
-  p.counterDataImageSize = counter_data.size();
+  p.pCounterDataImage = counter_data;
+  p.counterDataImageSize = size;
   p.rangeIndex = index;
   p.ppMetricNames = names.data();
   p.numMetrics = names.size();
   p.pMetricValues = values;
   NAPKIN_DETAIL_PROFILER_CHECK(cuptiProfilerHostEvaluateToGpuValues(&p));
+}
+inline void evaluate_to_gpu_values(const host_object& host, const std::vector<std::uint8_t>& counter_data,
+                                   std::size_t index, const std::vector<std::string>& metrics, double* values) {
+  evaluate_to_gpu_values(host, counter_data.data(), counter_data.size(), index, metrics, values);
 }
 
 // What kind of metric it is, with its article: "a counter".

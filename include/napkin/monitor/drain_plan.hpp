@@ -20,11 +20,12 @@ struct drain_plan {
   static constexpr std::uint64_t buffer_bytes_per_sample = 128u << 10;
   static constexpr std::size_t steps_per_drain = 16;  // a drain decodes at most this many images
   static constexpr std::uint64_t max_samples_per_drain = 50;
+  static constexpr std::uint64_t min_samples_per_decode = 16, max_samples_per_decode = 4096;  // one image
   // Windows older than this are attributed (a kernel's record arrives after it ends, within a drain or two).
   static constexpr std::uint64_t settle_lag_ns = 2'000'000'000;
 
   std::uint64_t period_ns = 100'000'000;  // between drains
-  std::uint32_t samples_per_decode = 32;  // the counter-data image's capacity (one decode step)
+  std::uint32_t samples_per_decode = 32;  // the largest counter-data image (one decode step), in samples
 };
 
 // Drains come every max_samples_per_drain samples, at most every 100 ms and at least 2 ms apart, and sooner
@@ -32,8 +33,18 @@ struct drain_plan {
 // count: on an H200 (CUDA 13.0), PM sampling returned runs of samples without a usable time when a drain
 // found more than ~100 samples waiting (25 and 100 ms drains at 200 us samples: 67-68 such samples per
 // accuracy run, SGEMM and a reduction unread) and next to none at 10 ms (50 samples: 1-7, every kernel
-// read); docs/monitor.md. One decode step holds one and a half drains' samples, 8-256 (each costs ~100 KB
-// decoded, and the image is re-initialized per step). `s` must be valid (validate_monitor_settings).
+// read); docs/monitor.md.
+//
+// The counter-data image holds what the hardware buffer holds at ~128 KiB a sample, 16-4,096 samples, and
+// decodes append to it (pm_sampler.hpp). Why: a decode that fills its image loses samples (on an H200 a
+// decode of 3,313 waiting samples into one image kept all of them; into 256-sample images, 355), and a
+// decoder that falls behind (CUPTI's decode and evaluation cost 170-330 us of CPU a sample there: at 200 us
+// samples it can) finds as many as the buffer holds. An image takes ~92 KB a sample on an H200 (23.7 MB for
+// the default 32 MiB buffer's 257; 379 MB for 4,096) and is initialized again only when what waits might not
+// fit in its room. A 512 MiB buffer held 6,118 samples of 200 us (~88 KB each), so a buffer can hold more
+// than the image: such a decode is counted (diagnostics()) and its missing samples become dropped windows
+// (sample_timeline.hpp). Drains come on a fixed schedule (next_drain_due), so one that keeps up finds a
+// period's samples. `s` must be valid (validate_monitor_settings).
 inline drain_plan plan_drains(const monitor_settings& s) {
   drain_plan plan;
   const double fill_ns = static_cast<double>(s.hardware_buffer_bytes) /
@@ -41,9 +52,20 @@ inline drain_plan plan_drains(const monitor_settings& s) {
   const double by_count = static_cast<double>(drain_plan::max_samples_per_drain) * static_cast<double>(s.interval_ns);
   plan.period_ns = static_cast<std::uint64_t>(std::clamp(std::min(fill_ns / 4, by_count), 2e6, 100e6));
   if (s.drain_period_ns > 0) plan.period_ns = s.drain_period_ns;
-  const std::uint64_t per_drain = plan.period_ns / s.interval_ns + 1;
-  plan.samples_per_decode = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(per_drain * 3 / 2, 8, 256));
+  const std::uint64_t buffer_samples = s.hardware_buffer_bytes / drain_plan::buffer_bytes_per_sample + 1;
+  plan.samples_per_decode =
+      static_cast<std::uint32_t>(std::clamp<std::uint64_t>(buffer_samples, drain_plan::min_samples_per_decode,
+                                                           drain_plan::max_samples_per_decode));
   return plan;
+}
+
+// The next drain's deadline after one that was due at `due_ns` and finished at `now_ns`: a period after the
+// last deadline, so the drains' own work does not stretch the period (and with it the samples a drain
+// finds); a drain that ran past its successor's deadline is followed at once, then the schedule restarts
+// from now rather than catching up with drains back to back.
+constexpr std::uint64_t next_drain_due(std::uint64_t due_ns, std::uint64_t now_ns, std::uint64_t period_ns) noexcept {
+  const std::uint64_t next = due_ns + period_ns;
+  return next >= now_ns ? next : now_ns;
 }
 
 namespace detail {

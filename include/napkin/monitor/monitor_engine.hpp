@@ -121,7 +121,10 @@ class monitor_engine final : private process_state::pausable_sampler {
     return "kernel records " + std::to_string(cpu_.kernels) + ", CUDA calls inside napkin ranges " +
            std::to_string(a.external_records()) + ", kernel records lost " + std::to_string(a.dropped()) +
            ", copy and host-call records lost " + std::to_string(a.system_dropped()) + ", session restarts " +
-           std::to_string(restarts_.load()) + ", " + stores_.diagnostics();
+           std::to_string(restarts_.load()) +
+           (last_restart_why_.empty() ? std::string() : " (last: " + last_restart_why_ + ")") + ", decodes that filled the counter-data image (" +
+           std::to_string(samples_per_decode) + " samples) " + std::to_string(images_filled_) + ", " +
+           stores_.diagnostics();
   }
 
  private:
@@ -198,13 +201,20 @@ class monitor_engine final : private process_state::pausable_sampler {
     const auto now_ns = detail::steady_now_ns;
     report_schedule periodic(settings_.report_every_ns, now_ns());
     sampling_schedule schedule(settings_, now_ns());
+    // Drains on a fixed schedule (next_drain_due): waiting a period after each drain's work let the samples
+    // waiting grow with that work until a decode filled its image (drain_plan.hpp).
+    const auto period = static_cast<std::uint64_t>(drain_period.count());
+    std::uint64_t due = now_ns() + period;
     std::unique_lock<std::mutex> lock(wake_mutex_);
     while (!stopping_) {
-      wake_.wait_for(lock, drain_period, [this] { return stopping_; });
+      const auto deadline = std::chrono::steady_clock::time_point(
+          std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::nanoseconds(due)));
+      wake_.wait_until(lock, deadline, [this] { return stopping_; });
       lock.unlock();
       if (!schedule.always()) set_sampling(schedule.on_at(now_ns()));
       if (drain(steps_per_drain)) schedule.kernels_seen(now_ns());
       if (periodic.due(now_ns())) periodic_report();
+      due = next_drain_due(due, now_ns(), period);
       lock.lock();
     }
   }
@@ -230,6 +240,8 @@ class monitor_engine final : private process_state::pausable_sampler {
     const double cpu0 = detail::thread_cpu_seconds();
     std::vector<pm_sample> fresh;
     bool overflow = false;
+    std::size_t images_filled = 0;
+    std::string failure;  // why the session was restarted, if it was
     monitor_decode_wall step_wall;
     if (sampler_ && !paused_) {
       detail::call_catching(
@@ -240,10 +252,12 @@ class monitor_engine final : private process_state::pausable_sampler {
                 },
                 max_steps);
             overflow = decoded.overflow;
+            images_filled = decoded.images_filled;
             step_wall = {decoded.decode_s, decoded.evaluate_s, decoded.initialize_s};
           },
           [&](const char* what) {  // a dead session (an overflow CUPTI could not recover from): restart it
             overflow = true;
+            failure = what;
             restart_after_failure(what);
           });
     }
@@ -272,6 +286,8 @@ class monitor_engine final : private process_state::pausable_sampler {
     wall_ += step_wall;
     cpu_.activity_s += cpu2 - cpu1;
     cpu_.decoded_samples += fresh.size();
+    images_filled_ += images_filled;
+    if (!failure.empty()) last_restart_why_ = std::move(failure);
     cpu_.kernels += done.size();
     stores_.add(fresh, overflow, done, system_batch, scheduled_off_ && !paused_, detail::cupti_timestamp_now());
     return !done.empty() || std::any_of(fresh.begin(), fresh.end(), [](const pm_sample& x) { return x.busy(); });
@@ -407,6 +423,8 @@ class monitor_engine final : private process_state::pausable_sampler {
   std::optional<std::size_t> system_slot_;  // the activity collector's hold_system()
   monitor_cpu_use cpu_;
   monitor_decode_wall wall_;
+  std::size_t images_filled_ = 0;  // decode steps that stopped on a full image (samples may be lost there)
+  std::string last_restart_why_;   // the failure behind the last session restart
 
   std::mutex callback_mutex_;
   report_callback callback_;  // the periodic report's receiver; empty: write it like the exit report

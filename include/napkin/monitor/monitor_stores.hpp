@@ -85,7 +85,8 @@ struct monitor_stores {
   std::string diagnostics() const {
     const timeline_counts& t = timeline.counts();
     return "samples without a usable time " + std::to_string(t.untimed) + " (placed by their cycles " +
-           std::to_string(t.placed) + ", lost " + std::to_string(t.lost) + ")" + t.examples + ", refused data " +
+           std::to_string(t.placed) + ", lost " + std::to_string(t.lost) + ")" + t.examples +
+           ", samples missing between timed ones " + std::to_string(t.missing) + ", refused data " +
            std::to_string(rejected) + (last_error.empty() ? std::string() : " (last: " + last_error + ")");
   }
 

@@ -9,8 +9,16 @@
 //     napkin::profiler pauses the monitor around its measurements (monitor_engine.hpp);
 //   - a hardware buffer that fills up is fatal to the session (DecodeData answers OUT_OF_MEMORY and later
 //     Starts fail): decode before it is full (the monitor sizes the buffer and the drain period together);
-//   - the counter-data image holds `max_samples` samples; a decode stops when it is full, so it is decoded,
-//     evaluated and re-initialized in a loop until the hardware buffer is empty.
+//   - the counter-data image holds `max_samples` samples. A decode appends to what the image holds (on an
+//     H200: three decodes into one image, the first's samples unchanged, every sample abutting the one
+//     before), and stops when it is full. A decode that fills an image loses samples without an overflow
+//     flag: on an H200 (CUDA 13.0) every run of samples without a usable time came after a decode's first
+//     image, the survivors of a stretch whose other samples were gone, and other fills lost hundreds of
+//     samples with no trace at all (docs/monitor.md). So the image is as large as the hardware buffer's
+//     samples (drain_plan.hpp), decodes append to it, and it is initialized again only when the samples the
+//     clock says wait might not fit in its room: samples are contiguous, one interval each, so about
+//     (now - the last sample's end) / interval wait. Initializing costs by the image's size and asking CUPTI
+//     for the size ~3-4 ms a call (an H200), so neither is done per decode.
 #pragma once
 
 #include "napkin/config.hpp"
@@ -23,10 +31,12 @@
 #include <cupti_target.h>
 #include <time.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <climits>
+#include <limits>
 #include <memory>
 #include <string>
 #include <utility>
@@ -147,9 +157,10 @@ class pm_sampling_config {
   const std::vector<std::string>& metrics() const noexcept { return metrics_; }
   const std::vector<std::uint8_t>& image() const noexcept { return image_; }
 
-  // The metrics' values for one sample of a decoded counter-data image, in the metrics' order.
-  void evaluate(const std::vector<std::uint8_t>& counter_data, std::size_t sample, double* values) const {
-    evaluate_to_gpu_values(*host_, counter_data, sample, metrics_, values);
+  // The metrics' values for one sample of a decoded counter-data image (its first `size` bytes), in the
+  // metrics' order.
+  void evaluate(const std::uint8_t* counter_data, std::size_t size, std::size_t sample, double* values) const {
+    evaluate_to_gpu_values(*host_, counter_data, size, sample, metrics_, values);
   }
 
  private:
@@ -164,6 +175,9 @@ struct pm_decode_result {
   std::size_t samples = 0;  // completed samples evaluated and handed to the callback
   bool overflow = false;    // the hardware buffer overflowed since the last decode: samples were lost
   bool more = false;        // stopped after max_steps with records left in the hardware buffer
+  std::size_t images_filled = 0;       // steps that stopped on a full image: samples may have been lost there
+  std::size_t images_initialized = 0;  // times the image was emptied (initialized) for this decode
+  std::size_t image_samples = 0;       // the image's capacity in samples (CUPTI's numTotalSamples)
   // Where the host time went (seconds): CUPTI's decode, sample info + evaluation, image re-initialization.
   double decode_s = 0, evaluate_s = 0, initialize_s = 0;
 };
@@ -171,12 +185,14 @@ struct pm_decode_result {
 class pm_sampler {
  public:
   // Enables PM sampling on `device_index` with `config`, sampling every `interval_ns` nanoseconds of GPU
-  // time into a hardware buffer of `buffer_bytes`; each decode step holds up to `samples_per_decode`.
-  // `trigger`: GPU time (the interval in ns, the monitor's choice) or SYS clock cycles (the interval in cycles).
+  // time into a hardware buffer of `buffer_bytes`; the counter-data image holds `image_samples` samples.
+  // `trigger`: GPU time (the interval in ns, the monitor's choice) or SYS clock cycles (the interval in
+  // cycles: the samples waiting cannot be told from the clock, so every decode starts on an empty image).
   pm_sampler(int device_index, const pm_sampling_config& config, std::uint64_t interval_ns, std::size_t buffer_bytes,
-             std::uint32_t samples_per_decode,
+             std::uint32_t image_samples,
              CUpti_PmSampling_TriggerMode trigger = CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL)
-      : config_(config) {
+      : config_(config),
+        interval_ns_(trigger == CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL ? interval_ns : 0) {
     if (config.passes() != 1)
       raise_profiler_error(CUPTI_ERROR_NOT_SUPPORTED, "napkin: PM sampling needs a one-pass set; this one needs " +
                                                           std::to_string(config.passes()) + " passes");
@@ -199,7 +215,7 @@ class pm_sampler {
       size.pPmSamplingObject = object_;
       size.pMetricNames = names.data();
       size.numMetrics = names.size();
-      size.maxSamples = samples_per_decode;
+      size.maxSamples = image_samples > 0 ? image_samples : 1;
       NAPKIN_DETAIL_PROFILER_CHECK(cuptiPmSamplingGetCounterDataSize(&size));
       counter_data_.resize(size.counterDataSize);
       initialize_counter_data();
@@ -219,8 +235,10 @@ class pm_sampler {
   void start() {
     auto p = NAPKIN_CUPTI_PARAMS(CUpti_PmSampling_Start_Params);
     p.pPmSamplingObject = object_;
+    const std::uint64_t now = cupti_timestamp_now();
     NAPKIN_DETAIL_PROFILER_CHECK(cuptiPmSamplingStart(&p));
     started_ = true;
+    if (last_end_ns_ == 0) last_end_ns_ = now;  // the first sample spans the setup before this: one sample
   }
   void stop() {
     auto p = NAPKIN_CUPTI_PARAMS(CUpti_PmSampling_Stop_Params);
@@ -230,9 +248,11 @@ class pm_sampler {
   }
   bool started() const noexcept { return started_; }
 
-  // Empties the hardware buffer, in at most `max_steps` steps of one counter-data image each (a sampler
-  // that produces faster than the host decodes must not hold the caller forever): each completed sample goes
-  // to on_sample(start_ns, end_ns, values), values in the config's metric order (valid during the call).
+  // Empties the hardware buffer, in at most `max_steps` steps (a sampler that produces faster than the host
+  // decodes must not hold the caller forever): each completed sample goes to on_sample(start_ns, end_ns,
+  // values), values in the config's metric order (valid during the call). Each step appends to the image;
+  // the first starts on an emptied image when the samples waiting (waiting_samples) might not fit in what
+  // is left of it, a later one always (the step before filled it).
   template <class OnSample>
   pm_decode_result decode(OnSample&& on_sample, std::size_t max_steps = SIZE_MAX) {
     pm_decode_result result;
@@ -243,38 +263,69 @@ class pm_sampler {
         break;
       }
       const auto t0 = std::chrono::steady_clock::now();
+      if (step > 0 || !room_for(waiting_samples())) {
+        initialize_counter_data();
+        ++result.images_initialized;
+      }
+      const auto t1 = std::chrono::steady_clock::now();
       auto p = NAPKIN_CUPTI_PARAMS(CUpti_PmSampling_DecodeData_Params);
       p.pPmSamplingObject = object_;
       p.pCounterDataImage = counter_data_.data();
       p.counterDataImageSize = counter_data_.size();
       NAPKIN_DETAIL_PROFILER_CHECK(cuptiPmSamplingDecodeData(&p));
-      const auto t1 = std::chrono::steady_clock::now();
+      const auto t2 = std::chrono::steady_clock::now();
       result.overflow = result.overflow || p.overflow != 0;
       auto info = NAPKIN_CUPTI_PARAMS(CUpti_PmSampling_GetCounterDataInfo_Params);
       info.pCounterDataImage = counter_data_.data();
       info.counterDataImageSize = counter_data_.size();
       NAPKIN_DETAIL_PROFILER_CHECK(cuptiPmSamplingGetCounterDataInfo(&info));
-      for (std::size_t i = 0; i < info.numCompletedSamples; ++i) {
+      total_ = info.numTotalSamples;
+      populated_ = info.numPopulatedSamples;
+      result.image_samples = total_;
+      for (std::size_t i = evaluated_; i < info.numCompletedSamples; ++i) {
         auto sample = NAPKIN_CUPTI_PARAMS(CUpti_PmSampling_CounterData_GetSampleInfo_Params);
         sample.pPmSamplingObject = object_;
         sample.pCounterDataImage = counter_data_.data();
         sample.counterDataImageSize = counter_data_.size();
         sample.sampleIndex = i;
         NAPKIN_DETAIL_PROFILER_CHECK(cuptiPmSamplingCounterDataGetSampleInfo(&sample));
-        config_.evaluate(counter_data_, i, values.data());
+        config_.evaluate(counter_data_.data(), counter_data_.size(), i, values.data());
+        if (sample.endTimestamp > sample.startTimestamp) last_end_ns_ = std::max(last_end_ns_, sample.endTimestamp);
         on_sample(sample.startTimestamp, sample.endTimestamp, static_cast<const double*>(values.data()));
+        ++result.samples;
       }
-      result.samples += info.numCompletedSamples;
-      const auto t2 = std::chrono::steady_clock::now();
-      initialize_counter_data();
+      evaluated_ = std::max(evaluated_, info.numCompletedSamples);
       const auto t3 = std::chrono::steady_clock::now();
-      result.decode_s += std::chrono::duration<double>(t1 - t0).count();
-      result.evaluate_s += std::chrono::duration<double>(t2 - t1).count();
-      result.initialize_s += std::chrono::duration<double>(t3 - t2).count();
+      result.initialize_s += std::chrono::duration<double>(t1 - t0).count();
+      result.decode_s += std::chrono::duration<double>(t2 - t1).count();
+      result.evaluate_s += std::chrono::duration<double>(t3 - t2).count();
       if (p.decodeStopReason != CUPTI_PM_SAMPLING_DECODE_STOP_REASON_COUNTER_DATA_FULL) break;
+      ++result.images_filled;
     }
     return result;
   }
+
+  // The samples the clock says wait: (now - the last decoded sample's end) / interval, plus the one under
+  // way; "more than any image holds" when the interval is not in time (SYS clock trigger) or there is no
+  // clock.
+  std::uint64_t waiting_samples() const noexcept {
+    constexpr std::uint64_t unknown = std::numeric_limits<std::uint64_t>::max();
+    if (interval_ns_ == 0) return unknown;
+    const std::uint64_t now = cupti_timestamp_now();
+    if (now == 0) return unknown;
+    return (now > last_end_ns_ ? (now - last_end_ns_) / interval_ns_ : 0) + 1;
+  }
+
+  // Whether `waiting` samples fit in what is left of the image, with a quarter more and 8 for the clock's
+  // error and samples completed while the decode runs.
+  bool room_for(std::uint64_t waiting) const noexcept {
+    const std::uint64_t room = populated_ < total_ ? total_ - populated_ : 0;
+    if (waiting >= room) return false;
+    return waiting + waiting / 4 + 8 <= room;
+  }
+
+  // The counter-data image's memory in bytes.
+  std::size_t image_bytes() const noexcept { return counter_data_.size(); }
 
  private:
   template <class F>
@@ -296,6 +347,13 @@ class pm_sampler {
     p.counterDataSize = counter_data_.size();
     p.pCounterData = counter_data_.data();
     NAPKIN_DETAIL_PROFILER_CHECK(cuptiPmSamplingCounterDataImageInitialize(&p));
+    auto info = NAPKIN_CUPTI_PARAMS(CUpti_PmSampling_GetCounterDataInfo_Params);
+    info.pCounterDataImage = counter_data_.data();
+    info.counterDataImageSize = counter_data_.size();
+    NAPKIN_DETAIL_PROFILER_CHECK(cuptiPmSamplingGetCounterDataInfo(&info));
+    total_ = info.numTotalSamples;
+    populated_ = info.numPopulatedSamples;
+    evaluated_ = 0;
   }
   void disable() noexcept {
     if (object_ == nullptr) return;
@@ -306,8 +364,12 @@ class pm_sampler {
   }
 
   const pm_sampling_config& config_;
+  std::uint64_t interval_ns_ = 0;  // 0: not a time interval
   CUpti_PmSampling_Object* object_ = nullptr;
   std::vector<std::uint8_t> counter_data_;
+  std::size_t total_ = 0, populated_ = 0;  // the image's capacity and the samples in it (CUPTI's counts)
+  std::size_t evaluated_ = 0;              // samples of the image already handed to on_sample
+  std::uint64_t last_end_ns_ = 0;          // the last timed sample's end (CUPTI's clock); start() sets it first
   bool started_ = false;
 };
 

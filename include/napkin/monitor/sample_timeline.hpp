@@ -14,12 +14,22 @@
 // (the accuracy run's gaps between kernels) the cycles spanned only the kernels' busy time (13.4 ms in a
 // 49.2 ms stretch): where each sample lay cannot be told, so such a run is lost, with the stretch as a
 // dropped window. A run is placed only when its cycles fill the stretch within `placement_tolerance`.
+// (A later probe, docs/monitor.md "What those samples are", found such runs to be the survivors of a stretch
+// whose other samples were lost, each one interval long: they came only after a decode had filled a
+// counter-data image. That is also why their cycles could not fill the stretch.)
+//
+// Samples can also be missing with no trace: a decode that filled its image lost up to hundreds of samples
+// with neither an overflow flag nor an untimed survivor (the same probe). Consecutive samples are
+// contiguous (one ends where the next starts, on an H200 and an H100), so a hole of at least half the
+// previous sample's length between two timed samples is such a loss: a dropped window, its samples counted
+// as that length's share of the hole.
 //
 // Plain C++17; compiles without CUDA and with -fno-exceptions.
 #pragma once
 
 #include "napkin/config.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -36,6 +46,7 @@ struct timeline_counts {
   std::size_t untimed = 0;  // samples that began before the previous one ended
   std::size_t placed = 0;   // of those, placed in the gap they left by their elapsed cycles
   std::size_t lost = 0;     // of those, lost (a dropped window stands for them)
+  std::size_t missing = 0;  // samples absent between two timed ones (a dropped window stands for each hole)
   std::string examples;     // the first three runs, each "N samples at T in a gap of G ns: placed|lost (why)"
 };
 
@@ -80,7 +91,11 @@ class sample_timeline {
       run_.push_back(s);
       return;
     }
-    if (last_end_ != 0 && (!run_.empty() || overflow_)) settle_gap(s, into);
+    if (last_end_ != 0 && (!run_.empty() || overflow_)) {
+      settle_gap(s, into);
+    } else if (!setup_next_) {
+      note_hole(s, into);
+    }
     overflow_ = false;
     if (setup_next_) {
       into.add_dropped({s.start_ns, s.end_ns, 1});
@@ -119,6 +134,17 @@ class sample_timeline {
     }
     run_.clear();
     overflow_ = false;
+  }
+
+  // A hole between the last timed sample and `next` (no untimed run, no overflow flag): samples lost without
+  // a trace. Holes shorter than half a sample are rounding, not loss.
+  void note_hole(const pm_sample& next, monitor_accumulator& into) {
+    if (last_end_ == 0 || last_length_ == 0 || next.start_ns <= last_end_) return;
+    const std::uint64_t hole = next.start_ns - last_end_;
+    if (2 * hole < last_length_) return;
+    const std::uint64_t n = std::max<std::uint64_t>(1, (hole + last_length_ / 2) / last_length_);
+    counts_.missing += static_cast<std::size_t>(n);
+    into.add_dropped({last_end_, next.start_ns, n});
   }
 
   // Empty when the run's cycles fill `gap` at the good samples' clock rate; else why not.
@@ -174,6 +200,7 @@ class sample_timeline {
 
   // The clock rate of the good samples (elapsed cycles per ns), to turn a run's cycles into time.
   void note_rate(const pm_sample& s) {
+    last_length_ = s.end_ns > s.start_ns ? s.end_ns - s.start_ns : 0;
     if (s.elapsed_cycles && *s.elapsed_cycles > 0 && s.end_ns > s.start_ns)
       cycles_per_ns_ = *s.elapsed_cycles / static_cast<double>(s.end_ns - s.start_ns);
   }
@@ -189,6 +216,7 @@ class sample_timeline {
   bool setup_next_ = false;
   bool overflow_ = false;
   double cycles_per_ns_ = 0;
+  std::uint64_t last_length_ = 0;  // the last timed sample's length (one interval), to tell a hole
   std::vector<pm_sample> run_;  // untimed samples waiting for the gap they left
   timeline_counts counts_;
   std::size_t examples_ = 0;
