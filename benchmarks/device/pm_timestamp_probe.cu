@@ -10,8 +10,10 @@
 //
 // time: GPU-time trigger, INTERVAL in ns (the monitor's mode); sysclk: SYS clock trigger, INTERVAL in cycles.
 // live: a thread decodes every PERIOD_MS (default 10) while the work runs, as the monitor does; end: decode
-// after stop only. IMAGE: samples one counter-data image holds (default 256); a decode takes as many steps
-// (images) as the buffer needs. EXTRA: metrics sampled beside the monitor's seven, comma-separated (e.g.
+// after stop only. IMAGE: samples the counter-data image holds (default 256); decodes append to it, and a
+// decode that fills it goes on in an emptied one, as often as the buffer needs (such decodes are counted,
+// with the stale samples they returned: before 2026-11-28 every decode started on an emptied image, and
+// the runs in docs/device.md up to the "Sample-loss session" were made so). EXTRA: metrics sampled beside the monitor's seven, comma-separated (e.g.
 // gpu__time_duration.sum,sys__cycles_elapsed.max): each one's ratio to the sample's own time on the timed
 // samples, and its sum over each run of samples without a usable time against the stretch the run leaves.
 #include <cublas_v2.h>
@@ -86,7 +88,7 @@ int main(int argc, char** argv) {
   std::vector<napkin::pm_sample> samples;
   std::mutex m;
   std::size_t decodes = 0, steps_over_one = 0, most_in_a_decode = 0;
-  std::vector<std::size_t> step_of;  // the decode step (image) of each sample within its decode
+  std::vector<std::size_t> step_of;  // 1 for each sample of a decode that filled the image, else 0
   const auto drain = [&] {
     const std::lock_guard<std::mutex> lock(m);
     std::size_t before = samples.size();
@@ -100,7 +102,7 @@ int main(int argc, char** argv) {
     const std::size_t got = samples.size() - before;
     if (r.images_filled > 0) ++steps_over_one;
     most_in_a_decode = std::max(most_in_a_decode, got);
-    for (std::size_t i = 0; i < got; ++i) step_of.push_back(i / image);
+    for (std::size_t i = 0; i < got; ++i) step_of.push_back(r.images_filled > 0 ? 1 : 0);
   };
   sampler.start();
   std::atomic<bool> done{false};
@@ -208,7 +210,7 @@ int main(int argc, char** argv) {
     if (!(prev != 0 && samples[i].start_ns < prev)) prev = samples[i].end_ns;
   }
   std::printf("PROBE trigger=%s interval=%llu decode=%s period_ms=%ld image=%u decodes=%zu decodes_over_one_image=%zu "
-              "most_in_a_decode=%zu image_bytes=%zu samples=%zu stale=%zu stale_after_first_image=%zu runs=%zu first=%llu "
+              "most_in_a_decode=%zu image_bytes=%zu samples=%zu stale=%zu stale_in_filling_decodes=%zu runs=%zu first=%llu "
               "last=%llu\n",
               sysclk ? "sysclk" : "time", static_cast<unsigned long long>(interval), live ? "live" : "end", period_ms,
               image, decodes, steps_over_one, most_in_a_decode, sampler.image_bytes(), samples.size(), stale, stale_in_later_steps, runs,

@@ -82,6 +82,12 @@ TEST_CASE("a drain period set by hand wins") {
   CHECK(p.samples_per_decode == 33);
 }
 
+TEST_CASE("the image holds the buffer's samples up to 4096") {
+  // 511 MiB / 128 KiB + 1 = 4089 (under the cap); 1 GiB: 8193 -> 4096.
+  CHECK(plan_drains(with(1'000'000, 511ull << 20)).samples_per_decode == 4089);
+  CHECK(plan_drains(with(1'000'000, 1ull << 30)).samples_per_decode == 4096);
+}
+
 TEST_CASE("next_drain_due: a period after the last deadline, not after the drain's work") {
   // Due at 1000, period 500: a drain that took 200 ns is followed at 1500, not at 1700.
   CHECK(next_drain_due(1000, 1200, 500) == 1500);
@@ -91,6 +97,8 @@ TEST_CASE("next_drain_due: a period after the last deadline, not after the drain
   CHECK(next_drain_due(1000, 1700, 500) == 1700);
   CHECK(next_drain_due(1700, 1800, 500) == 2200);
   static_assert(next_drain_due(0, 0, 10) == 10, "usable in constant expressions");
+  // A period set by hand near 2^64 ns saturates instead of wrapping into the past (a drain loop spinning).
+  CHECK(next_drain_due(1000, 1000, UINT64_MAX) == UINT64_MAX);
 }
 
 TEST_CASE("sampling_schedule: the first `for` of every `every`, from the first kernel; always without sample=") {

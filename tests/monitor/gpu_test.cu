@@ -101,7 +101,7 @@ TEST_CASE("pm_sampler: decodes append to one image, emptied only when what waits
   // 2 ms samples (a pace CUPTI's decode keeps up with: ~0.2-0.6 ms of CPU a sample on an H200) into a 64 MiB
   // buffer and an image of 512: a decode after ~0.3 s of work finds ~150 samples, one after ~50 ms more
   // ~50-100, both appended to the image the constructor initialized. Then an image of 64 with ~0.3 s
-  // waiting (~150 samples): that decode must start on an emptied image, and fills it, which is counted.
+  // waiting (~150 samples): the decode fills it, which is counted, and goes on in an emptied image.
   // The samples are contiguous, which is what lets the timeline call a hole a loss (sample_timeline.hpp).
   device_buffer b;
   napkin::detail::cupti_initialization cupti;
@@ -123,7 +123,7 @@ TEST_CASE("pm_sampler: decodes append to one image, emptied only when what waits
                 second.images_initialized);
     CHECK(first.samples >= 100);  // ~0.3 s of 2 ms samples, the setup sample among them
     CHECK(second.samples >= 20);
-    CHECK(first.image_samples == 512);
+    CHECK(first.image_samples >= 512);  // the capacity asked of CUPTI (it could round up)
     for (const napkin::detail::pm_decode_result& r : {first, second}) {
       CHECK(r.images_filled == 0);
       CHECK(r.images_initialized == 0);  // appended: 512 holds both
@@ -142,8 +142,8 @@ TEST_CASE("pm_sampler: decodes append to one image, emptied only when what waits
   small.stop();
   std::printf("pm_sampler: %zu samples waiting for an image of 64: emptied %zu times, filled %zu\n", r.samples,
               r.images_initialized, r.images_filled);
-  CHECK(r.images_initialized >= 1);  // ~150 waiting cannot fit in 64: the first step empties it
-  CHECK(r.images_filled >= 1);       // and still fills it: counted, never silent
+  CHECK(r.images_filled >= 1);       // ~150 waiting cannot fit in 64: counted, never silent
+  CHECK(r.images_initialized >= 1);  // the step after a full image starts on an emptied one
   CHECK(r.samples == n);
 }
 

@@ -180,10 +180,11 @@ TEST_CASE("an overflow leaves the stretch before the next sample dropped, and no
   r.push(timed(2000, 3000, 0, 0, 2000));  // the run would fit, but samples were lost too
   CHECK(r.timeline.counts().lost == 1);
   r.timeline.samples_lost();
-  r.push(timed(5000, 6000, 0, 0, 2000));  // an overflow alone: [3000, 5000) dropped, one sample
+  r.push(timed(5000, 6000, 0, 0, 2000));  // an overflow alone: [3000, 5000) dropped, two samples' length
+  CHECK(r.timeline.counts().missing == 2);
   r.acc.finish();
   CHECK(r.acc.device().dropped_ns == 3000);
-  CHECK(r.acc.device().samples_dropped == 2);
+  CHECK(r.acc.device().samples_dropped == 3);  // [1000, 2000): the lost run's 1; [3000, 5000): 2
   CHECK(r.acc.device().samples_kept == 3);
 }
 
@@ -217,6 +218,42 @@ TEST_CASE("a hole is counted in samples of the last one's length, rounded; under
   r.acc.finish();
   CHECK(r.acc.device().samples_dropped == 3);
   CHECK(r.acc.device().dropped_ns == 3000);
+}
+
+TEST_CASE("a hole of exactly half a sample is one sample lost") {
+  run r;
+  r.push(timed(0, 1000, 0, 0, 2000));
+  r.push(timed(1000, 2000, 0, 0, 2000));
+  r.push(timed(2499, 3499, 0, 0, 2000));  // 499 ns: under half
+  CHECK(r.timeline.counts().missing == 0);
+  r.push(timed(3999, 4999, 0, 0, 2000));  // 500 ns: half, one sample
+  CHECK(r.timeline.counts().missing == 1);
+}
+
+TEST_CASE("a lost untimed run counts the samples of the stretch it leaves, at least its own") {
+  // Timed samples of 1000 ns; 2 untimed survivors; the next timed sample starts 5000 ns later: the stretch
+  // held 5 samples, 2 of them the run (lost: their cycles span 2000 ns, not 5000), 3 missing.
+  run r;
+  r.push(timed(0, 1000, 0, 0, 2000));
+  r.push(timed(1000, 2000, 0, 0, 2000));
+  r.push(untimed(50, 100, 2000));
+  r.push(untimed(50, 100, 2000));
+  r.push(timed(7000, 8000, 0, 0, 2000));
+  CHECK(r.timeline.counts().lost == 2);
+  CHECK(r.timeline.counts().missing == 3);
+  r.acc.finish();
+  CHECK(r.acc.device().samples_dropped == 5);
+  CHECK(r.acc.device().dropped_ns == 5000);
+}
+
+TEST_CASE("a session's long first sample does not set the length a hole is measured in") {
+  // The first sample spans a 400,000 ns setup; then samples of 1000 ns with a 3000 ns hole: 3 samples.
+  run r;
+  r.push(timed(0, 400000, 0, 0, 800000));
+  r.push(timed(400000, 401000, 0, 0, 2000));
+  r.push(timed(401000, 402000, 0, 0, 2000));
+  r.push(timed(405000, 406000, 0, 0, 2000));
+  CHECK(r.timeline.counts().missing == 3);
 }
 
 TEST_CASE("the stretch before a restarted session's first sample is not a hole") {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// napkin/monitor/drain_plan.hpp — how often the monitor's thread empties PM sampling's hardware buffer and
-// how big each decode step is, from the settings. Plain C++17; compiles without CUDA.
+// napkin/monitor/drain_plan.hpp — how often the monitor's thread empties PM sampling's hardware buffer, on
+// what schedule, and how many samples its counter-data image holds, from the settings. Plain C++17; compiles
+// without CUDA.
 #pragma once
 
 #include "napkin/config.hpp"
@@ -25,7 +26,7 @@ struct drain_plan {
   static constexpr std::uint64_t settle_lag_ns = 2'000'000'000;
 
   std::uint64_t period_ns = 100'000'000;  // between drains
-  std::uint32_t samples_per_decode = 32;  // the largest counter-data image (one decode step), in samples
+  std::uint32_t samples_per_decode = 32;  // the counter-data image's capacity in samples (decodes append)
 };
 
 // Drains come every max_samples_per_drain samples, at most every 100 ms and at least 2 ms apart, and sooner
@@ -35,14 +36,16 @@ struct drain_plan {
 // accuracy run, SGEMM and a reduction unread) and next to none at 10 ms (50 samples: 1-7, every kernel
 // read); docs/monitor.md.
 //
-// The counter-data image holds what the hardware buffer holds at ~128 KiB a sample, 16-4,096 samples, and
-// decodes append to it (pm_sampler.hpp). Why: a decode that fills its image loses samples (on an H200 a
-// decode of 3,313 waiting samples into one image kept all of them; into 256-sample images, 355), and a
-// decoder that falls behind (CUPTI's decode and evaluation cost 170-330 us of CPU a sample there: at 200 us
-// samples it can) finds as many as the buffer holds. An image takes ~92 KB a sample on an H200 (23.7 MB for
-// the default 32 MiB buffer's 257; 379 MB for 4,096) and is initialized again only when what waits might not
-// fit in its room. A 512 MiB buffer held 6,118 samples of 200 us (~88 KB each), so a buffer can hold more
-// than the image: such a decode is counted (diagnostics()) and its missing samples become dropped windows
+// The counter-data image holds what the hardware buffer holds at ~128 KiB a sample (`buffer / 128 KiB + 1`,
+// 16-4,096 samples), and decodes append to it (pm_sampler.hpp). Why: a decode that fills its image loses
+// samples (on an H200 a decode of 3,313 waiting samples into one image kept all of them; into 256-sample
+// images, 355), and a decoder that falls behind (CUPTI's decode and evaluation cost 0.2-0.3 ms of CPU a
+// sample there at 200 us, more at longer intervals) finds up to what the buffer holds. An image takes ~92 KB
+// a sample on an H200 (23.7 MB for the default 32 MiB buffer's 257; 379 MB for 4,096) and is initialized
+// again only when what waits might not fit in its room. Records can be smaller than 128 KiB (a 512 MiB
+// buffer held 6,118 samples of 200 us, ~88 KB each; the default 32 MiB then holds ~380), so a decoder more
+// than the image behind (a quarter second at the default 1 ms) can still fill it: the trade of host memory
+// for that case. Such a decode is counted (diagnostics()) and its missing samples become dropped windows
 // (sample_timeline.hpp). Drains come on a fixed schedule (next_drain_due), so one that keeps up finds a
 // period's samples. `s` must be valid (validate_monitor_settings).
 inline drain_plan plan_drains(const monitor_settings& s) {
@@ -61,10 +64,12 @@ inline drain_plan plan_drains(const monitor_settings& s) {
 
 // The next drain's deadline after one that was due at `due_ns` and finished at `now_ns`: a period after the
 // last deadline, so the drains' own work does not stretch the period (and with it the samples a drain
-// finds); a drain that ran past its successor's deadline is followed at once, then the schedule restarts
-// from now rather than catching up with drains back to back.
+// finds). A drain that ran past its successor's deadline is followed at once and the schedule restarts from
+// there: a decoder slower than the sampling then drains back to back on one core, which is what keeps the
+// hardware buffer from overflowing; sleeping would only let it fill. The sum saturates (a period set by hand
+// near 2^64 ns must not wrap into the past).
 constexpr std::uint64_t next_drain_due(std::uint64_t due_ns, std::uint64_t now_ns, std::uint64_t period_ns) noexcept {
-  const std::uint64_t next = due_ns + period_ns;
+  const std::uint64_t next = period_ns > UINT64_MAX - due_ns ? UINT64_MAX : due_ns + period_ns;
   return next >= now_ns ? next : now_ns;
 }
 

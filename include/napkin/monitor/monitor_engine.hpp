@@ -13,6 +13,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -122,9 +123,9 @@ class monitor_engine final : private process_state::pausable_sampler {
            std::to_string(a.external_records()) + ", kernel records lost " + std::to_string(a.dropped()) +
            ", copy and host-call records lost " + std::to_string(a.system_dropped()) + ", session restarts " +
            std::to_string(restarts_.load()) +
-           (last_restart_why_.empty() ? std::string() : " (last: " + last_restart_why_ + ")") + ", decodes that filled the counter-data image (" +
-           std::to_string(samples_per_decode) + " samples) " + std::to_string(images_filled_) + ", " +
-           stores_.diagnostics();
+           (last_restart_why_.empty() ? std::string() : " (last: " + last_restart_why_ + ")") +
+           ", decode steps that filled the counter-data image (" + std::to_string(samples_per_decode) +
+           " samples) " + std::to_string(images_filled_) + ", " + stores_.diagnostics();
   }
 
  private:
@@ -139,7 +140,9 @@ class monitor_engine final : private process_state::pausable_sampler {
     // An interval's worth let a kernel shorter than the interval count as complete without any sample.
     options.gap_tolerance_ns = 1000;
     const drain_plan plan = plan_drains(s);
-    drain_period = std::chrono::nanoseconds(static_cast<std::int64_t>(plan.period_ns));
+    // A period set by hand past 2^62 ns (146 years) is as good as never; kept in range of the clock's type.
+    const std::uint64_t period_ns = std::min<std::uint64_t>(plan.period_ns, std::uint64_t{1} << 62);
+    drain_period = std::chrono::nanoseconds(static_cast<std::int64_t>(period_ns));
     samples_per_decode = plan.samples_per_decode;
     device_ = s.device;
     context_.device_index = s.device;
@@ -204,11 +207,13 @@ class monitor_engine final : private process_state::pausable_sampler {
     // Drains on a fixed schedule (next_drain_due): waiting a period after each drain's work let the samples
     // waiting grow with that work until a decode filled its image (drain_plan.hpp).
     const auto period = static_cast<std::uint64_t>(drain_period.count());
-    std::uint64_t due = now_ns() + period;
+    std::uint64_t due = next_drain_due(now_ns(), 0, period);
     std::unique_lock<std::mutex> lock(wake_mutex_);
     while (!stopping_) {
-      const auto deadline = std::chrono::steady_clock::time_point(
-          std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::nanoseconds(due)));
+      constexpr auto latest = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+      using clock = std::chrono::steady_clock;
+      const clock::time_point deadline(std::chrono::duration_cast<clock::duration>(
+          std::chrono::nanoseconds(static_cast<std::int64_t>(std::min(due, latest)))));
       wake_.wait_until(lock, deadline, [this] { return stopping_; });
       lock.unlock();
       if (!schedule.always()) set_sampling(schedule.on_at(now_ns()));

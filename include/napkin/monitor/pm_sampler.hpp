@@ -236,6 +236,8 @@ class pm_sampler {
     auto p = NAPKIN_CUPTI_PARAMS(CUpti_PmSampling_Start_Params);
     p.pPmSamplingObject = object_;
     const std::uint64_t now = cupti_timestamp_now();
+    // A session started again begins on an empty image: appending across a stop was never measured.
+    if (populated_ > 0) initialize_counter_data();
     NAPKIN_DETAIL_PROFILER_CHECK(cuptiPmSamplingStart(&p));
     started_ = true;
     if (last_end_ns_ == 0) last_end_ns_ = now;  // the first sample spans the setup before this: one sample
@@ -251,8 +253,8 @@ class pm_sampler {
   // Empties the hardware buffer, in at most `max_steps` steps (a sampler that produces faster than the host
   // decodes must not hold the caller forever): each completed sample goes to on_sample(start_ns, end_ns,
   // values), values in the config's metric order (valid during the call). Each step appends to the image;
-  // the first starts on an emptied image when the samples waiting (waiting_samples) might not fit in what
-  // is left of it, a later one always (the step before filled it).
+  // the first empties it first when the samples waiting (waiting_samples) might not fit in what is left of
+  // it, a later one always (the step before filled it); an image that holds nothing is not emptied again.
   template <class OnSample>
   pm_decode_result decode(OnSample&& on_sample, std::size_t max_steps = SIZE_MAX) {
     pm_decode_result result;
@@ -263,7 +265,7 @@ class pm_sampler {
         break;
       }
       const auto t0 = std::chrono::steady_clock::now();
-      if (step > 0 || !room_for(waiting_samples())) {
+      if (populated_ > 0 && (step > 0 || !room_for(waiting_samples()))) {
         initialize_counter_data();
         ++result.images_initialized;
       }
@@ -282,6 +284,10 @@ class pm_sampler {
       total_ = info.numTotalSamples;
       populated_ = info.numPopulatedSamples;
       result.image_samples = total_;
+      if (info.numCompletedSamples < evaluated_)  // appending never takes samples back: not an image napkin knows
+        raise_profiler_error(CUPTI_ERROR_UNKNOWN, "napkin: PM sampling's image went from " + std::to_string(evaluated_) +
+                                                      " completed samples to " +
+                                                      std::to_string(info.numCompletedSamples));
       for (std::size_t i = evaluated_; i < info.numCompletedSamples; ++i) {
         auto sample = NAPKIN_CUPTI_PARAMS(CUpti_PmSampling_CounterData_GetSampleInfo_Params);
         sample.pPmSamplingObject = object_;
@@ -291,10 +297,10 @@ class pm_sampler {
         NAPKIN_DETAIL_PROFILER_CHECK(cuptiPmSamplingCounterDataGetSampleInfo(&sample));
         config_.evaluate(counter_data_.data(), counter_data_.size(), i, values.data());
         if (sample.endTimestamp > sample.startTimestamp) last_end_ns_ = std::max(last_end_ns_, sample.endTimestamp);
+        evaluated_ = i + 1;  // handed out, whatever on_sample does
         on_sample(sample.startTimestamp, sample.endTimestamp, static_cast<const double*>(values.data()));
         ++result.samples;
       }
-      evaluated_ = std::max(evaluated_, info.numCompletedSamples);
       const auto t3 = std::chrono::steady_clock::now();
       result.initialize_s += std::chrono::duration<double>(t1 - t0).count();
       result.decode_s += std::chrono::duration<double>(t2 - t1).count();

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // napkin/monitor/sample_timeline.hpp — puts decoded PM samples on the timeline, in the order CUPTI decodes
 // them, before they reach the accumulator: the first sample after a session (re)start is dropped (it spans
-// the setup), an overflow leaves a dropped stretch, and samples CUPTI returns without a usable time are
-// placed in the gap they leave when their elapsed cycles account for it, else counted as lost.
+// the setup), an overflow or a hole between two timed samples leaves a dropped stretch counted in samples,
+// and samples CUPTI returns without a usable time are placed in the gap they leave when their elapsed cycles
+// account for it, else counted as lost.
 //
 // Why the placing, and why only then: on an H200 with CUDA 13.0, CUPTI returned runs of samples that were
 // zero-length and all stamped with one stale time (the session's start), more of them the more samples a
@@ -20,9 +21,11 @@
 //
 // Samples can also be missing with no trace: a decode that filled its image lost up to hundreds of samples
 // with neither an overflow flag nor an untimed survivor (the same probe). Consecutive samples are
-// contiguous (one ends where the next starts, on an H200 and an H100), so a hole of at least half the
-// previous sample's length between two timed samples is such a loss: a dropped window, its samples counted
-// as that length's share of the hole.
+// contiguous (one ends where the next starts, on an H200 and an H100), so a hole of at least half a sample
+// between two timed samples is such a loss: a dropped window, its samples counted as the hole over a
+// sample's length. A sample's length is the shorter of the last two timed ones (a session's first sample
+// spans its setup, ~0.4 s). Any dropped stretch (an overflow, a lost untimed run) counts its samples the
+// same way, at least as many as the run it stands for.
 //
 // Plain C++17; compiles without CUDA and with -fno-exceptions.
 #pragma once
@@ -46,7 +49,8 @@ struct timeline_counts {
   std::size_t untimed = 0;  // samples that began before the previous one ended
   std::size_t placed = 0;   // of those, placed in the gap they left by their elapsed cycles
   std::size_t lost = 0;     // of those, lost (a dropped window stands for them)
-  std::size_t missing = 0;  // samples absent between two timed ones (a dropped window stands for each hole)
+  std::size_t missing = 0;  // samples absent between two timed ones, beyond the untimed runs lost (holes,
+                            // overflows: a dropped window stands for them)
   std::string examples;     // the first three runs, each "N samples at T in a gap of G ns: placed|lost (why)"
 };
 
@@ -130,7 +134,10 @@ class sample_timeline {
       counts_.placed += n;
     } else {
       counts_.lost += n;
-      if (gap > 0) into.add_dropped({gap_start, next.start_ns, std::max<std::uint64_t>(n, 1)});
+      // The stretch's samples by its length: an untimed run is what survived of a larger loss.
+      const std::uint64_t by_length = samples_in(gap);
+      counts_.missing += static_cast<std::size_t>(by_length > n ? by_length - n : 0);
+      if (gap > 0) into.add_dropped({gap_start, next.start_ns, std::max<std::uint64_t>({n, by_length, 1})});
     }
     run_.clear();
     overflow_ = false;
@@ -139,12 +146,24 @@ class sample_timeline {
   // A hole between the last timed sample and `next` (no untimed run, no overflow flag): samples lost without
   // a trace. Holes shorter than half a sample are rounding, not loss.
   void note_hole(const pm_sample& next, monitor_accumulator& into) {
-    if (last_end_ == 0 || last_length_ == 0 || next.start_ns <= last_end_) return;
+    const std::uint64_t length = sample_length();
+    if (last_end_ == 0 || length == 0 || next.start_ns <= last_end_) return;
     const std::uint64_t hole = next.start_ns - last_end_;
-    if (2 * hole < last_length_) return;
-    const std::uint64_t n = std::max<std::uint64_t>(1, (hole + last_length_ / 2) / last_length_);
+    if (hole < length - length / 2) return;  // under half a sample
+    const std::uint64_t n = samples_in(hole);
     counts_.missing += static_cast<std::size_t>(n);
     into.add_dropped({last_end_, next.start_ns, n});
+  }
+
+  // A sample's length: the shorter of the last two timed samples (0 before two were seen).
+  std::uint64_t sample_length() const noexcept {
+    return last_length_ > 0 && previous_length_ > 0 ? std::min(last_length_, previous_length_) : 0;
+  }
+  // The samples a stretch of `ns` held: its length over a sample's, rounded, at least 1 (0 without a length).
+  std::uint64_t samples_in(std::uint64_t ns) const noexcept {
+    const std::uint64_t length = sample_length();
+    if (length == 0) return 0;
+    return std::max<std::uint64_t>(1, ns / length + (ns % length >= length - length / 2 ? 1 : 0));
   }
 
   // Empty when the run's cycles fill `gap` at the good samples' clock rate; else why not.
@@ -200,6 +219,7 @@ class sample_timeline {
 
   // The clock rate of the good samples (elapsed cycles per ns), to turn a run's cycles into time.
   void note_rate(const pm_sample& s) {
+    previous_length_ = last_length_;
     last_length_ = s.end_ns > s.start_ns ? s.end_ns - s.start_ns : 0;
     if (s.elapsed_cycles && *s.elapsed_cycles > 0 && s.end_ns > s.start_ns)
       cycles_per_ns_ = *s.elapsed_cycles / static_cast<double>(s.end_ns - s.start_ns);
@@ -216,7 +236,7 @@ class sample_timeline {
   bool setup_next_ = false;
   bool overflow_ = false;
   double cycles_per_ns_ = 0;
-  std::uint64_t last_length_ = 0;  // the last timed sample's length (one interval), to tell a hole
+  std::uint64_t last_length_ = 0, previous_length_ = 0;  // the last two timed samples' lengths (sample_length)
   std::vector<pm_sample> run_;  // untimed samples waiting for the gap they left
   timeline_counts counts_;
   std::size_t examples_ = 0;

@@ -75,8 +75,9 @@ struct monitor_settings {
   // H100), so no interval sampled all the time stays near 3 % of a core: the default samples part of the time
   // (sample_for_ns below). Measurements: docs/monitor.md, "The default".
   std::uint64_t interval_ns = 1'000'000;
-  // The hardware buffer of raw records. The probe read ~10 KB per sample; on an H200 a 512 MiB buffer
-  // held ~4,350 samples at 25 us (~120 KB each), so 32 MiB holds a few hundred: drain often (docs/monitor.md).
+  // The hardware buffer of raw records. On an H200 a 512 MiB buffer held ~4,350 samples of the monitor's set at
+  // 25 us (~120 KB each) and 6,118 at 200 us (~88 KB), so 32 MiB holds a few hundred: drain often, and the
+  // counter-data image is sized from it (drain_plan.hpp; docs/monitor.md).
   std::uint64_t hardware_buffer_bytes = 32u << 20;
   // Decoded samples held before attribution folds them into totals (a pm_sample is ~120 bytes): 20 s at 5 ms.
   std::size_t max_samples = 4096;
@@ -84,8 +85,8 @@ struct monitor_settings {
   monitor_report_format report_format = monitor_report_format::text;
   std::string report_file;  // "": stderr
   std::uint64_t report_every_ns = 0;  // 0: no periodic report
-  // How often the decode thread empties the hardware buffer; 0: a quarter of the buffer's fill time, 10-100 ms
-  // (docs/monitor.md has the measurements behind it).
+  // How often the decode thread empties the hardware buffer; 0: every 50 samples or a quarter of the buffer's
+  // fill time, whichever comes first, 2-100 ms (plan_drains, drain_plan.hpp; docs/monitor.md).
   std::uint64_t drain_period_ns = 0;
   // Sampling part of the time (NAPKIN_MONITOR's sample=): the first sample_for_ns of every sample_every_ns,
   // counted from the first kernel the monitor sees (sampling_schedule, drain_plan.hpp). 0 and 0
