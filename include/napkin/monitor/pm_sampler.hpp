@@ -277,18 +277,13 @@ class pm_sampler {
       NAPKIN_DETAIL_PROFILER_CHECK(cuptiPmSamplingDecodeData(&p));
       const auto t2 = std::chrono::steady_clock::now();
       result.overflow = result.overflow || p.overflow != 0;
-      auto info = NAPKIN_CUPTI_PARAMS(CUpti_PmSampling_GetCounterDataInfo_Params);
-      info.pCounterDataImage = counter_data_.data();
-      info.counterDataImageSize = counter_data_.size();
-      NAPKIN_DETAIL_PROFILER_CHECK(cuptiPmSamplingGetCounterDataInfo(&info));
-      total_ = info.numTotalSamples;
-      populated_ = info.numPopulatedSamples;
+      const std::size_t completed = read_counts();
       result.image_samples = total_;
-      if (info.numCompletedSamples < evaluated_)  // appending never takes samples back: not an image napkin knows
+      if (completed < evaluated_)  // appending never takes samples back: not an image napkin knows
         raise_profiler_error(CUPTI_ERROR_UNKNOWN, "napkin: PM sampling's image went from " + std::to_string(evaluated_) +
                                                       " completed samples to " +
-                                                      std::to_string(info.numCompletedSamples));
-      for (std::size_t i = evaluated_; i < info.numCompletedSamples; ++i) {
+                                                      std::to_string(completed));
+      for (std::size_t i = evaluated_; i < completed; ++i) {
         auto sample = NAPKIN_CUPTI_PARAMS(CUpti_PmSampling_CounterData_GetSampleInfo_Params);
         sample.pPmSamplingObject = object_;
         sample.pCounterDataImage = counter_data_.data();
@@ -353,13 +348,18 @@ class pm_sampler {
     p.counterDataSize = counter_data_.size();
     p.pCounterData = counter_data_.data();
     NAPKIN_DETAIL_PROFILER_CHECK(cuptiPmSamplingCounterDataImageInitialize(&p));
+    read_counts();
+    evaluated_ = 0;
+  }
+  // CUPTI's counts for the image: keeps its capacity and populated samples, returns its completed ones.
+  std::size_t read_counts() {
     auto info = NAPKIN_CUPTI_PARAMS(CUpti_PmSampling_GetCounterDataInfo_Params);
     info.pCounterDataImage = counter_data_.data();
     info.counterDataImageSize = counter_data_.size();
     NAPKIN_DETAIL_PROFILER_CHECK(cuptiPmSamplingGetCounterDataInfo(&info));
     total_ = info.numTotalSamples;
     populated_ = info.numPopulatedSamples;
-    evaluated_ = 0;
+    return info.numCompletedSamples;
   }
   void disable() noexcept {
     if (object_ == nullptr) return;
