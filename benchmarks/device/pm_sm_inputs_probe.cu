@@ -9,7 +9,9 @@
 //
 //   nvcc -std=c++17 -O2 -arch=sm_90 -Iinclude -Iexamples/kernels -Iexamples/monitor \
 //     benchmarks/device/pm_sm_inputs_probe.cu -o /tmp/pmsm -lcupti -lcublas -L/usr/local/cuda/extras/CUPTI/lib64
-//   /tmp/pmsm alone|mix|ncu INTERVAL_NS OUT.txt
+//   /tmp/pmsm alone|mix|ncu INTERVAL_NS OUT.txt [EXTRA]
+// EXTRA: sample the monitor's own set (napkin::detail::monitor_metrics) and these base metrics, comma-separated,
+// instead of the probe's set (benchmarks/device/pm_inputs_check.py compares each with ncu's).
 // alone: each kernel back to back for ~60 ms, then 20 ms idle (windows that hold one kernel: its own inputs).
 // mix: 10 shuffled rounds of the 13 kernels back to back (the monitor's accuracy sequence (a)).
 // ncu: each kernel once, no sampler (run under ncu --metrics breakdown:sm__throughput...).
@@ -71,7 +73,7 @@ constexpr float fma_a = 1.0f - 9.5367431640625e-07f, fma_b = 9.5367431640625e-07
 
 int main(int argc, char** argv) {
   if (argc < 4) {
-    std::fprintf(stderr, "usage: %s alone|mix|ncu INTERVAL_NS OUT.txt\n", argv[0]);
+    std::fprintf(stderr, "usage: %s alone|mix|ncu INTERVAL_NS OUT.txt [EXTRA,...]\n", argv[0]);
     return 2;
   }
   const std::string mode = argv[1];
@@ -135,34 +137,31 @@ int main(int argc, char** argv) {
   auto chip = NAPKIN_CUPTI_PARAMS(CUpti_Device_GetChipName_Params);
   chip.deviceIndex = 0;
   CK(cuptiDeviceGetChipName(&chip));
-  std::vector<std::string> metrics = probe::base_metrics(chip.pChipName);
-  for (const char* m : sm_inputs) metrics.push_back(std::string(m) + ".avg.pct_of_peak_sustained_elapsed");
+  // EXTRA (a comma-separated list of base metrics): the monitor's own set and those, instead of the probe's.
+  std::vector<std::string> metrics;
+  if (argc > 4) {
+    metrics = napkin::detail::monitor_metrics(chip.pChipName);
+    for (std::string rest = argv[4]; !rest.empty();) {
+      const std::size_t comma = std::min(rest.find(','), rest.size());
+      metrics.push_back(rest.substr(0, comma) + ".avg.pct_of_peak_sustained_elapsed");
+      rest.erase(0, std::min(comma + 1, rest.size()));
+    }
+  } else {
+    metrics = probe::base_metrics(chip.pChipName);
+    for (const char* m : sm_inputs) metrics.push_back(std::string(m) + ".avg.pct_of_peak_sustained_elapsed");
+  }
   const napkin::detail::pm_sampling_config config(chip.pChipName, metrics);
   std::fprintf(out, "M");
   for (const auto& m : metrics) std::fprintf(out, " %s", m.c_str());
   std::fprintf(out, "\n");
   napkin::detail::pm_sampler sampler(0, config, interval, std::size_t(512) << 20, 64);
-  std::mutex m;
   std::vector<std::vector<double>> rows;
-  double decode_cpu = 0;
-  const auto drain = [&] {
-    const std::lock_guard<std::mutex> lock(m);
-    const double c0 = napkin::detail::thread_cpu_seconds();
-    sampler.decode([&](std::uint64_t t0, std::uint64_t t1, const double* v) {
-      std::vector<double> r{static_cast<double>(t0), static_cast<double>(t1)};
-      r.insert(r.end(), v, v + metrics.size());
-      rows.push_back(std::move(r));
-    });
-    decode_cpu += napkin::detail::thread_cpu_seconds() - c0;
-  };
-  sampler.start();
-  std::atomic<bool> done{false};
-  std::thread decoder([&] {
-    while (!done) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-      drain();
-    }
+  probe::background_decoder decoder(sampler, [&](std::uint64_t t0, std::uint64_t t1, const double* v) {
+    std::vector<double> r{static_cast<double>(t0), static_cast<double>(t1)};
+    r.insert(r.end(), v, v + metrics.size());
+    rows.push_back(std::move(r));
   });
+  decoder.start();
   std::this_thread::sleep_for(std::chrono::milliseconds(600));
   const auto wall0 = std::chrono::steady_clock::now();
   if (mode == "alone") {
@@ -184,10 +183,8 @@ int main(int argc, char** argv) {
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   std::this_thread::sleep_for(std::chrono::milliseconds(30));
-  done = true;
-  decoder.join();
-  sampler.stop();
-  drain();
+  decoder.stop();
+  const double decode_cpu = decoder.decode_cpu_s();
   const std::vector<probe::kernel_span> records = probe::kernel_spans::instance().flush();
   for (std::size_t i = 0; i < kernels.size(); ++i) std::fprintf(out, "D %s %.4f\n", kernels[i].first, ms[i]);
   for (const auto& r : rows) {

@@ -40,19 +40,36 @@ def short(metric):
     return m.split('TriageCompute.')[-1]
 
 
-def load(path):
+def load(path, raw_names=False):
+    """The dump's metric names (shortened unless raw_names), samples and kernel records (start, end, index)."""
     metrics, samples, kernels = None, [], []
     for line in open(path):
         p = line.split()
         if not p:
             continue
         if p[0] == 'M':
-            metrics = [short(m) for m in p[1:]]
+            metrics = p[1:] if raw_names else [short(m) for m in p[1:]]
         elif p[0] == 'S':
             samples.append([float(x) for x in p[1:]])
         elif p[0] == 'K':
             kernels.append((int(p[1]), int(p[2]), kernel_index(' '.join(p[3:]))))
     return metrics, samples, sorted(kernels)
+
+
+def load_ncu(path):
+    """ncu's --csv --print-units base values, per kernel index: {metric name: value}."""
+    ncu = {}
+    rows = [r for r in csv.reader(open(path)) if len(r) > 10]
+    h = rows[0]
+    for r in rows[1:]:
+        i = kernel_index(r[h.index('Kernel Name')])
+        if i is None:
+            continue
+        try:
+            ncu.setdefault(i, {})[r[h.index('Metric Name')]] = float(r[h.index('Metric Value')].replace(',', ''))
+        except ValueError:
+            pass
+    return ncu
 
 
 def shares(samples, kernels):
@@ -115,16 +132,7 @@ def main(argv):
     ncu = {}
     rest = argv[2:]
     if rest and rest[0].endswith('.csv'):
-        rows = [r for r in csv.reader(open(rest[0])) if len(r) > 10]
-        h = rows[0]
-        for r in rows[1:]:
-            i = kernel_index(r[h.index('Kernel Name')])
-            if i is None:
-                continue
-            try:
-                ncu.setdefault(i, {})[r[h.index('Metric Name')]] = float(r[h.index('Metric Value')])
-            except ValueError:
-                pass
+        ncu = load_ncu(rest[0])
         rest = rest[1:]
     sm_name = 'sm__throughput.avg.pct_of_peak_sustained_elapsed'
     print('## Each kernel alone (%s)\n' % argv[1])
@@ -137,7 +145,8 @@ def main(argv):
             continue
         lead = max((v[c], metrics[c - 2]) for c in sm_cols)
         n = ncu.get(i, {})
-        nlead = max(((x, short(m)) for m, x in n.items() if m != sm_name and m.startswith(('sm__', 'idc__'))),
+        nlead = max(((x, short(m)) for m, x in n.items()
+                     if m != sm_name and m.startswith(('sm__', 'idc__')) and m.endswith('pct_of_peak_sustained_elapsed')),
                     default=(float('nan'), '-'))
         print('| %s | %.2f | %s | %.2f | %.2f | %s | %.2f |' % (
             name, n.get(sm_name, float('nan')), nlead[1], v[col['sm__throughput']], lead[0], lead[1],

@@ -1,16 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
 // What the PM-sampling probes in benchmarks/device share: a check that exits on the first failure (a probe has
-// nothing to recover), the monitor's seven base metrics, and the GPU start and end of every kernel from CUPTI's
-// CONCURRENT_KERNEL activity records, by name.
+// nothing to recover), the monitor's seven base metrics, the GPU start and end of every kernel from CUPTI's
+// CONCURRENT_KERNEL activity records, by name, and a decoding thread.
 #pragma once
 
 #include <cupti_activity.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <mutex>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "napkin/monitor/pm_sampler.hpp"
@@ -72,6 +77,53 @@ class kernel_spans {
   }
   std::mutex mutex_;
   std::vector<kernel_span> spans_;
+};
+
+// Decodes a sampler every `period` on a thread of its own between start() and stop(), handing each sample to
+// `on_sample` (t0, t1, the values in the set's order) under one lock; stop() ends the sampler and decodes what it
+// left. decode_cpu_s(): the CPU seconds the decodes took.
+class background_decoder {
+ public:
+  using sink = std::function<void(std::uint64_t, std::uint64_t, const double*)>;
+  background_decoder(napkin::detail::pm_sampler& sampler, sink on_sample,
+                     std::chrono::milliseconds period = std::chrono::milliseconds(20))
+      : sampler_(sampler), on_sample_(std::move(on_sample)), period_(period) {}
+  background_decoder(const background_decoder&) = delete;
+  background_decoder& operator=(const background_decoder&) = delete;
+  ~background_decoder() {
+    if (thread_.joinable()) stop();
+  }
+  void start() {
+    sampler_.start();
+    thread_ = std::thread([this] {
+      while (!done_) {
+        std::this_thread::sleep_for(period_);
+        drain();
+      }
+    });
+  }
+  void stop() {
+    done_ = true;
+    thread_.join();
+    sampler_.stop();
+    drain();
+  }
+  double decode_cpu_s() const { return decode_cpu_s_; }
+
+ private:
+  void drain() {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    const double c0 = napkin::detail::thread_cpu_seconds();
+    sampler_.decode(on_sample_);
+    decode_cpu_s_ += napkin::detail::thread_cpu_seconds() - c0;
+  }
+  napkin::detail::pm_sampler& sampler_;
+  sink on_sample_;
+  std::chrono::milliseconds period_;
+  std::mutex mutex_;
+  std::atomic<bool> done_{false};
+  std::thread thread_;
+  double decode_cpu_s_ = 0;
 };
 
 }  // namespace probe

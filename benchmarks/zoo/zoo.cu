@@ -18,6 +18,10 @@
 //                                              (warp state, pipes, memory chart, achieved occupancy): one
 //                                              NAPKIN_WHY line per kernel, every counter as metric=value plus the
 //                                              sections' leader / busiest pipe (benchmarks/zoo/why_table.py)
+//   zoo monitor [--only NAME]                  napkin::monitor's per-kernel rows: each case back to back for ~50 ms
+//                                              in napkin::range{name}, 30 ms apart, 1 ms windows sampled all the
+//                                              time; the report as key=value lines (benchmarks/zoo/monitor_table.py
+//                                              compares them with ncu's SpeedOfLight of `zoo plain`)
 //
 // How ncu's rows are tied to cases: in `plain`, before each case, zoo_case_marker runs with a grid of
 // (case index + 1) blocks; ncu's CSV has the grid size of every kernel and numbers kernels in launch order, so
@@ -46,11 +50,13 @@
 #include <iostream>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "kernels.cuh"
 #include "napkin/check.hpp"
 #include "napkin/check/cublas.hpp"
+#include "napkin/monitor.hpp"
 #include "napkin/nvtx.hpp"
 #include "napkin/profiler.hpp"
 #include "napkin/profiler/sections/memory_chart.hpp"
@@ -914,10 +920,57 @@ int why_mode(const std::vector<case_t>& cases, const std::vector<std::size_t>& c
   return 0;
 }
 
+// monitor: napkin::monitor's per-kernel rows on the zoo (benchmarks/zoo/monitor_table.py compares them with ncu's
+// SpeedOfLight on `zoo plain`). Each case runs back to back for about 50 ms in a napkin::range of its name,
+// 30 ms apart, under 1 ms windows sampled all the time, so that every kernel has windows of its own; the report's
+// rows are printed as key=value lines.
+int monitor_mode(const std::vector<case_t>& cases, const std::vector<std::size_t>& chosen) {
+  for (std::size_t i : chosen) {  // warm-up: modules, cuBLAS's heuristics
+    if (cases[i].reset) cases[i].reset();
+    cases[i].launch();
+    device_sync();
+  }
+  napkin::monitor_settings with;
+  with.enabled = true;
+  with.interval_ns = 1000000;
+  with.sample_for_ns = with.sample_every_ns = 0;
+  with.system = false;
+  napkin::monitor mon(with);
+  std::fprintf(stderr, "monitor: %s\n", mon.status().c_str());
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));  // past the session's setup sample
+  for (std::size_t i : chosen) {
+    const case_t& c = cases[i];
+    try {
+      napkin::range r{c.name};  // every launch of the case in it: a kernel is one class, (name, case)
+      const auto t0 = std::chrono::steady_clock::now();
+      if (c.reset) c.reset();
+      c.launch();
+      device_sync();
+      const double one_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      const int n = static_cast<int>(std::clamp(0.05 / std::max(one_s, 1e-6), 1.0, 5000.0));
+      {
+        for (int j = 0; j < n; ++j) {
+          if (c.reset) c.reset();
+          c.launch();
+        }
+        device_sync();
+      }
+      std::printf("ZOO_MONITOR case=%s launches=%d\n", c.name.c_str(), n);
+    } catch (const std::exception& e) {
+      std::printf("ZOO_ERROR case=%s mode=monitor what=%s\n", c.name.c_str(), one_line(e.what()).c_str());
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  }
+  mon.stop();
+  std::cout << napkin::to_key_values(mon.report()) << "\n";
+  std::printf("MONITOR_DIAGNOSTICS %s\n", mon.diagnostics().c_str());
+  return mon.status().rfind("sampling", 0) == 0 ? 0 : 1;
+}
+
 int usage(const char* argv0) {
   std::fprintf(stderr,
                "usage: %s list | time [--only NAME] | plain [--only NAME] [--repeat R] [--no-profiler-api] | "
-               "napkin [--only NAME] [--set sol|sol_fast|elapsed] | why [--only NAME]\n",
+               "napkin [--only NAME] [--set sol|sol_fast|elapsed] | why [--only NAME] | monitor [--only NAME]\n",
                argv0);
   return 2;
 }
@@ -941,7 +994,8 @@ int main(int argc, char** argv) try {
     else
       return usage(argv[0]);
   }
-  if (mode != "list" && mode != "time" && mode != "plain" && mode != "napkin" && mode != "why") return usage(argv[0]);
+  if (mode != "list" && mode != "time" && mode != "plain" && mode != "napkin" && mode != "why" && mode != "monitor")
+    return usage(argv[0]);
   if (set_name != "sol" && set_name != "sol_fast" && set_name != "elapsed") return usage(argv[0]);
   state s;
   const std::vector<case_t> cases = make_cases(s);
@@ -1018,6 +1072,7 @@ int main(int argc, char** argv) try {
   }
 
   if (mode == "why") return why_mode(cases, chosen);
+  if (mode == "monitor") return monitor_mode(cases, chosen);
 
   // napkin: one profiler for everything; measure() for every case, then per_kernel() for every case, then
   // the application replay: CUPTI's range profiler stays enabled within one mode (switching costs a re-enable).

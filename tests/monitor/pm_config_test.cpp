@@ -11,9 +11,9 @@
 using namespace napkin;
 
 TEST_CASE("the monitor's set is one PM-sampling pass on GH100 and GB100") {
-  // GH100: the seven readings, the eight SM % inputs, sm__cycles_active and the two L1 wavefront rates
-  // (docs/monitor.md); GB100 the seven.
-  for (const auto& [chip, count] : {std::pair<const char*, std::size_t>{"GH100", 18}, {"GB100", 7}}) {
+  // GH100: the seven readings, the eight triage SM % inputs, sm__cycles_active, the two L1 wavefront rates and
+  // the LSU pipe (docs/monitor.md); GB100 the seven.
+  for (const auto& [chip, count] : {std::pair<const char*, std::size_t>{"GH100", 19}, {"GB100", 7}}) {
     CAPTURE(chip);
     const detail::pm_sampling_config config(chip, detail::monitor_metrics(chip));
     CHECK(config.passes() == 1);
@@ -23,8 +23,8 @@ TEST_CASE("the monitor's set is one PM-sampling pass on GH100 and GB100") {
 
 TEST_CASE("monitor_sample reads the values in the set's order") {
   const std::vector<std::string> m = detail::monitor_metrics("GH100");
-  double v[18];
-  for (int i = 0; i < 18; ++i) v[i] = 11.0 * (i + 1);
+  double v[19];
+  for (int i = 0; i < 19; ++i) v[i] = 11.0 * (i + 1);
   const pm_sample s = detail::monitor_sample(100, 200, v, m.size());
   CHECK(s.start_ns == 100);
   CHECK(s.end_ns == 200);
@@ -42,11 +42,11 @@ TEST_CASE("monitor_sample reads the values in the set's order") {
   CHECK(*s.dram_write_bytes == 66);
   CHECK(m[6] == "gpc__cycles_elapsed.max");
   CHECK(*s.elapsed_cycles == 77);
-  // The inputs in sm_input_names' order, then sm__cycles_active.
+  // The first eight inputs in sm_input_names' order, then sm__cycles_active.
   const char* const input_metric[] = {"sm__inst_executed_realtime", "pipe_alu_realtime", "pipe_fma_realtime",
                                       "pipe_fmaheavy_realtime", "pipe_fp64_cycles", "pipe_tensor_cycles",
                                       "pipe_uniform_realtime", "pipe_xu_realtime"};
-  for (std::size_t i = 0; i < sm_input_count; ++i) {
+  for (std::size_t i = 0; i + 1 < sm_input_count; ++i) {
     CAPTURE(i);
     CHECK(m[7 + i].find(input_metric[i]) != std::string::npos);
     CHECK(*s.sm_inputs[i] == 11.0 * static_cast<double>(8 + i));
@@ -58,10 +58,20 @@ TEST_CASE("monitor_sample reads the values in the set's order") {
   CHECK(*s.l1_wavefronts[0] == 187);
   CHECK(m[17].find("l1tex__data_pipe_tex_wavefronts") != std::string::npos);
   CHECK(*s.l1_wavefronts[1] == 198);
+  // Then the ninth input, the LSU pipe: last, so that each shorter set reads as before.
+  CHECK(m[18] == "sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_elapsed");
+  CHECK(std::string(sm_input_names[8]) == "LSU pipe");
+  CHECK(*s.sm_inputs[8] == 209);
+  // Eighteen values (a set from before the LSU pipe): the wavefronts, no ninth input.
+  const pm_sample eighteen = detail::monitor_sample(100, 200, v, 18);
+  CHECK(*eighteen.l1_wavefronts[1] == 198);
+  CHECK_FALSE(eighteen.sm_inputs[8]);
   // Sixteen values (a set from before the wavefronts): the inputs, no wavefronts.
   const pm_sample sixteen = detail::monitor_sample(100, 200, v, 16);
   CHECK(*sixteen.sm_active_pct == 176);
+  CHECK(*sixteen.sm_inputs[7] == 165);
   CHECK_FALSE(sixteen.l1_wavefronts[0]);
+  CHECK_FALSE(sixteen.sm_inputs[8]);
   // Seven values (GB100's set): no inputs, nothing read past the seventh.
   const pm_sample seven = detail::monitor_sample(100, 200, v, 7);
   CHECK_FALSE(seven.sm_inputs[0]);
@@ -83,6 +93,18 @@ TEST_CASE("ncu's SM figure cannot be sampled, nor rebuilt from its breakdown") {
   CHECK(passes_with({"sm__issue_active", "sm__pipe_alu_cycles_active"}) > 1);  // ...never two
   CHECK(passes_with({"sm__pipe_fma_cycles_active"}) > 1);  // and some never
   CHECK(passes_with({"sm__inst_executed"}) > 1);
+  // Beside the monitor's whole set (the LSU pipe included), none of ncu's other inputs fits: the LSU pipe took
+  // the one place (docs/monitor.md, "The LSU pipe").
+  const auto passes_beside_all = [](const char* extra) {
+    std::vector<std::string> m = detail::monitor_metrics("GH100");
+    m.push_back(std::string(extra) + ".avg.pct_of_peak_sustained_elapsed");
+    return detail::pm_sampling_config("GH100", m).passes();
+  };
+  for (const char* other : {"sm__issue_active", "sm__inst_executed_realtime", "sm__inst_executed_pipe_tex",
+                            "sm__mio_pq_read_cycles_active", "sm__pipe_shared_cycles_active"}) {
+    CAPTURE(other);
+    CHECK(passes_beside_all(other) > 1);
+  }
 }
 
 TEST_CASE("a metric PM sampling cannot collect is refused with its name") {

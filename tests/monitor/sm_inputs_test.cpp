@@ -24,22 +24,27 @@ using monitor_test::kernel;
 
 namespace {
 
-// Two kernels whose SM % is led by different inputs: an FMA loop (instructions 99, FP64 0) and an FP64 loop
-// (instructions 54, FP64 99.5), a copy led by instructions at 14, and a naive transpose whose sampled inputs are
-// all low while its L1 LSU data pipe runs 28.6 wavefronts (ncu's SM % 6.6, led by an MIO queue the pass lacks:
-// docs/monitor.md). `waves`: the L1's LSU and TEX data-pipe wavefront rates.
+// Kernels whose SM % is led by different inputs: an FMA loop (instructions 99, FP64 0) and an FP64 loop
+// (instructions 54, FP64 99.5), a copy led by instructions at 14, a shared-memory tree reduction led by the LSU
+// pipe (90, the eight triage inputs at most 52: the sampled SM % misses it, the ninth input does not), and a
+// naive transpose whose sampled inputs are all low while its L1 LSU data pipe runs 28.6 wavefronts (ncu's SM %
+// 6.6, led by an MIO queue the pass lacks: docs/monitor.md). `waves`: the L1's LSU and TEX data-pipe wavefront
+// rates. Inputs in sm_input_names' order: instructions, ALU, FMA, FMA-heavy, FP64, tensor, uniform, XU, LSU.
 struct input_truth {
   std::string name;
   std::array<double, sm_input_count> inputs;
   std::array<double, l1_wavefront_count> waves;
   double sm() const { return *std::max_element(inputs.begin(), inputs.end()); }
+  // What the sampled TriageCompute.sm__throughput reads: the largest of the first eight inputs, not the LSU pipe.
+  double sampled_sm() const { return *std::max_element(inputs.begin(), inputs.end() - 1); }
   double upper() const { return std::max(sm(), std::max(waves[0], waves[1])); }
 };
 const std::vector<input_truth> kinds = {
-    {"fma", {99, 11, 91, 85, 0, 0, 0, 0}, {0.4, 0}},
-    {"fp64", {54, 3, 1.5, 3, 99.5, 0, 0, 0}, {2, 0.1}},
-    {"copy", {14, 10.6, 1.4, 2.8, 0, 0, 2.3, 0}, {13.9, 0}},
-    {"transpose", {1.63, 0.9, 0.2, 0.3, 0, 0, 0.1, 0}, {28.6, 0.2}},
+    {"fma", {99, 11, 91, 85, 0, 0, 0, 0, 0.1}, {0.4, 0}},
+    {"fp64", {54, 3, 1.5, 3, 99.5, 0, 0, 0, 0.5}, {2, 0.1}},
+    {"copy", {14, 10.6, 1.4, 2.8, 0, 0, 2.3, 0, 4.8}, {13.9, 0}},
+    {"smem_reduce", {52.2, 30, 10, 12, 0, 0, 8, 0, 90}, {94.1, 0}},
+    {"transpose", {1.63, 0.9, 0.2, 0.3, 0, 0, 0.1, 0, 2.1}, {28.6, 0.2}},
 };
 
 pm_sample window_of(std::uint64_t a, std::uint64_t b, const std::vector<kernel_record>& ks, bool with_inputs,
@@ -57,7 +62,7 @@ pm_sample window_of(std::uint64_t a, std::uint64_t b, const std::vector<kernel_r
     for (std::size_t i = 0; i < sm_input_count; ++i) in[i] += share * t.inputs[i];
     for (std::size_t i = 0; i < l1_wavefront_count; ++i) waves[i] += share * t.waves[i];
   }
-  pm_sample s = monitor_test::sample(a, b, *std::max_element(in.begin(), in.end()), 0);
+  pm_sample s = monitor_test::sample(a, b, *std::max_element(in.begin(), in.end() - 1), 0);  // the triage eight
   if (with_inputs) {
     for (std::size_t i = 0; i < sm_input_count; ++i) s.sm_inputs[i] = in[i];
     s.sm_active_pct = 100 * busy;
@@ -106,6 +111,33 @@ TEST_CASE("SM % is the maximum of the solved inputs, exact where the sampled max
     CHECK(*c.standard_error[0] < 1e-3);
   }
   CHECK(std::string(sm_input_names[*find(s, "fp64").sm_lead_input]) == "FP64 pipe");
+  CHECK(std::string(sm_input_names[*find(s, "smem_reduce").sm_lead_input]) == "LSU pipe");
+}
+
+TEST_CASE("the LSU pipe: an input the sampled SM % does not take, which ncu's does") {
+  // Windows that carry only the first eight inputs (a set from before the ninth) give the shared-memory
+  // reduction the triage maximum, 52.2; with the ninth its SM % is ncu's, 90.
+  const input_truth& smem = kinds[3];
+  REQUIRE(smem.name == "smem_reduce");
+  CHECK(smem.sampled_sm() == doctest::Approx(52.2));
+  const auto without_lsu = [](std::vector<pm_sample> samples) {
+    for (pm_sample& x : samples) x.sm_inputs[sm_input_count - 1].reset();
+    return samples;
+  };
+  std::vector<kernel_record> ks = {kernel("smem_reduce", 0, 4000), kernel("fma", 4000, 6500),
+                                   kernel("smem_reduce", 6500, 8000), kernel("fma", 8000, 10000)};
+  std::vector<pm_sample> samples;
+  for (std::uint64_t a = 0; a < 10000; a += 500) samples.push_back(window_of(a, a + 500, ks, true, false));
+  for (const bool lsu : {true, false}) {
+    CAPTURE(lsu);
+    monitor_accumulator acc(keep_first());
+    for (const kernel_record& k : ks) acc.add_kernel(k);
+    for (const pm_sample& x : lsu ? samples : without_lsu(samples)) acc.add_sample(x);
+    acc.finish();
+    const rate_solution s = acc.rates().solve();
+    CHECK(*find(s, "smem_reduce").value[0] == doctest::Approx(lsu ? 90.0 : 52.2).epsilon(1e-6));
+    CHECK(*find(s, "fma").value[0] == doctest::Approx(99.0).epsilon(1e-6));
+  }
 }
 
 TEST_CASE("the sampled maximum alone does not fit: the same windows without inputs leave the kernels unresolved or wrong") {
@@ -202,6 +234,61 @@ TEST_CASE("SM % as a range: the solved wavefront rates bound what the inputs mis
   // Without the inputs neither: the bound is on what the inputs miss.
   const rate_solution no_inputs = solve(false, true);
   for (const input_truth& t : kinds) CHECK_FALSE(find(no_inputs, t.name).value[6]);
+}
+
+TEST_CASE("warp launches: SM % from below where PM sampling counts more than ncu for each warp") {
+  // 100 SMs at 2 cycles a ns. The copy launches 3,200 warps in each 1,000 ns launch: 0.016 warps per SM cycle. PM
+  // sampling counts up to 8.2 instructions a warp more than ncu (of a peak of 4 a cycle per SM) and 4.0 ALU-pipe
+  // instructions (of 2): up to 0.016 x 8.2 / 4 = 3.28 points of its instruction rate and 0.016 x 4.0 / 2 = 3.2
+  // of its ALU pipe are warp launches. Its SM % is therefore 19.9 - 3.28 = 16.62 at least (ALU: 14.9 - 3.2 = 11.7)
+  // and 19.9 at most (the wavefronts, 16.2, are below). The FMA loop launches 40 warps a launch: 0.0002 a cycle,
+  // 0.041 points. The other inputs are not lowered.
+  attribution_options o = keep_first();
+  o.sm_count = 100;
+  std::vector<kernel_record> ks;
+  for (std::uint64_t t = 0; t < 20000; t += 2000) {
+    ks.push_back(kernel("copy", t, t + 1000));
+    ks.back().warps = 3200;
+    ks.push_back(kernel("fma", t + 1000, t + 2000));
+    ks.back().warps = 40;
+  }
+  const auto with = [](pm_sample s, const std::array<double, sm_input_count>& in, double wave) {
+    for (std::size_t i = 0; i < sm_input_count; ++i) s.sm_inputs[i] = in[i];
+    s.sm_active_pct = 99;
+    s.l1_wavefronts = {wave, 0.0};
+    s.elapsed_cycles = 2.0 * static_cast<double>(s.duration_ns());
+    return s;
+  };
+  std::vector<pm_sample> samples;
+  for (std::uint64_t a = 0; a < 20000; a += 1000) {
+    const bool copy = (a / 1000) % 2 == 0;
+    samples.push_back(copy ? with(monitor_test::sample(a, a + 1000, 19.9, 90), {19.9, 14.9, 1.9, 3.9, 0, 0, 3.2, 0, 4.8}, 16.2)
+                           : with(monitor_test::sample(a, a + 1000, 99, 0), {99, 11, 91, 85, 0, 0, 0, 0, 0.1}, 0.4));
+  }
+  const rate_solution s = attribute(samples, ks, {}, o).rates.solve();
+  const class_rate copy = find(s, "copy");
+  CHECK(*copy.value[0] == doctest::Approx(19.9 - 3.28).epsilon(1e-9));
+  CHECK(*copy.value[6] == doctest::Approx(19.9).epsilon(1e-9));
+  CHECK(*copy.sm_lead_input == 0);
+  const class_rate fma = find(s, "fma");
+  CHECK(*fma.value[0] == doctest::Approx(99 - 0.041).epsilon(1e-9));
+  CHECK(*fma.value[6] == doctest::Approx(99).epsilon(1e-9));
+  // The row: SM % as a range from 16.6 to 19.9, its verdict the same at both ends (DRAM 90: memory-bound).
+  monitor_totals t;
+  t.count = 10;
+  t.gpu_ns = 10000;
+  t.sampled_ns = 10000;
+  const monitor_row row = make_monitor_row("copy", t, row_classes{{&copy, 10000.0}});
+  CHECK(row.sm_pct_range());
+  CHECK(row.verdict.kind == bottleneck::memory_bound_dram);
+  CHECK(sm_range_text(row).find("SM % between 16.6 and 19.9 (low end: the sampled inputs less what PM sampling "
+                                "counts for each warp launched") == 0);
+  // Without the SM count, or without the launches' warps, nothing is lowered: both ends are the sampled 19.9.
+  const rate_solution blind = attribute(samples, ks, {}, keep_first()).rates.solve();
+  CHECK(*find(blind, "copy").value[0] == doctest::Approx(19.9).epsilon(1e-9));
+  CHECK(*find(blind, "copy").value[6] == doctest::Approx(19.9).epsilon(1e-9));
+  for (kernel_record& k : ks) k.warps = 0;
+  CHECK(*find(attribute(samples, ks, {}, o).rates.solve(), "copy").value[0] == doctest::Approx(19.9).epsilon(1e-9));
 }
 
 namespace {

@@ -96,3 +96,20 @@ TEST_CASE("phase tracker: paths by id, nested, and the names of all of them") {
   CHECK(tracker.path_names().size() == names.size());
   tracker.on_pop();
 }
+
+// The monitor's kernel record of an activity record: its grid's warps, what PM sampling's instruction counts owe to
+// warp launches (napkin/monitor/rate_solver.hpp, warp_launch_excess).
+TEST_CASE("a kernel record counts its grid's warps: blocks times the warps a block needs") {
+  const auto warps_of = [](std::uint64_t blocks, napkin::launch_dims block) {
+    napkin::detail::kernel_activity k;
+    k.blocks = blocks;
+    k.launch.block = block;
+    return napkin::detail::to_kernel_record(std::move(k)).warps;
+  };
+  CHECK(warps_of(393217, {256, 1, 1}) == 393217u * 8u);
+  CHECK(warps_of(100, {32, 8, 1}) == 800);  // 256 threads in two dimensions
+  CHECK(warps_of(10, {33, 1, 1}) == 20);    // a partial warp is a warp
+  CHECK(warps_of(10, {1, 1, 1}) == 10);
+  CHECK(warps_of(0, {256, 1, 1}) == 0);     // an unknown grid: unknown warps
+  CHECK(warps_of(10, {0, 1, 1}) == 0);      // a block the record gave no size
+}

@@ -90,6 +90,7 @@ class monitor_accumulator {
     if (settled_any_ && k.start_ns < settled_until_) ++device_.late_kernels;
     // Classes take columns in the order their kernels arrive; a kernel's class never changes after.
     const std::size_t rate_class = rates_.class_of(k.name, k.phase);
+    rates_.add_launch(rate_class, k.warps, k.duration_ns());
     earliest_pending_end_ = std::min(earliest_pending_end_, k.end_ns);
     pending_times_.push_back({k.start_ns, k.end_ns, false});
     pending_.push_back({std::move(k), monitor_totals{}, rate_class});

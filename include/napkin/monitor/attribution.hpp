@@ -64,7 +64,9 @@ struct sm_dropout_rule {
 
 // The solver for these options: under time_share the idle time's rate is one more unknown.
 inline rate_solver make_rate_solver(const attribution_options& o) {
-  return rate_solver(o.idle == idle_model::time_share, o.rates);
+  rate_solver_options r = o.rates;
+  r.sm_count = o.sm_count;
+  return rate_solver(o.idle == idle_model::time_share, r);
 }
 
 namespace detail {
@@ -285,8 +287,10 @@ inline attribution attribute(const std::vector<pm_sample>& samples, const std::v
   }
   attribution result;
   result.rates = make_rate_solver(options);
-  for (std::size_t i = 0; i < kernels.size(); ++i)
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
     tracked[i].rate_class = result.rates.class_of(kernels[i].name, kernels[i].phase);
+    result.rates.add_launch(tracked[i].rate_class, kernels[i].warps, kernels[i].duration_ns());
+  }
   std::stable_sort(by_start.begin(), by_start.end(),
                    [&](std::size_t a, std::size_t b) { return tracked[a].start_ns < tracked[b].start_ns; });
   detail::attribute_windows(windows, tracked, by_start, result.device, options.idle, &result.rates);

@@ -119,6 +119,7 @@ inline kernel_record to_kernel_record(kernel_activity&& k) {
   r.correlation_id = k.correlation;
   r.phase = phase_tracker::instance().path(k.phase_id);
   r.blocks = k.blocks;
+  r.warps = k.blocks * ((k.launch.threads_per_block() + 31) / 32);
   return r;
 }
 

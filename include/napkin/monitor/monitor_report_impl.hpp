@@ -28,7 +28,8 @@ NAPKIN_BEGIN_NAMESPACE
 
 NAPKIN_DETAIL_FUNC std::string sm_range_text(const monitor_row& r) {
   return "SM % between " + fixed(r.sm_pct.value_or(0), 1) + " and " + fixed(r.sm_pct_upper.value_or(0), 1) +
-         " (the L1 data-pipe wavefronts bound the SM % inputs the sampling pass lacks)";
+         " (low end: the sampled inputs less what PM sampling counts for each warp launched; high end: the "
+         "sampled inputs and the L1 data-pipe wavefronts, which bound the inputs the sampling pass lacks)";
 }
 
 namespace detail {
@@ -170,9 +171,10 @@ NAPKIN_DETAIL_FUNC std::string detail::monitor_text(const monitor_report& r) {
          "; idle model: " + std::string(to_string(r.idle)) + "\n";
   out += "  L2s = the L2 slices (lts__throughput), not ncu's GH100 L2 fabric; the verdict's Memory % is\n";
   out += "  max(DRAM, L1, L2s): the monitor's reading, not ncu's Memory %\n";
-  out += "  SM % = the largest sampled SM input (GH100: instructions; ALU, FMA, FP64, tensor, uniform,\n";
-  out += "  XU pipes); ncu's also takes MIO, LSU, TEX, shared-pipe and TMA: a kernel led by those reads low,\n";
-  out += "  and the instruction rate is not ncu's issue rate: a copy read 2.4-3.3 points high (H100, H200)\n";
+  out += "  SM % = the largest sampled SM input (GH100: instructions; ALU, FMA, FP64, tensor, uniform, XU,\n";
+  out += "  LSU pipes); ncu's also takes MIO, TEX, shared-pipe and TMA: a kernel led by those reads low\n";
+  out += "  (the L1 wavefronts bound them: SM % as a range, 52.0+); PM sampling counts up to 8 instructions\n";
+  out += "  more than ncu for each warp launched: a kernel of many short warps gets a range from below\n";
   detail::monitor_table(out, "By phase", r.phases, true);
   detail::monitor_table(out, "By phase path", r.paths, true);
   detail::monitor_table(out, "By kernel", r.kernels, false);

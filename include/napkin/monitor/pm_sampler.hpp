@@ -50,12 +50,15 @@ NAPKIN_BEGIN_NAMESPACE
 
 namespace detail {
 // The one-pass PM-sampling set, in pm_sample's order: seven metrics on every chip napkin monitors, then, where
-// napkin knows what TriageCompute.sm__throughput is the maximum of, those inputs, sm__cycles_active and the L1's
-// two data-pipe wavefront rates (a bound on the SM % inputs the pass lacks).
-// On GH100 (H100, H200) the sampled SM % equals, in every kernel's own windows, the largest of the eight inputs
-// below (benchmarks/device/pm_sm_inputs_probe.cu on an H100, docs/monitor.md); CUPTI's host planner puts all
-// eighteen metrics in one pass (the pass test, tests/monitor). GB100 names its FMA counters differently and was
-// never measured: it keeps the seven. Checked against ncu on an H200 and an H100 (docs/monitor.md).
+// napkin knows what TriageCompute.sm__throughput is the maximum of, those inputs, sm__cycles_active, the L1's
+// two data-pipe wavefront rates (a bound on the SM % inputs the pass lacks) and the LSU pipe's instruction rate.
+// On GH100 (H100, H200) the sampled SM % equals, in every kernel's own windows, the largest of the first eight
+// inputs below (benchmarks/device/pm_sm_inputs_probe.cu on an H100, docs/monitor.md). The pass has room for one
+// more of ncu's SM % inputs, whichever: the LSU pipe's leads ncu's SM % where the eight miss it most
+// (shared-memory and shuffle kernels) and reads ncu's within 0.3 points (an H200, docs/monitor.md, "The LSU
+// pipe"). CUPTI's host planner puts all nineteen metrics in one pass, and refuses a twentieth of ncu's inputs
+// (the pass test, tests/monitor). GB100 names its FMA counters differently and was never measured: it keeps the
+// seven. Checked against ncu on an H200 and an H100 (docs/monitor.md).
 inline std::vector<std::string> monitor_metrics(const std::string& chip) {
   std::vector<std::string> m = {"TriageCompute.sm__throughput.avg.pct_of_peak_sustained_elapsed",
                                 "SM_A.TriageCompute.l1tex__throughput.avg.pct_of_peak_sustained_elapsed",
@@ -75,15 +78,16 @@ inline std::vector<std::string> monitor_metrics(const std::string& chip) {
                               "SM_A.TriageCompute.sm__inst_executed_pipe_xu_realtime",
                               "TPC.TriageCompute.sm__cycles_active",
                               "SM_A.TriageCompute.l1tex__data_pipe_lsu_wavefronts",  // pm_sample::l1_wavefronts
-                              "SM_A.TriageCompute.l1tex__data_pipe_tex_wavefronts"})
+                              "SM_A.TriageCompute.l1tex__data_pipe_tex_wavefronts",
+                              "sm__inst_executed_pipe_lsu"})  // pm_sample::sm_inputs' ninth
       m.push_back(std::string(input) + ".avg.pct_of_peak_sustained_elapsed");
   }
   return m;
 }
 inline constexpr std::size_t monitor_base_metric_count = 7;
 
-// One sample of monitor_metrics(chip), its `count` values in that order (7; 16 with the SM inputs; 18 with the
-// L1 wavefront rates).
+// One sample of monitor_metrics(chip), its `count` values in that order (7; 16 with the first eight SM inputs;
+// 18 with the L1 wavefront rates; 19 with the LSU pipe). Each step appends, so a shorter set reads as before.
 inline pm_sample monitor_sample(std::uint64_t start_ns, std::uint64_t end_ns, const double* v,
                                 std::size_t count = monitor_base_metric_count) {
   pm_sample s;
@@ -96,13 +100,16 @@ inline pm_sample monitor_sample(std::uint64_t start_ns, std::uint64_t end_ns, co
   s.dram_read_bytes = v[4];
   s.dram_write_bytes = v[5];
   s.elapsed_cycles = v[6];
-  if (count >= monitor_base_metric_count + sm_input_count + 1) {
-    for (std::size_t i = 0; i < sm_input_count; ++i) s.sm_inputs[i] = v[monitor_base_metric_count + i];
-    s.sm_active_pct = v[monitor_base_metric_count + sm_input_count];
+  constexpr std::size_t triage_inputs = sm_input_count - 1;  // all but the LSU pipe, which comes last
+  constexpr std::size_t active = monitor_base_metric_count + triage_inputs, waves = active + 1;
+  constexpr std::size_t lsu = waves + l1_wavefront_count;
+  if (count > active) {
+    for (std::size_t i = 0; i < triage_inputs; ++i) s.sm_inputs[i] = v[monitor_base_metric_count + i];
+    s.sm_active_pct = v[active];
   }
-  if (count >= monitor_base_metric_count + sm_input_count + 1 + l1_wavefront_count)
-    for (std::size_t i = 0; i < l1_wavefront_count; ++i)
-      s.l1_wavefronts[i] = v[monitor_base_metric_count + sm_input_count + 1 + i];
+  if (count >= waves + l1_wavefront_count)
+    for (std::size_t i = 0; i < l1_wavefront_count; ++i) s.l1_wavefronts[i] = v[waves + i];
+  if (count > lsu) s.sm_inputs[triage_inputs] = v[lsu];
   return s;
 }
 inline double thread_cpu_seconds() noexcept {

@@ -40,9 +40,10 @@
 NAPKIN_BEGIN_NAMESPACE
 
 // What the solver gives a class, in this order: SM, L1, L2-slices, DRAM (percent), DRAM read and write bytes per ns
-// of the window, and the most SM % can be (sm_upper_pct: where the windows carried the SM % inputs and the L1
-// wavefront rates, the larger of SM % and the solved wavefront rates, which bound the inputs the pass lacks;
-// docs/monitor.md, "SM % as a range").
+// of the window, and the most SM % can be (sm_upper_pct: where the windows carried the SM % inputs, the larger of
+// the solved inputs and, where the windows carried them, the solved L1 wavefront rates, which bound the inputs the
+// pass lacks; docs/monitor.md, "SM % as a range"). Where the inputs were sampled, SM % is the least it can be:
+// the inputs less what PM sampling counts for each warp launched (warp_launch_excess).
 enum class rate_metric {
   sm_pct,
   l1tex_pct,
@@ -60,6 +61,20 @@ struct rate_solver_options {
   double max_standard_error_pct = 1.5;  // points, on every percentage: 2 standard errors within 3 points
   double max_collinearity = 100.0;      // variance inflation: 100 is R^2 = 0.99 against the others
   std::uint64_t min_windows = 3;        // unless alone in every window it ran in
+  // The device's SM count (0: unknown, and SM % is not lowered by warp_launch_excess); make_rate_solver sets it
+  // from attribution_options::sm_count.
+  std::uint64_t sm_count = 0;
+};
+
+// What PM sampling's instruction counters count beyond ncu's sm__inst_executed for each warp a kernel launches, at
+// most, in the kernels measured on GH100 (an H200: benchmarks/device/pm_warp_launch_probe.cu, empty and ALU-loop
+// kernels of 1-32 warps a block, and the monitor workload's copy and naive transpose with pm_inputs_check.py;
+// docs/monitor.md, "The instruction rate and warp launches"). The excess is per warp, not per block, and lies
+// between 2.3 and 8.2 instructions by kernel, so a kernel of many short warps (a copy's ~40 instructions a warp)
+// reads its instruction rate up to ~20 % high, and one of long warps reads ncu's. The other inputs read ncu's.
+struct warp_launch_excess {
+  static constexpr double instructions = 8.2;  // against the instruction rate's peak of 4 a cycle per SM
+  static constexpr double alu_pipe = 4.0;      // against the ALU pipe's peak of 2 a cycle per SM
 };
 
 namespace detail {
@@ -145,6 +160,14 @@ class rate_solver {
     return rest_column();
   }
 
+  // A launch of class `column`: the warps its grid holds (0: unknown) and its duration. Their sum over the class's
+  // launches, with the clock its windows ran at, says how much the class's instruction counts are warp launches.
+  void add_launch(std::size_t column, std::uint64_t warps, std::uint64_t ns) {
+    if (warps == 0 || ns == 0 || column >= stats_.size()) return;
+    stats_[column].warps += warps;
+    stats_[column].launch_ns += ns;
+  }
+
   // One kept window: its sample, the time each class ran in it (a class may appear more than once) and the time at
   // least one kernel ran.
   void add_window(const pm_sample& s, const std::vector<std::pair<std::size_t, std::uint64_t>>& overlaps,
@@ -158,6 +181,10 @@ class rate_solver {
       it->second += static_cast<double>(ns) / width;
     }
     const std::uint64_t idle_ns = s.duration_ns() - std::min(busy_ns, s.duration_ns());
+    if (busy_ns > 0 && s.elapsed_cycles) {  // the clock kernels ran at
+      busy_cycles_ += *s.elapsed_cycles;
+      busy_clock_ns_ += s.duration_ns();
+    }
     if (a.empty() && !idle_) return;  // no kernel, no idle unknown: nothing to learn
     if (idle_ && idle_ns > 0) a.emplace_back(idle_column(), static_cast<double>(idle_ns) / width);
     const bool alone = a.size() == 1;
@@ -220,6 +247,7 @@ class rate_solver {
   };
   struct class_stats {
     std::uint64_t windows = 0, sampled_ns = 0, solo_ns = 0;
+    std::uint64_t warps = 0, launch_ns = 0;  // over the launches whose warps are known (add_launch)
   };
   struct metric_fit {
     std::vector<double> x, se, vif;
@@ -234,6 +262,7 @@ class rate_solver {
   metric_fit fit(const metric_sums& m) const;
   class_rate judge(std::size_t k, const metric_fits& fits, const std::vector<std::size_t>& lead) const;
   void sm_from_inputs(metric_fits& fits, std::vector<std::size_t>& lead) const;
+  double warps_per_sm_cycle(std::size_t k) const;
   std::string column_name(std::size_t k) const;
 
   bool idle_;
@@ -245,6 +274,8 @@ class rate_solver {
   std::vector<std::pair<std::string, std::vector<std::string>>> blended_;  // named past the cap
   bool more_blended_ = false;
   std::uint64_t windows_ = 0;
+  double busy_cycles_ = 0;  // gpc__cycles_elapsed over the windows a kernel ran in, and their length
+  std::uint64_t busy_clock_ns_ = 0;
 };
 
 inline rate_solver::metric_fit rate_solver::fit(const metric_sums& m) const {
@@ -308,11 +339,23 @@ inline std::string rate_solver::column_name(std::size_t k) const {
   return "?";
 }
 
+// The warps class k launched per SM cycle of its kernels' time: 0 when its launches' warps, the clock or the SM
+// count are unknown.
+inline double rate_solver::warps_per_sm_cycle(std::size_t k) const {
+  const class_stats& s = stats_[k];
+  if (options_.sm_count == 0 || s.launch_ns == 0 || busy_clock_ns_ == 0 || !(busy_cycles_ > 0)) return 0;
+  const double cycles_per_ns = busy_cycles_ / static_cast<double>(busy_clock_ns_);
+  return static_cast<double>(s.warps) /
+         (static_cast<double>(s.launch_ns) * cycles_per_ns * static_cast<double>(options_.sm_count));
+}
+
 // SM % from its inputs (docs/monitor.md): in each column whose windows carried inputs, fits[0] becomes the largest
 // solved input, with the worst error and collinearity of the inputs within 3 points of it (any of them could be the
 // true maximum); other columns keep the fitted sampled SM %. `lead`: each column's leading input (sm_input_count:
-// none). Where the windows carried the L1 wavefront rates too, fits[sm_upper_pct] becomes the larger of that SM %
-// and the larger solved wavefront rate (with its error): the most the true SM % can be.
+// none). SM % is then the least it can be: the instruction rate and the ALU pipe less warp_launch_excess at the
+// class's warps per cycle, where those are known. fits[sm_upper_pct] becomes the most it can be, where that is
+// more: the largest solved input, or the larger solved wavefront rate where the windows carried those (with its
+// error).
 inline void rate_solver::sm_from_inputs(metric_fits& fits, std::vector<std::size_t>& lead) const {
   lead.assign(n_, sm_input_count);
   metric_fit& sm = fits[0];
@@ -328,7 +371,17 @@ inline void rate_solver::sm_from_inputs(metric_fits& fits, std::vector<std::size
     for (std::size_t i = 0; i < sm_input_count; ++i)
       if (!input(i).x.empty() && input(i).vif[k] > 0 && input(i).x[k] > best) best = input(i).x[k], lead[k] = i;
     if (lead[k] == sm_input_count) continue;
-    sm.x[k] = best, sm.se[k] = 0, sm.vif[k] = 0, sm.partner[k] = n_;
+    // The least: each input less what PM sampling counts per warp launched (percent of the input's peak).
+    const double warps = warps_per_sm_cycle(k);
+    double least = 0;
+    for (std::size_t i = 0; i < sm_input_count; ++i) {
+      if (input(i).x.empty() || !(input(i).vif[k] > 0)) continue;
+      double v = input(i).x[k];
+      if (i == 0) v -= warp_launch_excess::instructions * warps / 4.0 * 100.0;
+      if (i == 1) v -= warp_launch_excess::alu_pipe * warps / 2.0 * 100.0;
+      least = std::max(least, v);
+    }
+    sm.x[k] = least, sm.se[k] = 0, sm.vif[k] = 0, sm.partner[k] = n_;
     for (std::size_t i = 0; i < sm_input_count; ++i) {
       const metric_fit& f = input(i);
       if (f.x.empty() || !(f.vif[k] > 0) || f.x[k] < best - 3.0) continue;
@@ -341,9 +394,9 @@ inline void rate_solver::sm_from_inputs(metric_fits& fits, std::vector<std::size
       const metric_fit& f = fits[rate_metric_count + sm_input_count + i];
       if (!f.x.empty() && f.vif[k] > 0 && (wave == nullptr || f.x[k] > wave->x[k])) wave = &f;
     }
-    if (wave == nullptr || upper.x.size() != n_) continue;
-    const bool wave_leads = wave->x[k] > sm.x[k];
-    upper.x[k] = wave_leads ? wave->x[k] : sm.x[k];
+    if ((wave == nullptr && least >= best) || upper.x.size() != n_) continue;
+    const bool wave_leads = wave != nullptr && wave->x[k] > best;
+    upper.x[k] = wave_leads ? wave->x[k] : best;
     upper.se[k] = wave_leads ? wave->se[k] : sm.se[k];
     upper.vif[k] = std::max(sm.vif[k], 1.0);  // present (judge reads a value where vif > 0)
     upper.partner[k] = n_;

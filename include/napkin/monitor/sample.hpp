@@ -47,10 +47,12 @@ struct pm_sample {
   // gpc__cycles_elapsed.max: the GPU clocks the window spans. Not a reading for the reports: it places
   // samples CUPTI returned without a usable time (sample_timeline.hpp).
   std::optional<double> elapsed_cycles;
-  // The inputs sm_pct is the maximum of, each a counter over elapsed cycles and so additive over time, in
-  // sm_input_names' order (percent of peak): sampled where the chip's set has them (GH100), else missing.
-  // The rate solve solves each and takes a kernel's maximum (docs/monitor.md, "SM % from its inputs").
-  std::array<std::optional<double>, 8> sm_inputs{};
+  // Inputs of ncu's SM %, each a counter over elapsed cycles and so additive over time, in sm_input_names'
+  // order (percent of peak): sampled where the chip's set has them (GH100), else missing. The first eight are
+  // what the sampled sm_pct is the maximum of; the ninth, the LSU pipe's instruction rate, is one ncu's SM %
+  // takes and the sampled one does not. The rate solve solves each and takes a kernel's maximum (docs/monitor.md,
+  // "SM % from its inputs", "The LSU pipe").
+  std::array<std::optional<double>, 9> sm_inputs{};
   // TPC.TriageCompute.sm__cycles_active (percent): tells a window whose SM counters dropped out.
   std::optional<double> sm_active_pct;
   // The L1's LSU and TEX data-pipe wavefront rates (SM_A.TriageCompute.l1tex__data_pipe_{lsu,tex}_wavefronts,
@@ -71,10 +73,11 @@ struct pm_sample {
 // A stretch of time whose samples were lost (the hardware buffer was drained too late, or the first
 // sample of a session, which spans the setup). Nothing is attributed in it; a kernel that touches one is
 // marked incomplete.
-inline constexpr std::size_t sm_input_count = 8;
+inline constexpr std::size_t sm_input_count = 9;
 // What each of pm_sample::sm_inputs counts, for people (the metrics: napkin/monitor/pm_sampler.hpp).
 inline constexpr std::array<const char*, sm_input_count> sm_input_names = {
-    "instructions", "ALU pipe", "FMA pipe", "FMA-heavy pipe", "FP64 pipe", "tensor pipe", "uniform pipe", "XU pipe"};
+    "instructions", "ALU pipe",    "FMA pipe", "FMA-heavy pipe", "FP64 pipe",
+    "tensor pipe",  "uniform pipe", "XU pipe",  "LSU pipe"};
 
 inline constexpr std::size_t l1_wavefront_count = 2;  // pm_sample::l1_wavefronts: LSU, TEX
 
@@ -95,6 +98,8 @@ struct kernel_record {
   std::uint32_t correlation_id = 0;
   std::vector<std::string> phase;  // NVTX range names, outermost first; empty: launched outside any range
   std::uint64_t blocks = 0;        // thread blocks in its grid (0: unknown); tells a kernel that fills the SMs
+  std::uint64_t warps = 0;         // warps in its grid (0: unknown); what PM sampling's instruction counts
+                                   // owe to warp launches (rate_solver.hpp, warp_launch_excess)
 
   std::uint64_t duration_ns() const { return end_ns - start_ns; }
 };
