@@ -11,7 +11,8 @@
 //     benchmarks/device/pm_warp_launch_probe.cu -o /tmp/pmwl -lcupti -L/usr/local/cuda/extras/CUPTI/lib64
 //   /tmp/pmwl sample            # per case: the sampled instructions per launch (the instruction rate over the
 //                               # case's windows, in instructions, over its launches)
-//   ncu --metrics sm__inst_executed.sum,sm__warps_launched.sum,sm__ctas_launched.sum /tmp/pmwl ncu
+//   ncu --profile-from-start off --csv --print-units base --metrics sm__inst_executed.sum,\
+//     sm__inst_executed_pipe_alu.sum,sm__warps_launched.sum,sm__ctas_launched.sum /tmp/pmwl ncu
 #include <cuda_profiler_api.h>
 #include <cuda_runtime.h>
 
@@ -130,7 +131,10 @@ int main(int argc, char** argv) {
               "mean_launch_us\n");
   for (std::size_t i = 0; i < std::size(cases); ++i) {
     while (k < spans.size() && spans[k].name.find(cases[i].steps < 0 ? "wl_empty" : "wl_alu") == std::string::npos) ++k;
-    if (k + launches[i] > spans.size()) break;
+    if (k + launches[i] > spans.size()) {
+      std::fprintf(stderr, "%s: %zu kernel records, fewer than its launches\n", cases[i].name, spans.size() - k);
+      return 1;
+    }
     const std::uint64_t begin = spans[k].start, end = spans[k + launches[i] - 1].end;
     double busy_ns = 0;
     for (int j = 0; j < launches[i]; ++j) busy_ns += double(spans[k + j].end - spans[k + j].start);

@@ -103,6 +103,7 @@ class background_decoder {
     });
   }
   void stop() {
+    if (!thread_.joinable()) return;  // never started, or stopped already
     done_ = true;
     thread_.join();
     sampler_.stop();

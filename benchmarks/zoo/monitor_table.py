@@ -7,8 +7,9 @@ Usage: python3 benchmarks/zoo/monitor_table.py MONITOR.txt NCU_SOL.csv > monitor
 MONITOR.txt: `zoo monitor` (its NAPKIN_MONITOR_ROW by=kernel lines). NCU_SOL.csv: `ncu --clock-control none
 --profile-from-start off --section SpeedOfLight --csv --print-units base zoo plain`.
 
-Kernels are matched by name (the part before the argument list, spaces and underscores left out, as the monitor's
-key=value names replace spaces by underscores). A kernel ncu saw with SM % or DRAM % more than 3 points apart
+Kernels are matched by name (the part before the argument list, without ncu's leading "void", spaces and
+underscores left out, as the monitor's key=value names replace spaces by underscores); a kernel whose template
+arguments the two write differently (ncu's 0 for CUPTI's false) is counted as not in the monitor's rows. A kernel ncu saw with SM % or DRAM % more than 3 points apart
 in different launches (a library kernel two cases call with different sizes) is left out: the monitor's row is
 the mix of those launches. A row holds when its DRAM % is within 3 points of ncu's and its SM % is within 3
 points, or, where the monitor prints SM % as a range (sm_pct_upper more than 3 points above sm_pct), ncu's
@@ -25,6 +26,7 @@ NCU = {"Compute (SM) Throughput": "sm", "DRAM Throughput": "dram", "Duration": "
 
 
 def key(name):
+    name = re.sub(r"^void[\s_]", "", name)  # ncu writes a kernel's return type, CUPTI's demangled name does not
     return re.sub(r"[\s_]", "", name.split("(")[0])
 
 
@@ -51,13 +53,15 @@ def load_ncu(path):
 
 
 def load_monitor(path):
-    rows = {}
+    rows, collisions = {}, []
     for line in open(path):
         if not line.startswith("NAPKIN_MONITOR_ROW by=kernel "):
             continue
         f = dict(p.split("=", 1) for p in line.split()[1:] if "=" in p)
+        if key(f["name"]) in rows:
+            collisions.append(f["name"])
         rows[key(f["name"])] = f
-    return rows
+    return rows, collisions
 
 
 def num(f, k):
@@ -68,8 +72,9 @@ def main(argv):
     if len(argv) != 3:
         print(__doc__)
         return 2
-    ncu, mon = load_ncu(argv[2]), load_monitor(argv[1])
-    tally = {"within": 0, "range holds": 0, "unresolved": 0, "outside, not marked": 0, "left out (varies in ncu)": 0}
+    ncu, (mon, collisions) = load_ncu(argv[2]), load_monitor(argv[1])
+    tally = {"within": 0, "range holds": 0, "unresolved": 0, "outside, not marked": 0, "left out (varies in ncu)": 0,
+             "not in the monitor's rows": 0, "names that collide": len(collisions)}
     print("| kernel | ncu launches | ncu SM % | ncu DRAM % | monitor SM % | monitor DRAM % | resolution | verdict | "
           "holds |")
     print("|---|---:|---:|---:|---|---:|---|---|---|")
@@ -77,6 +82,7 @@ def main(argv):
         launches = ncu[k]
         f = mon.get(k)
         if f is None:
+            tally["not in the monitor's rows"] += 1
             continue
         sm_values = [x["sm"] for x in launches]
         dram_values = [x["dram"] for x in launches]

@@ -926,9 +926,13 @@ int why_mode(const std::vector<case_t>& cases, const std::vector<std::size_t>& c
 // rows are printed as key=value lines.
 int monitor_mode(const std::vector<case_t>& cases, const std::vector<std::size_t>& chosen) {
   for (std::size_t i : chosen) {  // warm-up: modules, cuBLAS's heuristics
-    if (cases[i].reset) cases[i].reset();
-    cases[i].launch();
-    device_sync();
+    try {
+      if (cases[i].reset) cases[i].reset();
+      cases[i].launch();
+      device_sync();
+    } catch (const std::exception& e) {
+      std::printf("ZOO_ERROR case=%s mode=monitor what=%s\n", cases[i].name.c_str(), one_line(e.what()).c_str());
+    }
   }
   napkin::monitor_settings with;
   with.enabled = true;

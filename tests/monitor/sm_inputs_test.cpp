@@ -236,6 +236,34 @@ TEST_CASE("SM % as a range: the solved wavefront rates bound what the inputs mis
   for (const input_truth& t : kinds) CHECK_FALSE(find(no_inputs, t.name).value[6]);
 }
 
+namespace {
+// One of two kernels in the warp-launch tests: its name, warps a launch, SM inputs, sampled SM %, DRAM % and LSU
+// wavefront rate.
+struct warp_kernel {
+  const char* name;
+  std::uint64_t warps;
+  std::array<double, sm_input_count> inputs;
+  double sm, dram, wave;
+};
+// Ten rounds of `a` then `b`, 1,000 ns each, each in a 1,000 ns window of its own on a GPU at 2 cycles a ns.
+std::pair<std::vector<kernel_record>, std::vector<pm_sample>> two_kernels(const warp_kernel& a, const warp_kernel& b) {
+  std::vector<kernel_record> ks;
+  std::vector<pm_sample> samples;
+  for (std::uint64_t t = 0; t < 20000; t += 1000) {
+    const warp_kernel& k = (t / 1000) % 2 == 0 ? a : b;
+    ks.push_back(kernel(k.name, t, t + 1000));
+    ks.back().warps = k.warps;
+    pm_sample s = monitor_test::sample(t, t + 1000, k.sm, k.dram);
+    for (std::size_t i = 0; i < sm_input_count; ++i) s.sm_inputs[i] = k.inputs[i];
+    s.sm_active_pct = 99;
+    s.l1_wavefronts = {k.wave, 0.0};
+    s.elapsed_cycles = 2000;
+    samples.push_back(s);
+  }
+  return {ks, samples};
+}
+}  // namespace
+
 TEST_CASE("warp launches: SM % from below where PM sampling counts more than ncu for each warp") {
   // 100 SMs at 2 cycles a ns. The copy launches 3,200 warps in each 1,000 ns launch: 0.016 warps per SM cycle. PM
   // sampling counts up to 8.2 instructions a warp more than ncu (of a peak of 4 a cycle per SM) and 4.0 ALU-pipe
@@ -245,26 +273,8 @@ TEST_CASE("warp launches: SM % from below where PM sampling counts more than ncu
   // 0.041 points. The other inputs are not lowered.
   attribution_options o = keep_first();
   o.sm_count = 100;
-  std::vector<kernel_record> ks;
-  for (std::uint64_t t = 0; t < 20000; t += 2000) {
-    ks.push_back(kernel("copy", t, t + 1000));
-    ks.back().warps = 3200;
-    ks.push_back(kernel("fma", t + 1000, t + 2000));
-    ks.back().warps = 40;
-  }
-  const auto with = [](pm_sample s, const std::array<double, sm_input_count>& in, double wave) {
-    for (std::size_t i = 0; i < sm_input_count; ++i) s.sm_inputs[i] = in[i];
-    s.sm_active_pct = 99;
-    s.l1_wavefronts = {wave, 0.0};
-    s.elapsed_cycles = 2.0 * static_cast<double>(s.duration_ns());
-    return s;
-  };
-  std::vector<pm_sample> samples;
-  for (std::uint64_t a = 0; a < 20000; a += 1000) {
-    const bool copy = (a / 1000) % 2 == 0;
-    samples.push_back(copy ? with(monitor_test::sample(a, a + 1000, 19.9, 90), {19.9, 14.9, 1.9, 3.9, 0, 0, 3.2, 0, 4.8}, 16.2)
-                           : with(monitor_test::sample(a, a + 1000, 99, 0), {99, 11, 91, 85, 0, 0, 0, 0, 0.1}, 0.4));
-  }
+  auto [ks, samples] = two_kernels({"copy", 3200, {19.9, 14.9, 1.9, 3.9, 0, 0, 3.2, 0, 4.8}, 19.9, 90, 16.2},
+                                   {"fma", 40, {99, 11, 91, 85, 0, 0, 0, 0, 0.1}, 99, 0, 0.4});
   const rate_solution s = attribute(samples, ks, {}, o).rates.solve();
   const class_rate copy = find(s, "copy");
   CHECK(*copy.value[0] == doctest::Approx(19.9 - 3.28).epsilon(1e-9));
@@ -287,8 +297,71 @@ TEST_CASE("warp launches: SM % from below where PM sampling counts more than ncu
   const rate_solution blind = attribute(samples, ks, {}, keep_first()).rates.solve();
   CHECK(*find(blind, "copy").value[0] == doctest::Approx(19.9).epsilon(1e-9));
   CHECK(*find(blind, "copy").value[6] == doctest::Approx(19.9).epsilon(1e-9));
+  // Nor without the windows' clock (gpc__cycles_elapsed missing or 0).
+  std::vector<pm_sample> unclocked = samples;
+  for (std::size_t i = 0; i < unclocked.size(); ++i)
+    unclocked[i].elapsed_cycles = i % 2 == 0 ? std::optional<double>() : std::optional<double>(0.0);
+  CHECK(*find(attribute(unclocked, ks, {}, o).rates.solve(), "copy").value[0] == doctest::Approx(19.9).epsilon(1e-9));
+
+  // The monitor's own path, the accumulator, counts the same warps.
+  monitor_accumulator acc(o);
+  for (const kernel_record& k : ks) acc.add_kernel(k);
+  for (const pm_sample& x : samples) acc.add_sample(x);
+  acc.finish();
+  CHECK(*find(acc.rates().solve(), "copy").value[0] == doctest::Approx(19.9 - 3.28).epsilon(1e-9));
+
   for (kernel_record& k : ks) k.warps = 0;
   CHECK(*find(attribute(samples, ks, {}, o).rates.solve(), "copy").value[0] == doctest::Approx(19.9).epsilon(1e-9));
+}
+
+TEST_CASE("warp launches: the lowered inputs choose the lead, and an input is never lowered below 0") {
+  // 100 SMs at 2 cycles a ns, 3,200 warps in each 1,000 ns launch (0.016 warps per SM cycle, as above). "mixed"
+  // reads instructions 19.9, ALU 14.9 and FMA 17.5: lowered, 16.62, 11.7 and 17.5, so the FMA pipe leads at
+  // 17.5 and the upper end is the instructions as sampled, 19.9. "tiny" launches 40,000 warps a launch (0.2 a
+  // cycle: 41 points of instructions, 40 of ALU) and reads 30 and 20: both lowered below 0, and its SM % is the
+  // largest input left, the uniform pipe's 5.
+  attribution_options o = keep_first();
+  o.sm_count = 100;
+  const auto [ks, samples] = two_kernels({"mixed", 3200, {19.9, 14.9, 17.5, 0, 0, 0, 1, 0, 2}, 19.9, 10, 0},
+                                         {"tiny", 40000, {30, 20, 0, 0, 0, 0, 5, 0, 1}, 30, 10, 0});
+  const rate_solution s = attribute(samples, ks, {}, o).rates.solve();
+  const class_rate mixed = find(s, "mixed");
+  CHECK(*mixed.value[0] == doctest::Approx(17.5).epsilon(1e-9));
+  CHECK(std::string(sm_input_names[*mixed.sm_lead_input]) == "FMA pipe");
+  CHECK(*mixed.value[6] == doctest::Approx(19.9).epsilon(1e-9));
+  const class_rate tiny = find(s, "tiny");
+  CHECK(*tiny.value[0] == doctest::Approx(5.0).epsilon(1e-9));
+  CHECK(std::string(sm_input_names[*tiny.sm_lead_input]) == "uniform pipe");
+  CHECK(*tiny.value[6] == doctest::Approx(30.0).epsilon(1e-9));
+}
+
+TEST_CASE("a row that mixes a class with a range and one without keeps a range") {
+  // A phase of two classes of equal weight: one SM 16.62 to 19.9, one 50 with no upper end (no wavefronts, nothing
+  // lowered: at most its SM %). The row: SM 33.31, at most 34.95; before, the second class's missing upper end
+  // dropped the row's, leaving a lowered SM % unmarked.
+  const auto resolved = [](std::string name, double sm, std::optional<double> upper) {
+    class_rate c;
+    c.name = std::move(name);
+    c.status = rate_status::resolved;
+    c.windows = 10;
+    c.sampled_ns = 10000;
+    c.solo_share = 1.0;
+    c.value = {sm, 10.0, 5.0, 50.0, 1.0, 0.5, upper};
+    for (std::size_t m = 0; m < rate_pct_metrics; ++m) c.standard_error[m] = 0.2;
+    return c;
+  };
+  const class_rate a = resolved("a", 16.62, 19.9), b = resolved("b", 50, std::nullopt);
+  monitor_totals t;
+  t.count = 2;
+  t.gpu_ns = 20000;
+  t.sampled_ns = 20000;
+  const monitor_row row = make_monitor_row("phase", t, row_classes{{&a, 10000.0}, {&b, 10000.0}});
+  CHECK(*row.sm_pct == doctest::Approx((16.62 + 50) / 2));
+  REQUIRE(row.sm_pct_upper);
+  CHECK(*row.sm_pct_upper == doctest::Approx((19.9 + 50) / 2));
+  // Neither class with an upper end: none for the row.
+  const class_rate c = resolved("c", 40, std::nullopt);
+  CHECK_FALSE(make_monitor_row("phase", t, row_classes{{&b, 10000.0}, {&c, 10000.0}}).sm_pct_upper);
 }
 
 namespace {

@@ -65,7 +65,7 @@ struct sm_dropout_rule {
 // The solver for these options: under time_share the idle time's rate is one more unknown.
 inline rate_solver make_rate_solver(const attribution_options& o) {
   rate_solver_options r = o.rates;
-  r.sm_count = o.sm_count;
+  if (o.sm_count > 0) r.sm_count = o.sm_count;
   return rate_solver(o.idle == idle_model::time_share, r);
 }
 

@@ -45,9 +45,10 @@ struct monitor_row {
   monitor_totals totals;
   double mean_ns = 0;  // totals.gpu_ns / totals.count
   std::optional<double> sm_pct, l1tex_pct, l2_slices_pct, dram_pct;
-  // The most SM % can be (GH100): ncu's SM % is a maximum over inputs of which the one pass samples eight;
-  // the rest are bounded by the L1's data-pipe wavefront rates, also sampled. The true SM % lies in
-  // [sm_pct, sm_pct_upper]; sm_pct_range() says whether that range is wide enough to print as one.
+  // The most SM % can be (GH100): ncu's SM % is a maximum over inputs of which the one pass samples nine;
+  // the rest are bounded by the L1's data-pipe wavefront rates, also sampled. sm_pct is the least it can be
+  // (the inputs less what PM sampling counts for each warp launched: rate_solver.hpp, warp_launch_excess), so
+  // the true SM % lies in [sm_pct, sm_pct_upper]; sm_pct_range() says whether that is wide enough to print as one.
   std::optional<double> sm_pct_upper;
   std::optional<double> memory_pct;  // max(DRAM, L1, L2 slices): the monitor's, not ncu's Memory %
   std::optional<double> dram_read_bytes, dram_write_bytes;

@@ -38,6 +38,8 @@ inline row_resolution resolve_row(const row_classes& classes,
   have.fill(true);
   have_se.fill(true);
   std::optional<double> se_pct;  // unknown when any class's is
+  constexpr auto upper = static_cast<std::size_t>(rate_metric::sm_upper_pct);
+  bool any_upper = false;
   for (const auto& [c, weight] : classes) {
     if (c == nullptr) {
       res.status = rate_status::not_solved;
@@ -53,10 +55,13 @@ inline row_resolution resolve_row(const row_classes& classes,
     }
     w += weight;
     solo += weight * c->solo_share.value_or(0);
+    any_upper = any_upper || c->value[upper].has_value();
     for (std::size_t m = 0; m < rate_metric_count; ++m) {
-      have[m] = have[m] && c->value[m].has_value();
+      // A class without an upper end is at most its SM %: a row that mixes it with a ranged class keeps a range.
+      const std::optional<double>& x = m == upper && !c->value[m] ? c->value[0] : c->value[m];
+      have[m] = have[m] && x.has_value();
       have_se[m] = have_se[m] && c->standard_error[m].has_value();
-      sum[m] += weight * c->value[m].value_or(0);
+      sum[m] += weight * x.value_or(0);
       var[m] += weight * weight * c->standard_error[m].value_or(0) * c->standard_error[m].value_or(0);
     }
   }
@@ -79,6 +84,7 @@ inline row_resolution resolve_row(const row_classes& classes,
       v[m] = sum[m] / w;
       if (m < rate_pct_metrics && have_se[m]) se_pct = std::max(se_pct.value_or(0.0), std::sqrt(var[m]) / w);
     }
+  if (!any_upper) v[upper].reset();  // no class had an upper end: the row has none either
   bool all_se = true;
   for (std::size_t m = 0; m < rate_pct_metrics; ++m) all_se = all_se && (!have[m] || have_se[m]);
   if (all_se) res.standard_error_pct = se_pct;

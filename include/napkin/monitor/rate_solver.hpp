@@ -181,18 +181,16 @@ class rate_solver {
       it->second += static_cast<double>(ns) / width;
     }
     const std::uint64_t idle_ns = s.duration_ns() - std::min(busy_ns, s.duration_ns());
-    if (busy_ns > 0 && s.elapsed_cycles) {  // the clock kernels ran at
-      busy_cycles_ += *s.elapsed_cycles;
-      busy_clock_ns_ += s.duration_ns();
-    }
     if (a.empty() && !idle_) return;  // no kernel, no idle unknown: nothing to learn
     if (idle_ && idle_ns > 0) a.emplace_back(idle_column(), static_cast<double>(idle_ns) / width);
     const bool alone = a.size() == 1;
+    const bool clocked = s.elapsed_cycles && *s.elapsed_cycles > 0;  // the clock the window ran at
     for (const auto& [k, share] : a) {
       ++stats_[k].windows;
       const auto ns = static_cast<std::uint64_t>(share * width + 0.5);
       stats_[k].sampled_ns += ns;
       if (alone) stats_[k].solo_ns += ns;
+      if (clocked) stats_[k].clock_cycles += share * *s.elapsed_cycles, stats_[k].clock_ns += share * width;
     }
     // SM % is a maximum over its inputs, and a maximum of window means is not the time-weighted sum of each
     // kernel's maximum: where the inputs were sampled, they are solved (each additive) and SM % is not.
@@ -248,6 +246,7 @@ class rate_solver {
   struct class_stats {
     std::uint64_t windows = 0, sampled_ns = 0, solo_ns = 0;
     std::uint64_t warps = 0, launch_ns = 0;  // over the launches whose warps are known (add_launch)
+    double clock_cycles = 0, clock_ns = 0;   // the clock of its windows, each weighted by its share of them
   };
   struct metric_fit {
     std::vector<double> x, se, vif;
@@ -274,8 +273,6 @@ class rate_solver {
   std::vector<std::pair<std::string, std::vector<std::string>>> blended_;  // named past the cap
   bool more_blended_ = false;
   std::uint64_t windows_ = 0;
-  double busy_cycles_ = 0;  // gpc__cycles_elapsed over the windows a kernel ran in, and their length
-  std::uint64_t busy_clock_ns_ = 0;
 };
 
 inline rate_solver::metric_fit rate_solver::fit(const metric_sums& m) const {
@@ -339,12 +336,12 @@ inline std::string rate_solver::column_name(std::size_t k) const {
   return "?";
 }
 
-// The warps class k launched per SM cycle of its kernels' time: 0 when its launches' warps, the clock or the SM
-// count are unknown.
+// The warps class k launched per SM cycle of its kernels' time, at the clock of its own windows: 0 when its
+// launches' warps, that clock or the SM count are unknown.
 inline double rate_solver::warps_per_sm_cycle(std::size_t k) const {
   const class_stats& s = stats_[k];
-  if (options_.sm_count == 0 || s.launch_ns == 0 || busy_clock_ns_ == 0 || !(busy_cycles_ > 0)) return 0;
-  const double cycles_per_ns = busy_cycles_ / static_cast<double>(busy_clock_ns_);
+  if (options_.sm_count == 0 || s.launch_ns == 0 || !(s.clock_ns > 0) || !(s.clock_cycles > 0)) return 0;
+  const double cycles_per_ns = s.clock_cycles / s.clock_ns;
   return static_cast<double>(s.warps) /
          (static_cast<double>(s.launch_ns) * cycles_per_ns * static_cast<double>(options_.sm_count));
 }
@@ -366,25 +363,27 @@ inline void rate_solver::sm_from_inputs(metric_fits& fits, std::vector<std::size
     sm.partner.assign(n_, n_);
   }
   const auto input = [&](std::size_t i) -> const metric_fit& { return fits[rate_metric_count + i]; };
+  const auto present = [&](std::size_t i, std::size_t k) { return !input(i).x.empty() && input(i).vif[k] > 0; };
   for (std::size_t k = 0; k < n_; ++k) {
-    double best = -1;
-    for (std::size_t i = 0; i < sm_input_count; ++i)
-      if (!input(i).x.empty() && input(i).vif[k] > 0 && input(i).x[k] > best) best = input(i).x[k], lead[k] = i;
-    if (lead[k] == sm_input_count) continue;
-    // The least: each input less what PM sampling counts per warp launched (percent of the input's peak).
+    // Each input less what PM sampling counts per warp launched (percent of the input's peak): the least it can
+    // be. The lead and the error are the lowered inputs'; the upper end is the largest input as sampled.
     const double warps = warps_per_sm_cycle(k);
-    double least = 0;
+    std::array<double, sm_input_count> lowered{};
+    std::size_t raw_lead = sm_input_count;
     for (std::size_t i = 0; i < sm_input_count; ++i) {
-      if (input(i).x.empty() || !(input(i).vif[k] > 0)) continue;
-      double v = input(i).x[k];
-      if (i == 0) v -= warp_launch_excess::instructions * warps / 4.0 * 100.0;
-      if (i == 1) v -= warp_launch_excess::alu_pipe * warps / 2.0 * 100.0;
-      least = std::max(least, v);
+      if (!present(i, k)) continue;
+      lowered[i] = input(i).x[k];
+      if (i == 0) lowered[i] -= warp_launch_excess::instructions * warps / 4.0 * 100.0;
+      if (i == 1) lowered[i] -= warp_launch_excess::alu_pipe * warps / 2.0 * 100.0;
+      if (lead[k] == sm_input_count || lowered[i] > lowered[lead[k]]) lead[k] = i;
+      if (raw_lead == sm_input_count || input(i).x[k] > input(raw_lead).x[k]) raw_lead = i;
     }
+    if (lead[k] == sm_input_count) continue;
+    const double least = std::max(lowered[lead[k]], 0.0), best = input(raw_lead).x[k];
     sm.x[k] = least, sm.se[k] = 0, sm.vif[k] = 0, sm.partner[k] = n_;
     for (std::size_t i = 0; i < sm_input_count; ++i) {
       const metric_fit& f = input(i);
-      if (f.x.empty() || !(f.vif[k] > 0) || f.x[k] < best - 3.0) continue;
+      if (!present(i, k) || lowered[i] < least - 3.0) continue;
       if (f.vif[k] > sm.vif[k]) sm.vif[k] = f.vif[k], sm.partner[k] = f.partner[k];
       sm.se[k] = f.se[k] < 0 || sm.se[k] < 0 ? -1.0 : std::max(sm.se[k], f.se[k]);
     }
@@ -397,7 +396,7 @@ inline void rate_solver::sm_from_inputs(metric_fits& fits, std::vector<std::size
     if ((wave == nullptr && least >= best) || upper.x.size() != n_) continue;
     const bool wave_leads = wave != nullptr && wave->x[k] > best;
     upper.x[k] = wave_leads ? wave->x[k] : best;
-    upper.se[k] = wave_leads ? wave->se[k] : sm.se[k];
+    upper.se[k] = wave_leads ? wave->se[k] : input(raw_lead).se[k];
     upper.vif[k] = std::max(sm.vif[k], 1.0);  // present (judge reads a value where vif > 0)
     upper.partner[k] = n_;
   }
