@@ -173,7 +173,7 @@ NAPKIN_DETAIL_FUNC std::string detail::monitor_text(const monitor_report& r) {
   out += "  max(DRAM, L1, L2s): the monitor's reading, not ncu's Memory %\n";
   out += "  SM % = the largest sampled SM input (GH100: instructions; ALU, FMA, FP64, tensor, uniform, XU,\n";
   out += "  LSU pipes); ncu's also takes MIO, TEX, shared-pipe and TMA: a kernel led by those reads low\n";
-  out += "  (the L1 wavefronts bound them: SM % as a range, 52.0+); PM sampling counts up to 8 instructions\n";
+  out += "  (the L1 wavefronts bound them: SM % as a range, 52.0+); PM sampling counts up to 8.2 instructions\n";
   out += "  more than ncu for each warp launched: a kernel of many short warps gets a range from below\n";
   detail::monitor_table(out, "By phase", r.phases, true);
   detail::monitor_table(out, "By phase path", r.paths, true);

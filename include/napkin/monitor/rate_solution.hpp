@@ -18,10 +18,11 @@
 NAPKIN_BEGIN_NAMESPACE
 
 // What the solver gives a class, in this order: SM, L1, L2-slices, DRAM (percent), DRAM read and write bytes per ns
-// of the window, and the most SM % can be (sm_upper_pct: where the windows carried the SM % inputs, the larger of
-// the solved inputs and, where the windows carried them, the solved L1 wavefront rates, which bound the inputs the
-// pass lacks; docs/monitor.md, "SM % as a range"). Where the inputs were sampled, SM % is the least it can be:
-// the inputs less what PM sampling counts for each warp launched (warp_launch_excess).
+// of the window, and the most SM % can be (sm_upper_pct: the larger of the solved SM % inputs and, where the windows
+// carried them, the solved L1 wavefront rates, which bound the inputs the pass lacks; docs/monitor.md, "SM % as a
+// range"; set only where it is more than SM %, the least it can be: with wavefronts, or where warp launches
+// lowered the inputs). Where the inputs were sampled, SM % is the inputs less what PM sampling counts for each
+// warp launched (warp_launch_excess).
 enum class rate_metric {
   sm_pct,
   l1tex_pct,
