@@ -8,9 +8,9 @@ MONITOR.txt: `zoo monitor` (its NAPKIN_MONITOR_ROW by=kernel lines). NCU_SOL.csv
 --profile-from-start off --section SpeedOfLight --csv --print-units base zoo plain`.
 
 Kernels are matched by name (the part before the argument list, without ncu's leading "void", spaces and
-underscores left out, as the monitor's key=value names replace spaces by underscores); a kernel whose template
-arguments the two write differently (ncu's 0 for CUPTI's false) is counted as not in the monitor's rows. A kernel ncu saw with SM % or DRAM % more than 3 points apart
-in different launches (a library kernel two cases call with different sizes) is left out: the monitor's row is
+underscores left out, as the monitor's key=value names replace spaces by underscores, and a template argument
+`false` or `true` read as ncu writes it, 0 or 1, where CUPTI's demangled name spells it out). A kernel ncu saw
+with SM % or DRAM % more than 3 points apart in different launches (a library kernel two cases call with different sizes) is left out: the monitor's row is
 the mix of those launches. A row holds when its DRAM % is within 3 points of ncu's and its SM % is within 3
 points, or, where the monitor prints SM % as a range (sm_pct_upper more than 3 points above sm_pct), ncu's
 lies in the range (within 3 points of either end). Rows the monitor could not resolve have no readings and no
@@ -27,7 +27,9 @@ NCU = {"Compute (SM) Throughput": "sm", "DRAM Throughput": "dram", "Duration": "
 
 def key(name):
     name = re.sub(r"^void[\s_]", "", name)  # ncu writes a kernel's return type, CUPTI's demangled name does not
-    return re.sub(r"[\s_]", "", name.split("(")[0])
+    name = re.sub(r"[\s_]", "", name.split("(")[0])
+    # A template argument true or false as ncu writes it, 1 or 0
+    return re.sub(r"(?<=[<,])(true|false)(?=[,>])", lambda m: "1" if m.group(1) == "true" else "0", name)
 
 
 def load_ncu(path):
