@@ -3,9 +3,9 @@
 
 For the compilers (g++, clang++), standards (C++17, C++20) and exception modes:
   - each header in include/napkin is compiled alone (-fsyntax-only -Wall -Wextra -Wpedantic -Werror),
-    included twice (include guards): with g++ -std=c++17 and exceptions, and each plain-C++ header (one that needs no CUDA
-    header: the napkin math and occupancy among them, promised to users without CUDA and without exceptions)
-    also with clang++ -std=c++20 -fno-exceptions (with one compiler, both with it).
+    included twice (include guards): with g++ -std=c++17 and exceptions, and each plain-C++ header (one
+    that needs no CUDA header: the napkin math and occupancy among them, promised to users without CUDA and
+    without exceptions) also with clang++ -std=c++20 -fno-exceptions (with one compiler, both with it).
     What only a header alone can show is a missing #include or guard, which turns on what the standard
     library pulls in transitively (the standard, the mode) and not on the warnings; every header's code in
     every combination of compiler, standard and mode is built by the two-TU programs, with -Werror, for every
@@ -19,8 +19,8 @@ With nvcc (-Werror all-warnings), one unit that includes every CUDA-facing heade
 each header whose own text has device-side code (__device__, __global__, __host__, __CUDACC__, __CUDA_ARCH__)
 is compiled alone as CUDA C++ (so is napkin/compiled.hpp, with the switch). The other headers are the same
 text for nvcc as for g++ (nvcc hands host code to g++), whose alone-compiles above show that each includes what
-it uses; what nvcc's own front end could refuse in them shows in the one unit. (Each alone took nvcc 12-18 s:
-64 of them were half of this test's time.)
+it uses; what nvcc's own front end could refuse in them shows in the one unit. (Each alone took nvcc 12-18 s
+on the 2-core development machine, and 64 headers were compiled so.)
 Headers that include MPI's <mpi.h> (napkin/mpi.hpp) are compiled alone with --mpi-include's folders, or
 skipped (said so) without them, and are left out of the two-TU program (tests/mpi links them with MPI).
 Separate compilation (NAPKIN_SEPARATE_COMPILATION=1): napkin/compiled.hpp, which refuses to compile without it, is
@@ -74,12 +74,13 @@ def reaches(start, deps, hit, follow=lambda d: True):
 
 
 def classify(include_dir):
-    """The headers, each with whether it needs a CUDA header (directly or not), and each one's napkin includes."""
+    """The headers, each with whether it needs a CUDA header (directly or not), each one's napkin includes, and
+    each one's text."""
     headers = sorted(p.relative_to(include_dir).as_posix() for p in include_dir.rglob("*.hpp"))
     texts = {h: (include_dir / h).read_text() for h in headers}
     deps = {h: NAPKIN_INCLUDE.findall(texts[h]) for h in headers}
     cuda = {h for h in headers if CUDA_INCLUDE.search(texts[h])}
-    return {h: reaches(h, deps, lambda x: x in cuda) for h in headers}, deps
+    return {h: reaches(h, deps, lambda x: x in cuda) for h in headers}, deps, texts
 
 
 def run(cmd, cwd=None):
@@ -98,17 +99,17 @@ def main():
     ap.add_argument("--mpi-include", action="append", default=[])
     args = ap.parse_args()
     include_dir = pathlib.Path(args.include).resolve()
-    headers, direct_deps = classify(include_dir)
-    mpi_headers = {h for h in headers if MPI_INCLUDE.search((include_dir / h).read_text())}
+    headers, direct_deps, texts = classify(include_dir)
+    mpi_headers = {h for h in headers if MPI_INCLUDE.search(texts[h])}
     mpi_flags = [f for d in args.mpi_include for f in ("-isystem", d)]
     if mpi_headers and not args.mpi_include:
         print(f"SKIPPED (no --mpi-include): {' '.join(sorted(mpi_headers))}")
         headers = {h: c for h, c in headers.items() if h not in mpi_headers}
-    separate_headers = {h for h in headers if SEPARATE_ONLY.search((include_dir / h).read_text())}
+    separate_headers = {h for h in headers if SEPARATE_ONLY.search(texts[h])}
     impl_headers = {h for h in headers if h.endswith(IMPL_SUFFIX)}
     compiled_includes = set()
     for h in separate_headers:  # their #include lines, not a mention in a comment
-        code = LINE_COMMENT.sub("", (include_dir / h).read_text())
+        code = LINE_COMMENT.sub("", texts[h])
         compiled_includes |= set(NAPKIN_INCLUDE.findall(code))
     split = {h[: -len(IMPL_SUFFIX)] + ".hpp" for h in impl_headers}
 
@@ -126,7 +127,7 @@ def main():
         failures.append(f"{h} is not included by napkin/compiled.hpp")
         print(f"FAIL {failures[-1]}")
     for h in sorted(impl_headers):
-        for line in INLINE_IN_IMPL.findall(LINE_COMMENT.sub("", (include_dir / h).read_text())):
+        for line in INLINE_IN_IMPL.findall(LINE_COMMENT.sub("", texts[h])):
             failures.append(f"{h}: a body marked `inline` ({line.strip()}...) where NAPKIN_DETAIL_FUNC belongs")
             print(f"FAIL {failures[-1]}")
     for h, cuda in headers.items():
@@ -146,7 +147,7 @@ def main():
                    "-I", str(include_dir), *(cuda_flags if cuda else []), *(mpi_flags if h in mpi_headers else [])]
             jobs.append((f"{os.path.basename(args.cxx[0])} -std=c++17 separate {h}", cmd + [str(tu)], h, []))
         if cuda and args.nvcc and (h in separate_headers or
-                                   DEVICE_CODE.search(LINE_COMMENT.sub("", (include_dir / h).read_text()))):
+                                   DEVICE_CODE.search(LINE_COMMENT.sub("", texts[h]))):
             cu = tu.with_suffix(".cu")
             cu.write_text(tu.read_text())
             jobs.append((f"nvcc {h}", [args.nvcc, "-std=c++17", "-Werror", "all-warnings",
@@ -161,7 +162,7 @@ def main():
     (work / "tu_b.cpp").write_text(all_includes + "int napkin_tu_b() { return 2; }\n")
     (work / "main.cpp").write_text("int napkin_tu_a();\nint napkin_tu_b();\n"
                                    "int main() { return napkin_tu_a() + napkin_tu_b() == 3 ? 0 : 1; }\n")
-    if args.nvcc:  # every CUDA-facing header in one CUDA C++ unit (the MPI and separate-mode ones alone above)
+    if args.nvcc:  # every CUDA-facing header in one CUDA C++ unit but the MPI ones and those of separate mode
         cu = work / "all_cuda_facing.cu"
         cu.write_text("".join(f"#include <{h}>\n" for h, cuda in headers.items()
                               if cuda and h not in mpi_headers | separate_headers | impl_headers))
