@@ -237,11 +237,17 @@ fuzz_target() {
     echo ok >"$dir/work/$name.result"
   else
     {
-      grep -a -E '^(Running:|==[0-9]+==ERROR|SUMMARY|fuzz_)|Test unit written' "$log" | head -n 20 || true
+      # The finding, the top of its stack, and (below) the input itself: CI keeps this output, not the artifact.
+      grep -a -E '^(Running:|==[0-9]+==ERROR|SUMMARY|fuzz_|fuzz finding)|^ *#[0-9]+ .* in (napkin::|fuzz::|LLVMFuzzer)|Test unit written' \
+        "$log" | head -n 30 || true
       local written
       written=$(grep -a -o 'Test unit written to .*' "$log" | tail -n 1 | sed 's/Test unit written to //') || true
       if [ -n "$written" ]; then
         say "fuzz lane: fuzz_$name crashed on a new input: $written (add it to tests/fuzz/regressions/$name/; full log: $log)"
+        if [ -f "$written" ] && [ "$(wc -c <"$written")" -le 4096 ]; then
+          say "fuzz lane: the input, $(wc -c <"$written") bytes, as base64 (base64 -d > tests/fuzz/regressions/$name/<name>):"
+          base64 -w 76 "$written"
+        fi
       else
         say "fuzz lane: fuzz_$name crashed on a committed input: $(grep -a '^Running:' "$log" | tail -n 1) (full log: $log)"
       fi

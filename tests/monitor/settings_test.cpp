@@ -233,7 +233,14 @@ TEST_CASE("sample=: part of the time") {
   CHECK(slow.sample_every_ns == 120'000'000'000);
   CHECK(validate_monitor_settings(slow).empty());
   CHECK(ok("interval=250ms").sample_for_ns == 1'000'000'000);  // 4 x 250 ms fits the default second
-  CHECK(validate_monitor_settings(ok("interval=500ms,sample=1s/60s")).find("at least 4 intervals") != std::string::npos);
+  // What only options together refuse, the parser refuses with the validator's reason (once the fuzzer's
+  // find: sample=4s/4s and a period above a day parsed, then failed validation).
+  CHECK(error("interval=500ms,sample=1s/60s").find("at least 4 intervals") != std::string::npos);
+  CHECK(error("sample=1s/60s,interval=500ms").find("at least 4 intervals") != std::string::npos);
+  CHECK(error("sample=4s/4s").find("longer than the time sampled") != std::string::npos);
+  CHECK(error("sample=4s/6744064s").find("at most a day") != std::string::npos);
+  CHECK(error("sample=4s/4s").find("NAPKIN_MONITOR=\"sample=4s/4s\": monitor sample=") != std::string::npos);
+  CHECK(ok("sample=4s/86400s").sample_every_ns == 86'400'000'000'000);  // a day is allowed
   CHECK(error("sample=al").find("or all") != std::string::npos);
   for (const char* bad : {"sample=1s", "sample=1s/", "sample=/30s", "sample=1/30", "sample=0s/30s", "sample=1s/0s",
                           "sample=1s-30s"})

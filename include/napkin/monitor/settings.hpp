@@ -25,9 +25,10 @@
 // Limits (monitor_limits): device <= 1024, interval <= 60 s, every <= a day, buffer <= 16 GiB, samples <= 2^24;
 // sample= needs its first duration at least 4 intervals and below the second, the second at most a day.
 //
-// A malformed value is an error naming the variable and the bad part. monitor_settings_from_env() raises it
-// through napkin's failure path; parse_monitor_settings() and try_monitor_settings_from_env() return it as
-// a value, for a production binary that must not die on a typo. Plain C++17; no CUDA or CUPTI.
+// A malformed value, or options that cannot go together (sample= against interval=), is an error naming the
+// variable and the bad part: what parses, validates. monitor_settings_from_env() raises it through napkin's
+// failure path; parse_monitor_settings() and try_monitor_settings_from_env() return it as a value, for a
+// production binary that must not die on a typo. Plain C++17; no CUDA or CUPTI.
 #pragma once
 
 #include "napkin/config.hpp"
@@ -338,6 +339,10 @@ inline monitor_settings_result parse_monitor_settings(const char* value) {
     if (ends_with(".json")) r.settings.report_format = monitor_report_format::json;
     if (ends_with(".csv")) r.settings.report_format = monitor_report_format::csv;
   }
+  // What only the options together say (sample= against interval=, its period against a day): settings that
+  // parse are settings that validate.
+  if (std::string why = validate_monitor_settings(r.settings); !why.empty())
+    return fail(why.substr(why.rfind("napkin: ", 0) == 0 ? 8 : 0));
   return r;
 }
 
