@@ -19,7 +19,7 @@
 #
 # Each lane ends with one line "tests/run.sh: <lane> lane: PASSED|FAILED|SKIPPED ..." (repeated at the
 # end); a lane that cannot run here (no clang, no sanitizer runtime, NAPKIN_NO_INSTALL) says why. The exit
-# status is non-zero when any lane fails. About 50 minutes on the 2-core development machine
+# status is non-zero when any lane fails. About 55 minutes on the 2-core development machine
 # (docs/CONTRIBUTING.md, "The test command's time"); CI allows 90.
 #
 # Environment: NAPKIN_BUILD_DIR (default build/test), NAPKIN_NO_INSTALL=1 (never call apt-get),
