@@ -14,7 +14,9 @@ with SM % or DRAM % more than 3 points apart in different launches (a library ke
 the mix of those launches. A row holds when its DRAM % is within 3 points of ncu's and its SM % is within 3
 points, or, where the monitor prints SM % as a range (sm_pct_upper more than 3 points above sm_pct), ncu's
 lies in the range (within 3 points of either end). Rows the monitor could not resolve have no readings and no
-verdict: they are counted as marked. Stdlib only.
+verdict: they are counted as marked. So is a row outside whose kernel ran alongside other kernels for more than
+3 % of its measured time (concurrent_ns over sampled_ns + dropped_ns) and which has no verdict: its readings are
+its share of a shared device, which ncu, replaying each kernel alone, does not see. Stdlib only.
 """
 import csv
 import re
@@ -22,6 +24,7 @@ import sys
 from statistics import median
 
 TOL = 3.0
+SHARED_LIMIT = 0.03  # monitor_row::concurrent_limit
 NCU = {"Compute (SM) Throughput": "sm", "DRAM Throughput": "dram", "Duration": "dur"}
 
 
@@ -70,13 +73,20 @@ def num(f, k):
     return float(f[k]) if k in f and f[k] not in ("", "-", "n/a") else None
 
 
+def shared(f):
+    """The kernel ran alongside others for more than 3 % of its measured time (monitor_row::shared_device)."""
+    measured = (num(f, "sampled_ns") or 0) + (num(f, "dropped_ns") or 0)
+    return measured > 0 and (num(f, "concurrent_ns") or 0) > SHARED_LIMIT * measured
+
+
 def main(argv):
     if len(argv) != 3:
         print(__doc__)
         return 2
     ncu, (mon, collisions) = load_ncu(argv[2]), load_monitor(argv[1])
-    tally = {"within": 0, "range holds": 0, "unresolved": 0, "outside, not marked": 0, "left out (varies in ncu)": 0,
-             "not in the monitor's rows": 0, "names that collide": len(collisions)}
+    tally = {"within": 0, "range holds": 0, "unresolved": 0, "shared device, no verdict": 0,
+             "outside, not marked": 0, "left out (varies in ncu)": 0, "not in the monitor's rows": 0,
+             "names that collide": len(collisions)}
     print("| kernel | ncu launches | ncu SM % | ncu DRAM % | monitor SM % | monitor DRAM % | resolution | verdict | "
           "holds |")
     print("|---|---:|---:|---:|---|---:|---|---|---|")
@@ -106,6 +116,8 @@ def main(argv):
             else:
                 shown = "%.2f" % sm
                 verdict = "within" if dram_ok and abs(sm - n_sm) <= TOL else "outside, not marked"
+            if verdict == "outside, not marked" and shared(f) and f.get("verdict") == "not-measured":
+                verdict = "shared device, no verdict"
         tally[verdict] += 1
         print("| `%s` | %d | %.2f | %.2f | %s | %s | %s | %s | %s |" % (
             name, len(launches), n_sm, n_dram, shown, "-" if dram is None else "%.2f" % dram, resolution,

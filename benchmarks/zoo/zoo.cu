@@ -14,10 +14,12 @@
 //   zoo napkin [--only NAME] [--set sol|sol_fast|elapsed]   measure(), per_kernel() (kernel replay) and
 //                                              per_kernel(fn, replay::application, reset) of every case:
 //                                              NAPKIN_SOL lines ending " mode=<mode> case=<name>"
-//   zoo why [--only NAME]                      per_kernel(fn, replay::application, reset) with metric_sets::why()
-//                                              (warp state, pipes, memory chart, achieved occupancy): one
-//                                              NAPKIN_WHY line per kernel, every counter as metric=value plus the
-//                                              sections' leader / busiest pipe (benchmarks/zoo/why_table.py)
+//   zoo why [--only NAME] [--replay application|kernel]   per_kernel(fn, replay::application, reset) (or
+//                                              per_kernel(fn), CUPTI's kernel replay, per_kernel's default) with
+//                                              metric_sets::why() (warp state, pipes, memory chart, achieved
+//                                              occupancy): one NAPKIN_WHY line per kernel, every counter as
+//                                              metric=value plus the sections' leader / busiest pipe
+//                                              (benchmarks/zoo/why_table.py)
 //   zoo monitor [--only NAME]                  napkin::monitor's per-kernel rows: each case back to back for ~50 ms
 //                                              in napkin::range{name}, 30 ms apart, 1 ms windows sampled all the
 //                                              time; the report as key=value lines (benchmarks/zoo/monitor_table.py
@@ -872,16 +874,24 @@ std::string token(std::string s) {
   return s;
 }
 
-// `zoo why`: the sections beyond SOL per kernel, in application replay (fn re-run per pass, L2 cleaned).
+// `zoo why`: the sections beyond SOL per kernel, in application replay (fn re-run per pass, L2 cleaned) or in
+// CUPTI's kernel replay (fn once; per_kernel's default).
 // The case in napkin's application replay (its reset before every pass, where it has one).
 napkin::kernel_reports application_replay(napkin::profiler& prof, const case_t& c) {
   return c.reset ? prof.per_kernel(c.launch, napkin::replay::application, c.reset)
                  : prof.per_kernel(c.launch, napkin::replay::application);
 }
 
-int why_mode(const std::vector<case_t>& cases, const std::vector<std::size_t>& chosen) {
+napkin::kernel_reports replayed(napkin::profiler& prof, const case_t& c, napkin::replay how) {
+  if (how == napkin::replay::application) return application_replay(prof, c);
+  if (c.reset) c.reset();
+  return prof.per_kernel(c.launch);
+}
+
+int why_mode(const std::vector<case_t>& cases, const std::vector<std::size_t>& chosen, napkin::replay how) {
   napkin::profiler prof(napkin::metric_sets::why());
-  std::printf("NAPKIN_SETUP chip=%s set=why passes=%zu\n", prof.chip().c_str(), prof.passes());
+  std::printf("NAPKIN_SETUP chip=%s set=why passes=%zu replay=%s\n", prof.chip().c_str(), prof.passes(),
+              std::string(napkin::to_string(how)).c_str());
   // The case list, so that why_table.py can name ncu's cases by their marker (grid size = index + 1).
   for (std::size_t i = 0; i < cases.size(); ++i)
     std::printf("ZOO_CASE index=%zu name=%s\n", i, cases[i].name.c_str());
@@ -890,7 +900,7 @@ int why_mode(const std::vector<case_t>& cases, const std::vector<std::size_t>& c
     const case_t& c = cases[i];
     try {
       const auto t0 = std::chrono::steady_clock::now();
-      const napkin::kernel_reports per = application_replay(prof, c);
+      const napkin::kernel_reports per = replayed(prof, c, how);
       const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       if (c.reset) c.reset();
       std::size_t index = 0;
@@ -974,7 +984,8 @@ int monitor_mode(const std::vector<case_t>& cases, const std::vector<std::size_t
 int usage(const char* argv0) {
   std::fprintf(stderr,
                "usage: %s list | time [--only NAME] | plain [--only NAME] [--repeat R] [--no-profiler-api] | "
-               "napkin [--only NAME] [--set sol|sol_fast|elapsed] | why [--only NAME] | monitor [--only NAME]\n",
+               "napkin [--only NAME] [--set sol|sol_fast|elapsed] | "
+               "why [--only NAME] [--replay application|kernel] | monitor [--only NAME]\n",
                argv0);
   return 2;
 }
@@ -983,7 +994,7 @@ int usage(const char* argv0) {
 
 int main(int argc, char** argv) try {
   const std::string mode = argc > 1 ? argv[1] : "";
-  std::string only, set_name = "sol_fast";
+  std::string only, set_name = "sol_fast", replay_name = "application";
   int repeat = 1;
   bool profiler_api = true;
   for (int i = 2; i < argc; ++i) {
@@ -995,12 +1006,16 @@ int main(int argc, char** argv) try {
       profiler_api = false;
     else if (std::strcmp(argv[i], "--set") == 0 && i + 1 < argc)
       set_name = argv[++i];
+    else if (std::strcmp(argv[i], "--replay") == 0 && i + 1 < argc)
+      replay_name = argv[++i];
     else
       return usage(argv[0]);
   }
   if (mode != "list" && mode != "time" && mode != "plain" && mode != "napkin" && mode != "why" && mode != "monitor")
     return usage(argv[0]);
   if (set_name != "sol" && set_name != "sol_fast" && set_name != "elapsed") return usage(argv[0]);
+  if (replay_name != "application" && replay_name != "kernel") return usage(argv[0]);
+  const napkin::replay how = replay_name == "kernel" ? napkin::replay::kernel : napkin::replay::application;
   state s;
   const std::vector<case_t> cases = make_cases(s);
   if (mode == "list") {
@@ -1075,7 +1090,7 @@ int main(int argc, char** argv) try {
     return 0;
   }
 
-  if (mode == "why") return why_mode(cases, chosen);
+  if (mode == "why") return why_mode(cases, chosen, how);
   if (mode == "monitor") return monitor_mode(cases, chosen);
 
   // napkin: one profiler for everything; measure() for every case, then per_kernel() for every case, then

@@ -51,7 +51,7 @@ TEST_CASE("launches outside every window: the row is partial; bytes per complete
   CHECK(text.find("* partial: 2 of 4 launches fully sampled (2.00 us not sampled)") != std::string::npos);
   CHECK(text.find("DRAM bytes per fully sampled launch 750") != std::string::npos);
   const std::string kv = to_key_values(r);
-  CHECK(kv.find("by=kernel name=copy count=4 gpu_ns=4000 mean_ns=1000 sampled_ns=2000 concurrent_ns=0 "
+  CHECK(kv.find("by=kernel name=copy count=4 gpu_ns=4000 mean_ns=1000 sampled_ns=2000 dropped_ns=0 concurrent_ns=0 "
                 "incomplete=2 complete=2 partial=1") != std::string::npos);
   CHECK(kv.find("dram_bytes_per_complete_launch=750") != std::string::npos);
 }

@@ -4,8 +4,9 @@
 
 Each kernel is built for one outcome, decided by the tolerance of 3 points: a number within, a number 3.5 off, a
 range that holds ncu's value, a range that misses it by 3.5, an unresolved row, a kernel ncu saw at two speeds,
-one the monitor has no row for, and cuBLAS's split-K reduction, whose template arguments ncu writes as 1/0 and
-CUPTI as true/false (matched). Usage: monitor_table_test.py REPO_ROOT
+one the monitor has no row for, cuBLAS's split-K reduction, whose template arguments ncu writes as 1/0 and
+CUPTI as true/false (matched), and three rows 20 points off whose kernels ran alongside others: for half their
+time with no verdict (marked), for half with a verdict, and for 3 % (the limit) with none (both not marked). Usage: monitor_table_test.py REPO_ROOT
 """
 import csv
 import os
@@ -21,12 +22,17 @@ SPLIT_CUPTI = "splitKreduce_kernel<32,_16,_int,_float,_float,_float,_float,_true
 ncu = [("void zoo_within(float*)", 50.0, 20.0), ("zoo_off(int)", 50.0, 20.0), ("zoo_range(float*)", 6.6, 13.0),
        ("zoo_range_miss(float*)", 6.6, 13.0), ("zoo_unresolved(float*)", 40.0, 40.0),
        ("zoo_varies(float*)", 10.0, 80.0), ("zoo_varies(float*)", 20.0, 80.0), ("zoo_no_row(float*)", 1.0, 1.0),
-       (SPLIT_NCU, 30.0, 60.0)]
+       (SPLIT_NCU, 30.0, 60.0), ("zoo_shared(float*)", 98.6, 0.0), ("zoo_shared_verdict(float*)", 98.6, 0.0),
+       ("zoo_shared_limit(float*)", 98.6, 0.0)]
 # the monitor: (name, sm_pct, sm_pct_upper or None, dram_pct, resolution)
 monitor = [("zoo_within", 52.9, None, 17.1, "resolved"), ("zoo_off", 53.5, None, 20.0, "resolved"),
            ("zoo_range", 2.0, 28.0, 13.4, "resolved"), ("zoo_range_miss", 10.1, 28.0, 13.4, "resolved"),
            ("zoo_unresolved", None, None, None, "collinear"), ("zoo_varies", 15.0, None, 80.0, "resolved"),
-           (SPLIT_CUPTI, 31.0, None, 59.0, "resolved")]
+           (SPLIT_CUPTI, 31.0, None, 59.0, "resolved"), ("zoo_shared", 75.3, None, 0.0, "resolved"),
+           ("zoo_shared_verdict", 75.3, None, 0.0, "resolved"), ("zoo_shared_limit", 75.3, None, 0.0, "resolved")]
+# Measured time (sampled + dropped), the time alongside other kernels, and the verdict, where not the defaults.
+times = {"zoo_shared": (900, 100, 500, "not-measured"), "zoo_shared_verdict": (900, 100, 500, "compute-bound"),
+         "zoo_shared_limit": (900, 100, 30, "not-measured")}
 
 with tempfile.TemporaryDirectory() as tmp:
     csv_path, txt_path = os.path.join(tmp, "ncu.csv"), os.path.join(tmp, "monitor.txt")
@@ -44,7 +50,10 @@ with tempfile.TemporaryDirectory() as tmp:
             fields = [f"name={name}", "phase=case"]
             fields += [f"sm_pct={sm}", f"dram_pct={dram}"] if sm is not None else ["sm_pct=-", "dram_pct=-"]
             fields += [f"sm_pct_upper={upper}"] if upper is not None else []
-            fields += [f"verdict={'not-measured' if sm is None else 'balanced'}", f"resolution={resolution}"]
+            sampled, dropped, concurrent, verdict = times.get(name, (1000, 0, 0, None))
+            fields += [f"sampled_ns={sampled}", f"dropped_ns={dropped}", f"concurrent_ns={concurrent}"]
+            fields += [f"verdict={verdict or ('not-measured' if sm is None else 'balanced')}",
+                       f"resolution={resolution}"]
             f.write("NAPKIN_MONITOR_ROW by=kernel " + " ".join(fields) + "\n")
         f.write("NAPKIN_MONITOR_ROW by=phase name=case sm_pct=1 dram_pct=1\n")  # not a kernel row
     out = subprocess.run([sys.executable, script, txt_path, csv_path], check=True, capture_output=True,
@@ -53,9 +62,10 @@ with tempfile.TemporaryDirectory() as tmp:
 rows = {line.split("`")[1]: line.rstrip(" |").rsplit("| ", 1)[1] for line in out.splitlines() if line.startswith("| `")}
 expected = {"void zoo_within": "within", "zoo_off": "outside, not marked", "zoo_range": "range holds",
             "zoo_range_miss": "outside, not marked", "zoo_unresolved": "unresolved",
-            SPLIT_NCU.split("(")[0][:60]: "within"}
-tally = ("within: 2; range holds: 1; unresolved: 1; outside, not marked: 2; left out (varies in ncu): 1; "
-         "not in the monitor's rows: 1; names that collide: 0")
+            SPLIT_NCU.split("(")[0][:60]: "within", "zoo_shared": "shared device, no verdict",
+            "zoo_shared_verdict": "outside, not marked", "zoo_shared_limit": "outside, not marked"}
+tally = ("within: 2; range holds: 1; unresolved: 1; shared device, no verdict: 1; outside, not marked: 4; "
+         "left out (varies in ncu): 1; not in the monitor's rows: 1; names that collide: 0")
 failures = [f"{k}: expected {v}, got {rows.get(k)}" for k, v in expected.items() if rows.get(k) != v]
 if set(rows) != set(expected):
     failures.append(f"rows {sorted(rows)}, expected {sorted(expected)}")

@@ -124,6 +124,44 @@ TEST_CASE("verdicts through the SOL table") {
   CHECK_FALSE(r.kernels[0].sm_pct.has_value());
 }
 
+TEST_CASE("a kernel that shared the device for more than 3 % of its time keeps its readings, not a verdict") {
+  // Windows of 1000 ns, each kernel over whole windows: "fma" alone in 4 (SM 80, DRAM 0), "copy" alone in 4
+  // (SM 10, DRAM 80), then both together in 4, each over the whole window (SM 90, DRAM 80: the rates add up).
+  // The solve recovers each one's rates exactly; each ran half its time alongside the other.
+  std::vector<pm_sample> w;
+  std::vector<kernel_record> k;
+  for (std::uint64_t i = 0; i < 12; ++i) {
+    const std::uint64_t t = i * 1000;
+    w.push_back(i < 4 ? sample(t, t + 1000, 80, 0) : i < 8 ? sample(t, t + 1000, 10, 80) : sample(t, t + 1000, 90, 80));
+    if (i < 4 || i >= 8) k.push_back(kernel("fma", t, t + 1000, {}, 1));
+    if (i >= 4) k.push_back(kernel("copy", t, t + 1000, {}, 2));
+  }
+  const monitor_report r = make_monitor_report(k, attribute(w, k, {}, keep_first()));
+  const monitor_row fma = row(r.kernels, "fma");
+  REQUIRE(fma.resolution.resolved());
+  CHECK(*fma.sm_pct == doctest::Approx(80));
+  CHECK(*row(r.kernels, "copy").dram_pct == doctest::Approx(80));
+  CHECK(fma.concurrent_fraction() == doctest::Approx(0.5));
+  CHECK(fma.verdict.kind == bottleneck::not_measured);
+  CHECK(fma.verdict.reason == "no verdict: ran alongside other kernels for 50% of its time; its readings are its "
+                              "share of the device, not its own limit (a profiler replays it alone)");
+  CHECK(row(r.kernels, "copy").verdict.kind == bottleneck::not_measured);
+  CHECK(to_text(r).find("ran alongside other kernels for 50% of its time") != std::string::npos);
+  // The phase row (here, launches outside any range) keeps its verdict: what it ran together is the phase.
+  CHECK(r.phases.at(0).verdict.kind != bottleneck::not_measured);
+
+  // The limit: 3 % of the measured time (sampled or dropped) alongside another kernel keeps the verdict.
+  monitor_row x;
+  x.totals.sampled_ns = 900;
+  x.totals.dropped_ns = 100;
+  x.totals.concurrent_ns = 30;
+  CHECK_FALSE(x.shared_device());
+  x.totals.concurrent_ns = 31;
+  CHECK(x.shared_device());
+  x.totals = {};
+  CHECK(x.concurrent_fraction() == 0.0);
+}
+
 TEST_CASE("bytes need both directions over the same time") {
   pm_sample half = sample(0, 1000, 10, 10, 10, 10, 500, 0);
   half.dram_write_bytes.reset();
@@ -198,7 +236,7 @@ TEST_CASE("to_key_values: a device line and one line per row") {
                  "idle_fraction=0.125",
                  0) == 0);
   CHECK(kv.find("\nNAPKIN_MONITOR_ROW by=phase name=attention count=2 gpu_ns=2000 mean_ns=1000 sampled_ns=2000 "
-                "concurrent_ns=0 incomplete=0 complete=2 partial=0 sm_pct=20 dram_pct=85 l1tex_pct=30 "
+                "dropped_ns=0 concurrent_ns=0 incomplete=0 complete=2 partial=0 sm_pct=20 dram_pct=85 l1tex_pct=30 "
                 "l2_slices_pct=40 memory_pct=85 dram_read_bytes=2400 dram_write_bytes=1200 dram_bytes=3600 "
                 "dram_bytes_per_s=1800000000 dram_bytes_per_complete_launch=1800 l2=slices "
                 "communication_fraction=0 activity=compute verdict=memory-bound-dram") != std::string::npos);

@@ -126,6 +126,12 @@ inline monitor_report make_monitor_report(const std::vector<kernel_group>& group
     path_split[phase_path(g.phase)].add(g.name, static_cast<double>(g.totals.gpu_ns));
   }
   r.kernels = detail::monitor_rows(by_kernel, kernel_classes);
+  for (monitor_row& k : r.kernels)  // a kernel that shared the device: its readings, no verdict
+    if (k.resolution.resolved() && k.shared_device() && k.verdict.kind != bottleneck::not_measured)
+      k.verdict = {bottleneck::not_measured, "no verdict: ran alongside other kernels for " +
+                                                 percent_of(k.concurrent_fraction(), 0) +
+                                                 " of its time; its readings are its share of the device, not its "
+                                                 "own limit (a profiler replays it alone)"};
   r.phases = detail::monitor_rows(by_phase, phase_classes, &phase_split);
   r.paths = detail::monitor_rows(by_path, path_classes, &path_split);
   return r;

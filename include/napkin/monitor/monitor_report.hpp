@@ -20,7 +20,9 @@
 // never the mean of the windows it ran in, which is a blend of its neighbours. A row of several classes
 // (a kernel under several phases, a phase of several kernels) is their mean weighted by sampled time, with
 // the standard errors combined as if independent. A row is resolved only when all its classes are; any
-// other row has no readings, no DRAM bytes and no verdict, and its resolution says why.
+// other row has no readings, no DRAM bytes and no verdict, and its resolution says why. A kernel row whose
+// kernel shared the device (ran alongside others for more than 3 % of its time) keeps its readings and has
+// no verdict: they are its part of the device, not its own limit.
 #pragma once
 
 #include "napkin/config.hpp"
@@ -62,6 +64,17 @@ struct monitor_row {
   row_resolution resolution;
 
   bool communication() const { return split.mostly_communication(); }
+  // The share of its measured time (sampled or dropped) that it ran alongside another kernel.
+  double concurrent_fraction() const {
+    const std::uint64_t measured = totals.sampled_ns + totals.dropped_ns;
+    return measured ? static_cast<double>(totals.concurrent_ns) / static_cast<double>(measured) : 0.0;
+  }
+  // A kernel that shared the device for more than this share of its time gets no verdict: while it shares,
+  // its readings are its part of the device, not its own limit (a profiler replays each kernel alone), and a
+  // reading is off its own by at most the shared share x 100 points: 3 % of the time, 3 points, the accuracy
+  // goal. Phases keep theirs: what a phase ran together is the phase.
+  bool shared_device() const { return concurrent_fraction() > concurrent_limit; }
+  static constexpr double concurrent_limit = 0.03;
   // SM % is a range rather than a number: its bound is more than sm_range_points above it.
   bool sm_pct_range() const { return sm_pct && sm_pct_upper && *sm_pct_upper > *sm_pct + sm_range_points; }
   static constexpr double sm_range_points = 3.0;  // the monitor's accuracy goal against ncu, in points
