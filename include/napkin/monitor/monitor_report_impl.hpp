@@ -261,8 +261,8 @@ NAPKIN_DETAIL_FUNC std::string to_key_values(const monitor_report& r) {
       const monitor_totals& t = row.totals;
       os << "\nNAPKIN_MONITOR_ROW by=" << by << " name=" << detail::monitor_key_name(row.name) << " count=" << t.count
          << " gpu_ns=" << t.gpu_ns << " mean_ns=" << row.mean_ns << " sampled_ns=" << t.sampled_ns
-         << " dropped_ns=" << t.dropped_ns << " concurrent_ns=" << t.concurrent_ns << " incomplete=" << t.incomplete << " complete=" << row.complete
-         << " partial=" << (row.partial ? 1 : 0);
+         << " dropped_ns=" << t.dropped_ns << " concurrent_ns=" << t.concurrent_ns << " incomplete=" << t.incomplete
+         << " complete=" << row.complete << " partial=" << (row.partial ? 1 : 0);
       detail::monitor_key_value(os, "sm_pct", row.sm_pct);
       detail::monitor_key_value(os, "sm_pct_upper", row.sm_pct_upper);
       detail::monitor_key_value(os, "dram_pct", row.dram_pct);
