@@ -74,10 +74,10 @@ struct monitor_row {
   // reading is off its own by at most the shared share x 100 points: 3 % of the time, 3 points, the accuracy
   // goal. Phases keep theirs: what a phase ran together is the phase.
   bool shared_device() const { return concurrent_fraction() > concurrent_limit; }
-  static constexpr double concurrent_limit = 0.03;
   // SM % is a range rather than a number: its bound is more than sm_range_points above it.
   bool sm_pct_range() const { return sm_pct && sm_pct_upper && *sm_pct_upper > *sm_pct + sm_range_points; }
   static constexpr double sm_range_points = 3.0;  // the monitor's accuracy goal against ncu, in points
+  static constexpr double concurrent_limit = sm_range_points / 100.0;  // the goal's points as a share of 100
 };
 
 // "SM % between 1.6 and 28.6 (...)": what a row whose SM % is a range says about it, in every rendering.
