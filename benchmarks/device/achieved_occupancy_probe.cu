@@ -8,6 +8,7 @@
 //   /tmp/occ alone|sync|gap    # application replay: each length in its own per_kernel(); the six with a
 //                              # cudaDeviceSynchronize() after each; the same and 1 ms of host sleep after each
 //   /tmp/occ noflush|measure   # application replay without the L2 flush; measure() of each length alone
+//   /tmp/occ spread            # as `napkin`, with spread_metrics: blocks and active cycles per SM, min and max
 //   /tmp/occ timed             # no profiler: each warp's first and last clock64() on its SM give the
 //                              # achieved occupancy of an unprofiled run; then the same kernel under napkin
 //   ncu --clock-control none --metrics <the same> /tmp/occ plain      # ncu, kernel replay
@@ -43,9 +44,14 @@ __global__ void timed_fma(int iterations, float a, float b, float never, float* 
 }
 
 const std::vector<int> lengths = {256, 1024, 4096, 16384, 65536, 262144};
-const std::vector<std::string> metrics = {
+std::vector<std::string> metrics = {
     "sm__warps_active.avg.pct_of_peak_sustained_active", "sm__warps_active.avg.per_cycle_active",
     "sm__cycles_active.avg", "sm__cycles_elapsed.avg", "gpu__time_duration.sum"};
+// `spread`: how the blocks and the active time are spread over the SMs (one pass on GH100).
+const std::vector<std::string> spread_metrics = {
+    "sm__warps_active.avg.pct_of_peak_sustained_active", "sm__cycles_active.avg", "sm__cycles_active.max",
+    "sm__cycles_active.min", "sm__ctas_launched.sum", "sm__ctas_launched.max", "sm__ctas_launched.min",
+    "sm__warps_active.max", "sm__warps_active.min", "sm__warps_active.sum", "gpu__time_duration.sum"};
 
 // between: 0 back to back, 1 a device sync after each launch, 2 the sync and 1 ms of host sleep.
 void launch_all(float* out, unsigned blocks, int between = 0) {
@@ -78,7 +84,11 @@ int main(int argc, char** argv) {
     launch_all(out, static_cast<unsigned>(sms) * 8);
     return 0;
   }
-  const std::string mode = argc > 1 ? argv[1] : "napkin";
+  std::string mode = argc > 1 ? argv[1] : "napkin";
+  if (mode == "spread") {
+    metrics = spread_metrics;
+    mode = "napkin";
+  }
   napkin::profiler_options options;
   options.flush_l2 = mode != "noflush";
   napkin::profiler prof(napkin::metric_sets::custom("occupancy-probe", metrics), options);

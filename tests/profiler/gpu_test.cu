@@ -46,6 +46,11 @@ __global__ void staged_kernel(const float* in, float* out, std::size_t n) {
   if (i < n) out[i] = extra[255 - t] + tile[t];
 }
 
+// One warp; thread `storer` stores one float (1 request, 1 sector); -1: no thread stores.
+__global__ void store_once_kernel(float* out, int storer) {
+  if (static_cast<int>(threadIdx.x) == storer) out[0] = 1.0f;
+}
+
 constexpr std::size_t n = std::size_t(1) << 26;  // 64 Mi floats = 256 MiB per buffer, >> 50 MB of L2
 constexpr double buffer_bytes = double(n) * sizeof(float);
 
@@ -207,6 +212,33 @@ TEST_CASE("per_kernel(fn, replay::application): fn re-run per pass, kernels name
   // A reset callback means nothing to CUPTI's kernel replay: refused rather than silently ignored.
   CHECK_THROWS_AS(prof.per_kernel([&] { buf.copy(); }, napkin::replay::kernel, [] {}), napkin::profiler_error);
   CHECK(prof.usable());
+}
+
+TEST_CASE("per_kernel(fn, replay::application) takes the mode's own memory-instruction counts out") {
+  // By construction: one store instruction of one thread is 1 request and 1 sector; a kernel that stores
+  // nothing makes none. CUPTI's kernel replay reads exactly these; application replay read one request and
+  // one sector more per kernel on an H200 (docs/why.md) until the reference kernel's counts were taken out.
+  float* out = nullptr;
+  REQUIRE(cudaMalloc(&out, sizeof(float)) == cudaSuccess);
+  napkin::profiler prof(napkin::metric_sets::memory());
+  const auto work = [&] {
+    store_once_kernel<<<1, 32>>>(out, 0);
+    store_once_kernel<<<1, 32>>>(out, -1);
+  };
+  for (const napkin::replay how : {napkin::replay::application, napkin::replay::kernel}) {
+    const napkin::kernel_reports k = prof.per_kernel(work, how);
+    REQUIRE(k.kernels.size() == 2);  // the reference kernel's range is not reported
+    for (const auto& r : k.kernels)
+      if (const auto it = r.derivations.find("replay_overhead"); it != r.derivations.end())
+        MESSAGE(napkin::to_string(r.how), ": ", it->second);
+    CHECK(*k.kernels[0].get(napkin::metric::global_store_requests) == 1);
+    CHECK(*k.kernels[0].get(napkin::metric::global_store_sectors) == 1);
+    CHECK(*k.kernels[1].get(napkin::metric::global_store_requests) == 0);
+    CHECK(*k.kernels[1].get(napkin::metric::global_store_sectors) == 0);
+    CHECK(k.kernels[1].derivations.count("replay_overhead") == k.kernels[0].derivations.count("replay_overhead"));
+    if (how == napkin::replay::kernel) CHECK(k.kernels[0].derivations.count("replay_overhead") == 0);
+  }
+  REQUIRE(cudaFree(out) == cudaSuccess);
 }
 
 TEST_CASE("the L2 flush before each pass leaves no dirty lines for the measured kernel to write back") {

@@ -93,6 +93,38 @@ END:
 }
 )PTX";
 
+// napkin_l2_clean from the process's one library (process_state::l2_clean_kernel, above).
+inline cudaError_t load_l2_clean_kernel(cudaKernel_t& kernel) noexcept {
+  const std::lock_guard<std::mutex> lock(process_state::l2_clean_kernel_mutex);
+  cudaKernel_t& loaded = process_state::l2_clean_kernel;
+  if (loaded == nullptr) {
+    cudaLibrary_t library = nullptr;
+    // The driver JIT-compiles the PTX.
+    cudaError_t e = cudaLibraryLoadData(&library, l2_clean_ptx, nullptr, nullptr, 0, nullptr, nullptr, 0);
+    if (e != cudaSuccess) return e;
+    e = cudaLibraryGetKernel(&loaded, library, "napkin_l2_clean");
+    if (e != cudaSuccess) {
+      loaded = nullptr;
+      (void)cudaLibraryUnload(library);
+      return e;
+    }
+  }
+  kernel = loaded;
+  return cudaSuccess;
+}
+
+// napkin_l2_clean with nothing to read, one warp on the legacy default stream: a kernel that executes no
+// memory instruction (n4 = 0 skips the loop; the XOR, 0, is not `never`, so nothing is stored). The replay
+// overhead's reference (replay_overhead.hpp).
+inline cudaError_t launch_no_memory_kernel(cudaKernel_t kernel) noexcept {
+  const void* buf = nullptr;
+  std::uint64_t n4 = 0;
+  void* sink = nullptr;
+  std::uint32_t never = 0xffffffffU;
+  void* args[] = {&buf, &n4, &sink, &never};
+  return cudaLaunchKernel(reinterpret_cast<const void*>(kernel), dim3(1), dim3(32), args, 0, nullptr);
+}
+
 // What a failed step of the flush's set-up says: it can be done without.
 inline constexpr const char* l2_flush_note =
     "napkin's L2 flush before each pass; profiler_options::flush_l2 = false skips it";
@@ -135,26 +167,6 @@ class l2_flusher {
   struct device_free {
     void operator()(void* p) const noexcept { (void)cudaFree(p); }
   };
-
-  // napkin_l2_clean from the process's one library (process_state::l2_clean_kernel, above).
-  static cudaError_t load_l2_clean_kernel(cudaKernel_t& kernel) noexcept {
-    const std::lock_guard<std::mutex> lock(process_state::l2_clean_kernel_mutex);
-    cudaKernel_t& loaded = process_state::l2_clean_kernel;
-    if (loaded == nullptr) {
-      cudaLibrary_t library = nullptr;
-      // The driver JIT-compiles the PTX.
-      cudaError_t e = cudaLibraryLoadData(&library, l2_clean_ptx, nullptr, nullptr, 0, nullptr, nullptr, 0);
-      if (e != cudaSuccess) return e;
-      e = cudaLibraryGetKernel(&loaded, library, "napkin_l2_clean");
-      if (e != cudaSuccess) {
-        loaded = nullptr;
-        (void)cudaLibraryUnload(library);
-        return e;
-      }
-    }
-    kernel = loaded;
-    return cudaSuccess;
-  }
 
   std::unique_ptr<void, device_free> buffer_;
   cudaKernel_t kernel_ = nullptr;  // never unloaded (process_state::l2_clean_kernel)

@@ -76,7 +76,8 @@ NAPKIN_DETAIL_FUNC std::string to_text(const sol_report& r, const section_makers
   static constexpr std::pair<const char*, const char*> derived_rows[] = {
       {"duration_ns", "Duration"},          {"sm_pct", "Compute (SM) Throughput"},
       {"memory_pct", "Memory Throughput"},  {"dram_pct", "DRAM Throughput"},
-      {"l1tex_pct", "L1/TEX Cache Throughput"}, {"l2_pct", "L2 Cache Throughput"}};
+      {"l1tex_pct", "L1/TEX Cache Throughput"}, {"l2_pct", "L2 Cache Throughput"},
+      {"replay_overhead", "Memory-instruction counts"}};
   if (!r.derivations.empty()) out += "    Derived (" + printable(r.metric_set) + " set):\n";
   for (const auto& [field, label] : derived_rows)
     if (const auto it = r.derivations.find(field); it != r.derivations.end())

@@ -21,6 +21,7 @@
 #include "napkin/profiler/core.hpp"
 #include "napkin/profiler/launches.hpp"
 #include "napkin/profiler/pass.hpp"
+#include "napkin/profiler/replay_overhead.hpp"
 #include "napkin/profiler/report.hpp"  // header-only, session.hpp brings the renderers as it did
 #include "napkin/profiler/session.hpp"
 
@@ -114,10 +115,45 @@ NAPKIN_DETAIL_FUNC kernel_reports profiler::per_kernel_by_application(detail::ca
   m.cost.setup_s += detail::seconds_since(t0);  // the counting run prepares the passes
   detail::refuse_graphs(names);
   const std::size_t max_kernels = core.options().max_kernels;
+  // The mode's own memory-instruction counts (replay_overhead.hpp): a kernel that executes no memory
+  // instruction after fn in every pass, its range the last, when the set counts memory instructions and the
+  // ranges have room for it.
+  const std::optional<std::size_t> launched = names.kernel_launches();
+  const bool counts = std::any_of(core.config().set().metrics.begin(), core.config().set().metrics.end(),
+                                  [](const std::string& metric) { return counts_memory_instructions(metric); });
+  std::string no_reference;  // why the overhead was not measured
+  cudaKernel_t reference = nullptr;
+  if (counts && !launched) no_reference = "fn's kernel count is unknown";
+  if (counts && launched && *launched + 1 > max_kernels) no_reference = "fn fills profiler_options::max_kernels";
+  if (counts && no_reference.empty()) {
+    const detail::context_guard current = core.on_device();
+    if (const cudaError_t e = detail::load_l2_clean_kernel(reference); e != cudaSuccess)
+      no_reference = "its reference kernel did not load: " + std::string(napkin::to_string(e));
+  }
+  const bool with_reference = reference != nullptr;
   m.configure(detail::auto_range_user_replay,
-              std::clamp<std::size_t>(names.kernel_launches().value_or(max_kernels), 1, max_kernels));
-  detail::replay_until_complete(m, nullptr, fn, reset, true);
+              with_reference ? *launched + 1 : std::clamp<std::size_t>(launched.value_or(max_kernels), 1, max_kernels));
+  auto fn_then_reference = [&] {
+    fn();
+    NAPKIN_DETAIL_PROFILER_CHECK(detail::launch_no_memory_kernel(reference));
+  };
+  if (with_reference)
+    detail::replay_until_complete(m, nullptr, fn_then_reference, reset, true);
+  else
+    detail::replay_until_complete(m, nullptr, fn, reset, true);
   kernel_reports out = m.kernel_range_reports(names, measured_by::application_replay, m.passes_run());
+  if (with_reference && out.kernels.size() == *launched + 1) {
+    const replay_overhead overhead = replay_overhead_of(out.kernels.back());
+    out.kernels.pop_back();
+    for (sol_report& k : out.kernels) take_out(k, overhead, "application replay");
+  } else {
+    if (with_reference) {
+      if (out.kernels.size() > *launched) out.kernels.resize(*launched);
+      no_reference = "its reference kernel's range was not recorded";
+    }
+    if (counts)
+      for (sol_report& k : out.kernels) overhead_not_measured(k, "application replay", no_reference);
+  }
   detail::attach_launches(out.kernels, launches.take());
   m.keep_session();
   return out;

@@ -116,13 +116,16 @@ struct sol_report {
   std::size_t passes = 0;  // replay passes the set needed
   measured_by how = measured_by::user_range;
   measurement_cost cost;
-  std::map<std::string, double> values;  // every collected metric, under the name it was collected as
+  // Every collected metric, under the name it was collected as; memory-instruction counts net of the replay
+  // mode's own where derivations["replay_overhead"] says so (profiler/replay_overhead.hpp).
+  std::map<std::string, double> values;
   // Speed-Of-Light numbers the set computed from what it collected (the fast SOL set: "sm_pct", "memory_pct",
   // "l1tex_pct", "l2_pct"), under napkin's own names: a derived number never takes an ncu metric's name.
   std::map<std::string, double> derived;
   // How each Speed-Of-Light number was obtained when it is not one collected metric (the fast SOL set derives
   // some from others): key = the accessor's name ("sm_pct", "memory_pct", "l1tex_pct", "l2_pct", ...), value =
-  // the derivation in words with the metrics it used. Empty for sets whose numbers are collected as ncu names them.
+  // the derivation in words with the metrics it used; "replay_overhead": what was taken out of `values`. Empty
+  // for sets whose numbers are collected as ncu names them.
   std::map<std::string, std::string> derivations;
   // measure(): each replay pass as napkin saw it (empty for the other ways to measure), and why the passes
   // disagree (find_pass_disagreement); empty when they agree. When they disagree there is no verdict.
