@@ -238,6 +238,12 @@ TEST_CASE("per_kernel(fn, replay::application) takes the mode's own memory-instr
     CHECK(k.kernels[1].derivations.count("replay_overhead") == k.kernels[0].derivations.count("replay_overhead"));
     if (how == napkin::replay::kernel) CHECK(k.kernels[0].derivations.count("replay_overhead") == 0);
   }
+  // A user range has no reference range: its report says that its counts may hold user replay's own.
+  const napkin::sol_report range = prof.measure("store once", [&] { store_once_kernel<<<1, 32>>>(out, 0); });
+  MESSAGE("measure(): ", *range.get(napkin::metric::global_store_requests), " store requests, ",
+          *range.get(napkin::metric::global_store_sectors), " sectors for 1 and 1");
+  CHECK(*range.get(napkin::metric::global_store_requests) >= 1);
+  CHECK(range.derivations.at("replay_overhead").rfind("not measured (", 0) == 0);
   REQUIRE(cudaFree(out) == cudaSuccess);
 }
 

@@ -36,6 +36,7 @@
 #include "napkin/profiler/busy_time.hpp"
 #include "napkin/profiler/core.hpp"
 #include "napkin/profiler/launches.hpp"
+#include "napkin/profiler/replay_overhead.hpp"
 #include "napkin/profiler/sol_report.hpp"
 #include "napkin/text/numbers.hpp"
 
@@ -264,6 +265,10 @@ class measurement {
       raise_profiler_error("napkin: expected one range for " + what_ + ", CUPTI recorded " +
                            std::to_string(ranges) + " (unbalanced ranges inside the measured work?)");
     sol_report r = range_report(name, data, 0, how, passes_run_);
+    // User replay counts memory instructions of its own, as application replay does (replay_overhead.hpp),
+    // per kernel in the range (an H200, CUPTI 13.0: docs/why.md); a user range has no reference range yet.
+    overhead_not_measured(r, "user replay",
+                          "on an H200 with CUPTI 13.0, 1 global store request and 1 store sector per kernel in the range");
     cost.decode_s = seconds_since(t0);
     r.cost = cost;
     return r;

@@ -9,7 +9,9 @@
 // sector or wavefront, so whatever its range counts of them is the mode's own, on this chip and CUPTI version.
 // Those counts are taken out of every kernel's range of the same measurement (clamped at 0), and the report
 // says so (sol_report::derivations["replay_overhead"]). Other counters (cycles, instructions, L2 and DRAM
-// traffic, which other units and the kernel's own launch make) are left as collected.
+// traffic, which other units and the kernel's own launch make) are left as collected. User ranges (measure(),
+// scope, a watched phase) count the same per kernel in the range (measure() of one store read 2 requests and 2
+// sectors); a user range has no reference range yet, so their reports say so (overhead_not_measured).
 // Plain C++17; no CUDA.
 #pragma once
 
