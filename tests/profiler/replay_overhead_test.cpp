@@ -14,6 +14,10 @@
 #include "profiler/recorded_counters.hpp"
 
 using namespace napkin;
+using napkin::detail::replay_overhead;
+using napkin::detail::replay_overhead_not_measured;
+using napkin::detail::replay_overhead_of;
+using napkin::detail::take_out_replay_overhead;
 
 namespace {
 
@@ -81,7 +85,7 @@ TEST_CASE("the pointer chase's stores, application replay's own taken out, are N
   chase.values = {{store_requests, 2}, {store_sectors, 5}, {"lts__t_sectors.sum", 65000}};
   CHECK(memory_chart(chase)->global_store_sectors_per_request() == doctest::Approx(2.5));
 
-  take_out(chase, overhead, "application replay");
+  take_out_replay_overhead(chase, overhead, "application replay");
   const sol_report ncu = ncu_pointer_chase();
   CHECK(chase.values.at(store_requests) == ncu.values.at(store_requests));  // 1
   CHECK(chase.values.at(store_sectors) == ncu.values.at(store_sectors));    // 4
@@ -98,7 +102,7 @@ TEST_CASE("the pointer chase's stores, application replay's own taken out, are N
 TEST_CASE("taking the overhead out never makes a count negative, and nothing to take out changes nothing") {
   sol_report few;
   few.values = {{store_requests, 0}, {store_sectors, 3}};
-  take_out(few, replay_overhead_of(reference_range(2, 8)), "application replay");
+  take_out_replay_overhead(few, replay_overhead_of(reference_range(2, 8)), "application replay");
   CHECK(few.values.at(store_requests) == 0);
   CHECK(few.values.at(store_sectors) == 0);
 
@@ -106,7 +110,7 @@ TEST_CASE("taking the overhead out never makes a count negative, and nothing to 
   unchanged.values = {{store_requests, 7}, {store_sectors, 28}};
   const replay_overhead none = replay_overhead_of(reference_range(0, 0));
   CHECK(none.counts.empty());
-  take_out(unchanged, none, "application replay");
+  take_out_replay_overhead(unchanged, none, "application replay");
   CHECK(unchanged.values.at(store_requests) == 7);
   CHECK(unchanged.values.at(store_sectors) == 28);
   CHECK(unchanged.derivations.empty());
@@ -114,14 +118,14 @@ TEST_CASE("taking the overhead out never makes a count negative, and nothing to 
   // A set without the overhead's counters: nothing to take out, nothing said.
   sol_report other;
   other.values = {{"dram__bytes_read.sum", 1e6}};
-  take_out(other, replay_overhead_of(reference_range(1, 1)), "application replay");
+  take_out_replay_overhead(other, replay_overhead_of(reference_range(1, 1)), "application replay");
   CHECK(other.derivations.empty());
 }
 
 TEST_CASE("an overhead that could not be measured is said where the set counts memory instructions") {
   sol_report counts;
   counts.values = {{store_requests, 2}};
-  overhead_not_measured(counts, "application replay", "fn fills profiler_options::max_kernels");
+  replay_overhead_not_measured(counts, "application replay", "fn fills profiler_options::max_kernels");
   CHECK(counts.values.at(store_requests) == 2);
   CHECK(counts.derivations.at("replay_overhead") ==
         "not measured (fn fills profiler_options::max_kernels): the memory-instruction counts may include "
@@ -129,6 +133,6 @@ TEST_CASE("an overhead that could not be measured is said where the set counts m
 
   sol_report no_counts;
   no_counts.values = {{"gpu__time_duration.sum", 1000}};
-  overhead_not_measured(no_counts, "application replay", "fn's kernel count is unknown");
+  replay_overhead_not_measured(no_counts, "application replay", "fn's kernel count is unknown");
   CHECK(no_counts.derivations.empty());
 }

@@ -267,8 +267,8 @@ class measurement {
     sol_report r = range_report(name, data, 0, how, passes_run_);
     // User replay counts memory instructions of its own, as application replay does (replay_overhead.hpp),
     // per kernel in the range (an H200, CUPTI 13.0: docs/why.md); a user range has no reference range yet.
-    overhead_not_measured(r, "user replay",
-                          "on an H200 with CUPTI 13.0, 1 global store request and 1 store sector per kernel in the range");
+    replay_overhead_not_measured(
+        r, "user replay", "on an H200 with CUPTI 13.0, 1 global store request and 1 store sector per kernel in the range");
     cost.decode_s = seconds_since(t0);
     r.cost = cost;
     return r;

@@ -11,7 +11,7 @@
 // says so (sol_report::derivations["replay_overhead"]). Other counters (cycles, instructions, L2 and DRAM
 // traffic, which other units and the kernel's own launch make) are left as collected. User ranges (measure(),
 // scope, a watched phase) count the same per kernel in the range (measure() of one store read 2 requests and 2
-// sectors); a user range has no reference range yet, so their reports say so (overhead_not_measured).
+// sectors); a user range has no reference range yet, so their reports say so (replay_overhead_not_measured).
 // Plain C++17; no CUDA.
 #pragma once
 
@@ -45,6 +45,8 @@ constexpr bool counts_memory_instructions(std::string_view metric) noexcept {
   return false;
 }
 
+namespace detail {
+
 // The memory-instruction counts a replay mode made of its own in one range: those above zero, by metric name.
 struct replay_overhead {
   std::vector<std::pair<std::string, double>> counts;
@@ -60,7 +62,7 @@ inline replay_overhead replay_overhead_of(const sol_report& no_memory_kernel) {
 
 // Takes `o` out of r's collected values (none goes below 0) and says so in r.derivations["replay_overhead"].
 // Nothing to take out: r is left as it is.
-inline void take_out(sol_report& r, const replay_overhead& o, std::string_view mode) {
+inline void take_out_replay_overhead(sol_report& r, const replay_overhead& o, std::string_view mode) {
   std::string what;
   for (const auto& [metric, count] : o.counts) {
     const auto it = r.values.find(metric);
@@ -75,7 +77,7 @@ inline void take_out(sol_report& r, const replay_overhead& o, std::string_view m
 
 // The overhead could not be measured (the appended kernel did not fit the ranges, or did not load): the report
 // says that the memory-instruction counts may include the mode's own.
-inline void overhead_not_measured(sol_report& r, std::string_view mode, std::string_view why) {
+inline void replay_overhead_not_measured(sol_report& r, std::string_view mode, std::string_view why) {
   for (const auto& value : r.values)
     if (counts_memory_instructions(value.first)) {
       r.derivations["replay_overhead"] = "not measured (" + std::string(why) + "): the memory-instruction counts may " +
@@ -84,4 +86,5 @@ inline void overhead_not_measured(sol_report& r, std::string_view mode, std::str
     }
 }
 
+}  // namespace detail
 NAPKIN_END_NAMESPACE

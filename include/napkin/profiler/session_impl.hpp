@@ -143,16 +143,16 @@ NAPKIN_DETAIL_FUNC kernel_reports profiler::per_kernel_by_application(detail::ca
     detail::replay_until_complete(m, nullptr, fn, reset, true);
   kernel_reports out = m.kernel_range_reports(names, measured_by::application_replay, m.passes_run());
   if (with_reference && out.kernels.size() == *launched + 1) {
-    const replay_overhead overhead = replay_overhead_of(out.kernels.back());
+    const detail::replay_overhead overhead = detail::replay_overhead_of(out.kernels.back());
     out.kernels.pop_back();
-    for (sol_report& k : out.kernels) take_out(k, overhead, "application replay");
+    for (sol_report& k : out.kernels) detail::take_out_replay_overhead(k, overhead, "application replay");
   } else {
     if (with_reference) {
       if (out.kernels.size() > *launched) out.kernels.resize(*launched);
       no_reference = "its reference kernel's range was not recorded";
     }
     if (counts)
-      for (sol_report& k : out.kernels) overhead_not_measured(k, "application replay", no_reference);
+      for (sol_report& k : out.kernels) detail::replay_overhead_not_measured(k, "application replay", no_reference);
   }
   detail::attach_launches(out.kernels, launches.take());
   m.keep_session();
