@@ -144,10 +144,6 @@ TEST_CASE("numbers that cannot have been measured are bad input, named") {
       {monitor_head + R"({"name": "step", "mean_ns": -3}]})", "rows[0].mean_ns: must not be negative, got -3"},
       {monitor_head + R"({"name": "step", "dram_bytes_per_s": -1e9}]})", "rows[0].dram_bytes_per_s: must not be negative"},
       {monitor_head + R"({"name": "step", "sm_hz": -1}]})", "rows[0].sm_hz: must not be negative"},
-      // Finite but beyond any 64-bit counter, even per nanosecond (a fuzzer's input: a duration of 1e76 ns).
-      {head + R"({"name": "k", "duration_ns": 1.08e76}]})",
-       "kernels[0].duration_ns: above 1e30, which no measurement reaches, got 1.08e+76"},
-      {monitor_head + R"({"name": "step", "dram_bytes_per_s": 1e31}]})", "rows[0].dram_bytes_per_s: above 1e30"},
   };
   for (const bad_number& b : cases) {
     const report_document d = read_document(b.text, "bad.json");
@@ -159,7 +155,7 @@ TEST_CASE("numbers that cannot have been measured are bad input, named") {
   // At the edges: 0 and a percentage of exactly 1000 (counters' noise above 100) are numbers a run can hold;
   // a member without a unit suffix is not a measured quantity and may be negative.
   const report_document edge = read_document(head + R"({"name": "k", "duration_ns": 0, "sm_pct": 1000,
-                                                         "dram_bytes": 1e30, "skew": -2}]})", "edge.json");
+                                                         "skew": -2}]})", "edge.json");
   CHECK_MESSAGE(edge.ok(), edge.problem);
 }
 

@@ -117,13 +117,9 @@ struct entity_location {
 entity_location entities_of(std::string_view kind);
 
 // The one check of a measured number, whoever reads one (flatten() below; the napkin tool's run, monitor
-// report and rank readers): a time, a byte count, a rate, a clock or a percentage is finite and >= 0, at most
-// max_measured_value, and a percentage of a peak is at most max_measured_pct (above 100 only by the counters'
-// own noise). "" or why not.
+// report and rank readers): a time, a byte count, a rate, a clock or a percentage is finite and >= 0, and a
+// percentage of a peak is at most max_measured_pct (above 100 only by the counters' own noise). "" or why not.
 inline constexpr double max_measured_pct = 1000;
-// Above any number a measurement holds: CUPTI's counters are 64-bit (at most 1.8e19), and one of them per
-// nanosecond is 1.8e28 a second; 1e30 ns is 3e13 years.
-inline constexpr double max_measured_value = 1e30;
 std::string measured_number_problem(double x, bool percentage);
 
 // Whether a member (its last name, "total_s" of "cost.total_s") is a measured quantity by its unit suffix
